@@ -1,0 +1,30 @@
+/**
+ * Who is calling: the authenticated client and the signed-in person's session.
+ */
+
+export type Role = 'user' | 'operator';
+
+export const ROLES: readonly Role[] = ['user', 'operator'];
+
+/** An operation a client may be granted. `search` covers both search endpoints, `reject` covers /reject. */
+export type Grant = 'search' | 'reject';
+
+export const GRANTS: readonly Grant[] = ['search', 'reject'];
+
+/** The caller of a request, once authenticated. */
+export interface Principal {
+  clientId: string;
+  clientName: string;
+  grants: Grant[];
+  sessionId: string;
+  userId: string;
+  accountId: number;
+  role: Role;
+}
+
+/**
+ * The account a principal is confined to: a user sees only its own account, an operator all of them
+ * (`undefined`).
+ */
+export const accountScope = (principal: Pick<Principal, 'role' | 'accountId'>): number | undefined =>
+  principal.role === 'operator' ? undefined : principal.accountId;

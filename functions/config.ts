@@ -1,0 +1,86 @@
+/**
+ * Runtime configuration, read from environment variables and validated once per container.
+ */
+
+export type SearchEngineKind = 'embedded' | 'opensearch';
+
+export interface Config {
+  /** Name of the jobs table. */
+  jobsTable: string;
+  /** Name of the auth table (clients and sessions). */
+  authTable: string;
+  /** AWS region for SDK clients. */
+  region: string;
+  /** Endpoint override for DynamoDB (DynamoDB Local); unset in AWS. */
+  dynamodbEndpoint: string | undefined;
+  /** Which search engine backs the SearchIndex. */
+  searchEngine: SearchEngineKind;
+  /** Embedded engine: SQLite database path, or `:memory:`. */
+  searchDbPath: string;
+  /** OpenSearch: the domain endpoint (`https://…`). */
+  opensearchUrl: string | undefined;
+  /** OpenSearch: the index name (an alias in production). */
+  opensearchIndex: string;
+  /** How long authentication lookups may be cached in the container, in milliseconds (≤ 60 000). */
+  authCacheTtlMs: number;
+  /** Time budget of one dependency call before answering 503, in milliseconds. */
+  dependencyTimeoutMs: number;
+}
+
+/** Thrown at start-up when the environment is unusable: a deployment error, not a client error. */
+export class ConfigError extends Error {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const required = (env: NodeJS.ProcessEnv, name: string): string => {
+  const value = env[name]?.trim();
+  if (!value) throw new ConfigError(`Environment variable ${name} is required`);
+  return value;
+};
+
+const integer = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number => {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`Environment variable ${name} must be an integer in [${min}, ${max}], got "${raw}"`);
+  }
+  return value;
+};
+
+/** Reads and validates the configuration from an environment (default `process.env`). */
+export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  const searchEngine = (env.SEARCH_ENGINE?.trim() || 'opensearch') as SearchEngineKind;
+  if (searchEngine !== 'embedded' && searchEngine !== 'opensearch') {
+    throw new ConfigError(`SEARCH_ENGINE must be "embedded" or "opensearch", got "${searchEngine}"`);
+  }
+  const opensearchUrl = env.OPENSEARCH_URL?.trim() || undefined;
+  if (searchEngine === 'opensearch' && opensearchUrl === undefined) {
+    throw new ConfigError('OPENSEARCH_URL is required when SEARCH_ENGINE is "opensearch"');
+  }
+  return {
+    jobsTable: required(env, 'JOBS_TABLE'),
+    authTable: required(env, 'AUTH_TABLE'),
+    region: env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || 'us-east-1',
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT?.trim() || undefined,
+    searchEngine,
+    searchDbPath: env.SEARCH_DB_PATH?.trim() || ':memory:',
+    opensearchUrl,
+    opensearchIndex: env.OPENSEARCH_INDEX?.trim() || 'jobs',
+    authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 60_000, 0, 60_000),
+    dependencyTimeoutMs: integer(env, 'DEPENDENCY_TIMEOUT_MS', 3_000, 100, 9_000),
+  };
+};
+
+let cached: Config | undefined;
+
+/** The container's configuration, read on first use. */
+export const config = (): Config => (cached ??= readConfig());
+
+/** Forgets the cached configuration (tests and the local runtime change the environment). */
+export const resetConfig = (): void => {
+  cached = undefined;
+};

@@ -1,0 +1,106 @@
+/**
+ * The job and file model of SPEC section 6: what a job is, what a file is, and the statuses.
+ */
+
+/** Every job status, in lifecycle order. */
+export const JOB_STATUSES = [
+  'CJ_NEW',
+  'CJ_REQUEST_OFFER',
+  'CJ_ACCEPT',
+  'CJ_PREPROCESS',
+  'CJ_JOB_PAID',
+  'CJ_WORK_PROGRESS',
+  'CJ_REVIEWING',
+  'CJ_REJECT_READY',
+  'CJ_REJECT_ERROR',
+  'CJ_FINISHED',
+  'CJ_ARCHIVED',
+  'ERROR',
+] as const;
+
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const isJobStatus = (value: unknown): value is JobStatus =>
+  typeof value === 'string' && (JOB_STATUSES as readonly string[]).includes(value);
+
+/** Statuses in which the customer reviews edited files, so files may be rejected. */
+export const REVIEWABLE_STATUSES: readonly JobStatus[] = [
+  'CJ_REVIEWING',
+  'CJ_FINISHED',
+  'CJ_REJECT_READY',
+  'CJ_REJECT_ERROR',
+];
+
+/** A point on an image, each coordinate a fraction of the width/height in [0, 1]. */
+export interface Position {
+  xPercent: number;
+  yPercent: number;
+}
+
+/** One reason a file was rejected, with the places on the image it applies to. */
+export interface RejectReason {
+  reason: string;
+  positions: Position[];
+}
+
+/** A complete review of a file: what the customer asked to be reworked, and when. */
+export interface Review {
+  customRejection: string | null;
+  rejects: RejectReason[];
+  reviewDate: string;
+}
+
+/** A file of a job (an image). Datetimes are ISO 8601 UTC strings (`2016-05-06T15:22:02.860Z`). */
+export interface JobFile {
+  id: number;
+  fileName: string;
+  tags: string[];
+  /** The customer's instruction to the editor for this file. */
+  remarkToProcessor: string;
+  acceptedByUser: boolean;
+  isRejected: boolean;
+  isReviewed: boolean;
+  rejectionReason: string | null;
+  reviewDate: string | null;
+  /** The current review, or null when the file was never reviewed. */
+  reviews: Review | null;
+  /** Earlier reviews, oldest first. */
+  previousReviews: Review[];
+}
+
+/** A job with its files. Datetimes are ISO 8601 UTC strings; unset dates are null. */
+export interface Job {
+  id: number;
+  accountId: number;
+  accountName: string;
+  status: JobStatus;
+  guid: string;
+  name: string;
+  description: string;
+  invoiceReference: string;
+  tags: string[];
+  realCost: number;
+  createdDate: string;
+  acceptedDate: string | null;
+  orderedDate: string | null;
+  deliveredDate: string | null;
+  reviewedDate: string | null;
+  files: JobFile[];
+}
+
+/** The seed's job summary: exactly these 13 fields, in this order, are returned by search. */
+export interface JobSummary {
+  id: number;
+  accountId: number;
+  status: JobStatus;
+  guid: string;
+  name: string;
+  description: string;
+  acceptedDate: string | null;
+  createdDate: string;
+  deliveredDate: string | null;
+  orderedDate: string | null;
+  reviewedDate: string | null;
+  realCost: number;
+  fileCount: number;
+}

@@ -1,0 +1,105 @@
+/**
+ * The SearchIndex: the one interface both search engines implement (SQLite FTS5 locally, OpenSearch
+ * in AWS). The indexer writes documents with the job's version as an external version; search reads.
+ */
+import type { JobStatus, JobSummary } from '../jobs/model';
+import type { SearchFieldId } from './fields';
+
+/**
+ * What the index stores of a job: the summary that search returns, plus every searchable text.
+ * Built from a job in exactly one place (`jobs/search-document.ts`).
+ */
+export interface SearchDocument {
+  summary: JobSummary;
+  /** The job's `version`: a newer document always has a greater version. */
+  version: number;
+  accountName: string;
+  invoiceReference: string;
+  jobTags: string[];
+  fileNames: string[];
+  fileTags: string[];
+  fileInstructions: string[];
+}
+
+/** One write of a bulk request. */
+export type IndexOperation =
+  | { type: 'upsert'; document: SearchDocument }
+  /** Removes the job; `version` is the version of the last state the table had (a tombstone). */
+  | { type: 'delete'; jobId: number; version: number };
+
+/**
+ * The outcome of one operation of a bulk request, in request order.
+ * - `indexed`: written.
+ * - `stale`: the index already holds this or a newer version; nothing to do (success).
+ * - `retryable`: a transient failure (throttling, timeout, 5xx); the caller retries.
+ * - `rejected`: the engine refuses the document itself (a poison record); retrying cannot help.
+ */
+export type IndexOutcome =
+  | { status: 'indexed' }
+  | { status: 'stale' }
+  | { status: 'retryable'; reason: string }
+  | { status: 'rejected'; reason: string };
+
+/** A half-open instant range in epoch milliseconds: `from ≤ t < to`. */
+export interface InstantRange {
+  from?: number;
+  to?: number;
+}
+
+/** A validated search, ready for an engine. */
+export interface SearchQuery {
+  /** The field to search; `Global` searches `globalFields` and the exact fields. */
+  field: SearchFieldId;
+  /** The raw query text (engines cut it into words with `text.words`); empty means no text condition. */
+  text: string;
+  /** For `Global`: the text fields the caller's role may use. */
+  globalFields: SearchFieldId[];
+  /** For `Global`: whether the whole query may also equal the account number (operators). */
+  globalMatchesAccountNumber: boolean;
+  /** Restricts to one account (users); undefined = every account (operators). */
+  accountId?: number;
+  /** Restricts to these statuses; undefined = any status. */
+  statuses?: JobStatus[];
+  created?: InstantRange;
+  /** A job without a delivered date never matches a delivered range. */
+  delivered?: InstantRange;
+  /** Zero-based offset of the first job returned. */
+  offset: number;
+  /** How many jobs at most. */
+  limit: number;
+}
+
+/** One page of matches with the exact total, ordered by `createdDate` desc, then `id` desc. */
+export interface SearchResult {
+  total: number;
+  jobs: JobSummary[];
+}
+
+/** One job as the index holds it, for comparing the index with the table. */
+export interface IndexedVersion {
+  jobId: number;
+  version: number;
+}
+
+export interface SearchIndex {
+  /** Applies the operations as one bulk request; one outcome per operation, in order. */
+  apply(operations: IndexOperation[]): Promise<IndexOutcome[]>;
+  /** Runs a search. */
+  search(query: SearchQuery): Promise<SearchResult>;
+  /** Every job in the index with its version, in ascending job id order. */
+  versions(): AsyncIterable<IndexedVersion>;
+  /** The document the index holds for a job, if any. */
+  get(jobId: number): Promise<SearchDocument | undefined>;
+  /** Removes everything (used by `reindex` before a full rebuild). */
+  clear(): Promise<void>;
+  /** Releases connections and files. */
+  close(): Promise<void>;
+}
+
+/** Thrown by an engine when it cannot be reached at all; the API answers 503. */
+export class SearchUnavailableError extends Error {
+  public constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SearchUnavailableError';
+  }
+}

@@ -1,0 +1,27 @@
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
+import { ensureTable } from '../../local/tables';
+import { createTestTables, localClient } from '../support/dynamo';
+
+describe('local tables built from the shared definitions', () => {
+  const client = localClient();
+
+  it('creates the jobs table with its stream and the sparse file index', async () => {
+    const { jobsTable } = await createTestTables(client);
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: jobsTable }));
+    expect(Table?.KeySchema).toEqual([
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ]);
+    expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect(Table?.LatestStreamArn).toBeTruthy();
+    expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName)).toEqual(['byFileId']);
+  });
+
+  it('leaves an existing table alone when asked to create it again', async () => {
+    const { jobsTable, authTable } = await createTestTables(client);
+    await expect(ensureTable(client, JOBS_TABLE, jobsTable)).resolves.toBe(false);
+    await expect(ensureTable(client, AUTH_TABLE, authTable)).resolves.toBe(false);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Test helpers for DynamoDB Local: a client on the run's shared instance and uniquely named tables.
+ */
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { inject } from 'vitest';
+import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
+import { ensureTable } from '../../local/tables';
+
+/** A DynamoDB client for the run's DynamoDB Local. */
+export const localClient = (): DynamoDBClient =>
+  new DynamoDBClient({
+    endpoint: inject('dynamodbEndpoint'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+
+export interface TestTables {
+  endpoint: string;
+  jobsTable: string;
+  authTable: string;
+}
+
+/** Creates a fresh jobs table and auth table with unique names, for one test file. */
+export const createTestTables = async (client: DynamoDBClient = localClient()): Promise<TestTables> => {
+  const suffix = randomUUID().slice(0, 8);
+  const tables = { endpoint: inject('dynamodbEndpoint'), jobsTable: `jobs-${suffix}`, authTable: `auth-${suffix}` };
+  await ensureTable(client, JOBS_TABLE, tables.jobsTable);
+  await ensureTable(client, AUTH_TABLE, tables.authTable);
+  return tables;
+};
+
+/** The environment a handler needs to run against the test tables (merge into process.env). */
+export const handlerEnv = (tables: TestTables): Record<string, string> => ({
+  JOBS_TABLE: tables.jobsTable,
+  AUTH_TABLE: tables.authTable,
+  DYNAMODB_ENDPOINT: tables.endpoint,
+  SEARCH_ENGINE: 'embedded',
+  SEARCH_DB_PATH: ':memory:',
+});
