@@ -1,0 +1,339 @@
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../../functions/auth/principal';
+import { type FileItem, toFileItem } from '../../../functions/jobs/items';
+import type { JobFile, JobStatus, Review } from '../../../functions/jobs/model';
+import {
+  FileRejectionRefusedError,
+  isContention,
+  isSameRejection,
+  planRejection,
+  rejectedFile,
+  rejectionReasonOf,
+  type StoredFile,
+  type StoredJob,
+  transactItems,
+} from '../../../functions/jobs/reject';
+import type { FileRejection } from '../../../functions/jobs/reject-request';
+
+const NOW = '2024-03-01T10:00:00.000Z';
+const EARLIER = '2024-02-01T09:00:00.000Z';
+const user: Pick<Principal, 'role' | 'accountId'> = { role: 'user', accountId: 10 };
+const operator: Pick<Principal, 'role' | 'accountId'> = { role: 'operator', accountId: 1 };
+
+const jobFile = (id: number, overrides: Partial<JobFile> = {}): JobFile => ({
+  id,
+  fileName: `file_${id}.jpg`,
+  tags: [],
+  remarkToProcessor: '',
+  acceptedByUser: false,
+  isRejected: false,
+  isReviewed: false,
+  rejectionReason: null,
+  reviewDate: null,
+  reviews: null,
+  previousReviews: [],
+  ...overrides,
+});
+
+const storedJob = (id: number, overrides: Partial<StoredJob> = {}): StoredJob => ({
+  id,
+  accountId: 10,
+  status: 'CJ_REVIEWING',
+  version: 4,
+  ...overrides,
+});
+
+const stored = (job: StoredJob, file: JobFile): StoredFile => ({ job, file, item: toFileItem(job.id, file) });
+
+const rejection = (fileId: number, overrides: Partial<FileRejection> = {}): FileRejection => ({
+  fileId,
+  customRejection: null,
+  rejects: [{ reason: 'Cropping', positions: [{ xPercent: 0.5, yPercent: 0.25 }] }],
+  ...overrides,
+});
+
+const refusal = (run: () => unknown): { code: string; fileId: number } | undefined => {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(FileRejectionRefusedError);
+    const refused = error as FileRejectionRefusedError;
+    return { code: refused.code, fileId: refused.fileId };
+  }
+  return undefined;
+};
+
+describe('rejection reason', () => {
+  it('joins the reasons after a leading " - "', () => {
+    expect(
+      rejectionReasonOf({
+        customRejection: 'ignored',
+        rejects: [
+          { reason: 'Cropping', positions: [] },
+          { reason: 'Colour', positions: [] },
+        ],
+      }),
+    ).toBe(' - Cropping - Colour');
+  });
+
+  it('is the custom rejection when there are no reasons', () => {
+    expect(rejectionReasonOf({ customRejection: 'Shadow is missing', rejects: [] })).toBe('Shadow is missing');
+  });
+});
+
+describe('a rejected file', () => {
+  it('is rejected and reviewed now, with the review stored', () => {
+    const after = rejectedFile(jobFile(1), rejection(1, { customRejection: 'Too dark' }), NOW);
+    expect(after).toMatchObject({
+      isRejected: true,
+      isReviewed: true,
+      reviewDate: NOW,
+      rejectionReason: ' - Cropping',
+      reviews: {
+        customRejection: 'Too dark',
+        rejects: [{ reason: 'Cropping', positions: [{ xPercent: 0.5, yPercent: 0.25 }] }],
+        reviewDate: NOW,
+      },
+      previousReviews: [],
+    });
+  });
+
+  it('moves an earlier review to previousReviews, oldest first', () => {
+    const oldest: Review = { customRejection: 'first', rejects: [], reviewDate: '2024-01-01T00:00:00.000Z' };
+    const earlier: Review = { customRejection: 'second', rejects: [], reviewDate: EARLIER };
+    const before = jobFile(1, { isRejected: true, reviews: earlier, previousReviews: [oldest], reviewDate: EARLIER });
+    expect(rejectedFile(before, rejection(1), NOW).previousReviews).toEqual([oldest, earlier]);
+  });
+});
+
+describe('a repeated rejection', () => {
+  const review: Review = {
+    customRejection: null,
+    rejects: [{ reason: 'Cropping', positions: [{ xPercent: 0.5, yPercent: 0.25 }] }],
+    reviewDate: EARLIER,
+  };
+  const rejected = jobFile(1, { isRejected: true, isReviewed: true, reviews: review, reviewDate: EARLIER });
+
+  it('is recognised when the custom rejection and rejects are the same', () => {
+    expect(isSameRejection(rejected, rejection(1))).toBe(true);
+  });
+
+  it.each([
+    ['the custom rejection differs', rejection(1, { customRejection: 'new' })],
+    [
+      'a reason differs',
+      rejection(1, { rejects: [{ reason: 'Colour', positions: [{ xPercent: 0.5, yPercent: 0.25 }] }] }),
+    ],
+    [
+      'a position differs',
+      rejection(1, { rejects: [{ reason: 'Cropping', positions: [{ xPercent: 0.5, yPercent: 0.3 }] }] }),
+    ],
+    [
+      'there are more reasons',
+      rejection(1, {
+        rejects: [
+          { reason: 'Cropping', positions: [{ xPercent: 0.5, yPercent: 0.25 }] },
+          { reason: 'Colour', positions: [] },
+        ],
+      }),
+    ],
+  ])('is a new review when %s', (_case, request) => {
+    expect(isSameRejection(rejected, request)).toBe(false);
+  });
+
+  it('is a new review when the file is not rejected any more', () => {
+    expect(isSameRejection({ ...rejected, isRejected: false }, rejection(1))).toBe(false);
+  });
+});
+
+describe('planning a rejection', () => {
+  it('changes each file and bumps each job once, answering files in request order and jobs by first appearance', () => {
+    const jobA = storedJob(100);
+    const jobB = storedJob(200, { status: 'CJ_FINISHED', version: 9 });
+    const files = new Map([
+      [1, stored(jobA, jobFile(1))],
+      [2, stored(jobB, jobFile(2))],
+      [3, stored(jobA, jobFile(3))],
+    ]);
+    const plan = planRejection({ files: [rejection(2), rejection(1), rejection(3)] }, files, user, NOW);
+    expect(plan.changedJobs.map(({ job, files: changes }) => [job.id, changes.map((c) => c.after.id)])).toEqual([
+      [200, [2]],
+      [100, [1, 3]],
+    ]);
+    expect(plan.unchangedJobs).toEqual([]);
+    expect(plan.response).toEqual({
+      _type: 'RejectResponseBody',
+      files: [
+        { fileId: 2, jobId: 200, isRejected: true, rejectionReason: ' - Cropping', reviewDate: NOW },
+        { fileId: 1, jobId: 100, isRejected: true, rejectionReason: ' - Cropping', reviewDate: NOW },
+        { fileId: 3, jobId: 100, isRejected: true, rejectionReason: ' - Cropping', reviewDate: NOW },
+      ],
+      jobs: [
+        { id: 200, status: 'CJ_REJECT_READY' },
+        { id: 100, status: 'CJ_REJECT_READY' },
+      ],
+    });
+  });
+
+  it('writes nothing and answers the original review date when every file repeats its review', () => {
+    const job = storedJob(100, { status: 'CJ_REJECT_READY' });
+    const review: Review = { customRejection: null, rejects: rejection(1).rejects, reviewDate: EARLIER };
+    const file = jobFile(1, { isRejected: true, reviews: review, reviewDate: EARLIER, rejectionReason: ' - Cropping' });
+    const plan = planRejection({ files: [rejection(1)] }, new Map([[1, stored(job, file)]]), user, NOW);
+    expect(plan.changedJobs).toEqual([]);
+    expect(plan.unchangedJobs).toEqual([]);
+    expect(plan.response.files).toEqual([
+      { fileId: 1, jobId: 100, isRejected: true, rejectionReason: ' - Cropping', reviewDate: EARLIER },
+    ]);
+    expect(plan.response.jobs).toEqual([{ id: 100, status: 'CJ_REJECT_READY' }]);
+  });
+
+  it('writes only the new files of a request mixing repeats and new ones, guarding the repeated jobs', () => {
+    const jobA = storedJob(100, { status: 'CJ_REJECT_READY' });
+    const jobB = storedJob(200);
+    const review: Review = { customRejection: null, rejects: rejection(1).rejects, reviewDate: EARLIER };
+    const repeated = jobFile(1, {
+      isRejected: true,
+      reviews: review,
+      reviewDate: EARLIER,
+      rejectionReason: ' - Cropping',
+    });
+    const files = new Map([
+      [1, stored(jobA, repeated)],
+      [2, stored(jobB, jobFile(2))],
+    ]);
+    const plan = planRejection({ files: [rejection(1), rejection(2)] }, files, user, NOW);
+    expect(plan.changedJobs.map(({ job }) => job.id)).toEqual([200]);
+    expect(plan.unchangedJobs.map((job) => job.id)).toEqual([100]);
+    expect(plan.response.files.map((f) => f.reviewDate)).toEqual([EARLIER, NOW]);
+    expect(plan.response.jobs).toEqual([
+      { id: 100, status: 'CJ_REJECT_READY' },
+      { id: 200, status: 'CJ_REJECT_READY' },
+    ]);
+  });
+
+  it('answers file_not_found for a missing file', () => {
+    expect(refusal(() => planRejection({ files: [rejection(5)] }, new Map(), user, NOW))).toEqual({
+      code: 'file_not_found',
+      fileId: 5,
+    });
+  });
+
+  it("answers file_not_found to a user for another account's file, and lets an operator reject it", () => {
+    const files = new Map([[1, stored(storedJob(100, { accountId: 99 }), jobFile(1))]]);
+    expect(refusal(() => planRejection({ files: [rejection(1)] }, files, user, NOW))).toEqual({
+      code: 'file_not_found',
+      fileId: 1,
+    });
+    expect(planRejection({ files: [rejection(1)] }, files, operator, NOW).changedJobs).toHaveLength(1);
+  });
+
+  it('answers job_archived when the job is archived', () => {
+    const files = new Map([[1, stored(storedJob(100, { status: 'CJ_ARCHIVED' }), jobFile(1))]]);
+    expect(refusal(() => planRejection({ files: [rejection(1)] }, files, user, NOW))).toEqual({
+      code: 'job_archived',
+      fileId: 1,
+    });
+  });
+
+  it.each<JobStatus>([
+    'CJ_NEW',
+    'CJ_REQUEST_OFFER',
+    'CJ_ACCEPT',
+    'CJ_PREPROCESS',
+    'CJ_JOB_PAID',
+    'CJ_WORK_PROGRESS',
+    'ERROR',
+  ])('answers file_not_rejectable when the job is %s', (status) => {
+    const files = new Map([[1, stored(storedJob(100, { status }), jobFile(1))]]);
+    expect(refusal(() => planRejection({ files: [rejection(1)] }, files, user, NOW))?.code).toBe('file_not_rejectable');
+  });
+
+  it.each<JobStatus>(['CJ_REVIEWING', 'CJ_FINISHED', 'CJ_REJECT_READY', 'CJ_REJECT_ERROR'])(
+    'rejects a file of a job in %s',
+    (status) => {
+      const files = new Map([[1, stored(storedJob(100, { status }), jobFile(1))]]);
+      expect(planRejection({ files: [rejection(1)] }, files, user, NOW).response.jobs).toEqual([
+        { id: 100, status: 'CJ_REJECT_READY' },
+      ]);
+    },
+  );
+
+  it('answers file_not_rejectable when the customer accepted the file', () => {
+    const files = new Map([[1, stored(storedJob(100), jobFile(1, { acceptedByUser: true }))]]);
+    expect(refusal(() => planRejection({ files: [rejection(1)] }, files, user, NOW))?.code).toBe('file_not_rejectable');
+  });
+
+  it('names the first offending file in request order, whatever its error', () => {
+    const files = new Map([
+      [1, stored(storedJob(100), jobFile(1))],
+      [2, stored(storedJob(200, { status: 'CJ_NEW' }), jobFile(2))],
+      [3, stored(storedJob(300, { status: 'CJ_ARCHIVED' }), jobFile(3))],
+    ]);
+    expect(
+      refusal(() =>
+        planRejection({ files: [rejection(1), rejection(2), rejection(3), rejection(4)] }, files, user, NOW),
+      ),
+    ).toEqual({ code: 'file_not_rejectable', fileId: 2 });
+    expect(refusal(() => planRejection({ files: [rejection(4), rejection(3)] }, files, user, NOW))).toEqual({
+      code: 'file_not_found',
+      fileId: 4,
+    });
+  });
+});
+
+describe('the transaction of a plan', () => {
+  const job = storedJob(100, { version: 7 });
+  const before = jobFile(1, { reviewDate: EARLIER, isRejected: true });
+  const files = new Map([[1, stored(job, before)]]);
+
+  it('updates each file guarded by what was read, and the job guarded by its version, bumping it by one', () => {
+    const plan = planRejection({ files: [rejection(1)] }, files, user, NOW);
+    const [fileWrite, jobWrite] = transactItems('jobs', plan, NOW);
+    expect(fileWrite?.Update?.Key).toEqual({ pk: 'JOB#100', sk: 'FILE#1' });
+    expect(fileWrite?.Update?.ConditionExpression).toContain('attribute_exists(#pk)');
+    expect(fileWrite?.Update?.ExpressionAttributeValues).toMatchObject({
+      ':was_reviewDate': EARLIER,
+      ':was_isRejected': true,
+      ':was_acceptedByUser': false,
+      ':now': NOW,
+    });
+    expect(jobWrite?.Update).toMatchObject({
+      Key: { pk: 'JOB#100', sk: 'JOB' },
+      ConditionExpression: '#version = :read',
+      ExpressionAttributeValues: { ':status': 'CJ_REJECT_READY', ':now': NOW, ':read': 7, ':next': 8 },
+    });
+  });
+
+  it('guards attributes the item lacks or holds as null', () => {
+    const item: FileItem = { ...toFileItem(100, jobFile(1)) };
+    delete (item as Partial<FileItem>).acceptedByUser;
+    const plan = planRejection({ files: [rejection(1)] }, new Map([[1, { job, file: jobFile(1), item }]]), user, NOW);
+    const condition = transactItems('jobs', plan, NOW)[0]?.Update?.ConditionExpression;
+    expect(condition).toContain('attribute_not_exists(#acceptedByUser)');
+    expect(condition).toContain('attribute_type(#reviewDate, :nullType)');
+  });
+});
+
+describe('contention', () => {
+  const canceled = (...codes: string[]) => ({
+    name: 'TransactionCanceledException',
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
+
+  it.each([
+    ['a condition failed', canceled('None', 'ConditionalCheckFailed')],
+    ['a transaction conflicted', canceled('TransactionConflict', 'None')],
+    ['a conflict exception', { name: 'TransactionConflictException' }],
+  ])('is recognised when %s', (_case, error) => {
+    expect(isContention(error)).toBe(true);
+  });
+
+  it.each([
+    ['a validation error cancelled it', canceled('ValidationError', 'None')],
+    ['no reason is given', canceled('None')],
+    ['the error is unrelated', new Error('boom')],
+  ])('is not assumed when %s', (_case, error) => {
+    expect(isContention(error)).toBe(false);
+  });
+});
