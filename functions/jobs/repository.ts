@@ -1,0 +1,449 @@
+/**
+ * The jobs store: reads and writes whole jobs (the job item and its file items, one partition per job)
+ * and keeps the job item's `version` honest, so the stream indexer can order every change.
+ *
+ * Writes are idempotent upserts under an optimistic lock on `version`. A job that fits in one
+ * transaction (≤ 100 item writes) is written atomically; a larger one is written files first and the
+ * job item's version bump last: the stream only triggers the indexer on job items and the indexer reads
+ * the whole partition consistently, so the index can only see a half-written large job briefly, and the
+ * final version bump always brings it up to date.
+ */
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandOutput,
+  ScanCommand,
+  type ScanCommandInput,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { DependencyUnavailableError } from '../http/errors';
+import { mapConcurrently } from '../indexing/concurrency';
+import { jobKeys } from '../tables';
+import { type FileItem, fromItems, type JobItem, toFileItem, toJobItem } from './items';
+import type { Job } from './model';
+
+/** A job as stored, with the version of its job item. */
+export interface StoredJob {
+  job: Job;
+  version: number;
+}
+
+/** What an upsert did: wrote a new job, changed an existing one, or found it identical. */
+export type PutOutcome = 'created' | 'updated' | 'unchanged';
+
+/** The result of one upsert: the outcome and the job's version afterwards. */
+export interface PutResult {
+  jobId: number;
+  outcome: PutOutcome;
+  version: number;
+}
+
+/** A job with its version, as the table holds it (for comparing the table with the index). */
+export interface StoredVersion {
+  jobId: number;
+  version: number;
+}
+
+export interface JobRepositoryOptions {
+  /** How many times an upsert re-reads and retries after losing an optimistic-lock race. */
+  maxConflictRetries?: number;
+  /** Items per Scan page. */
+  scanPageSize?: number;
+}
+
+/** Every attempt of an upsert lost an optimistic-lock race against concurrent writers of the same job. */
+export class JobWriteConflictError extends Error {
+  public readonly jobId: number;
+
+  public constructor(jobId: number, attempts: number, cause?: unknown) {
+    super(`Job ${jobId} was changed concurrently on each of ${attempts} attempts`, { cause });
+    this.name = 'JobWriteConflictError';
+    this.jobId = jobId;
+  }
+}
+
+/** The largest number of item writes DynamoDB accepts in one TransactWriteItems request. */
+export const MAX_TRANSACTION_ITEMS = 100;
+const BATCH_WRITE_ITEMS = 25;
+
+/** One request of a BatchWriteItem call. */
+type WriteRequest = { PutRequest: { Item: object } } | { DeleteRequest: { Key: { pk: string; sk: string } } };
+const MAX_BATCH_WRITE_ROUNDS = 10;
+
+const TRANSIENT_ERROR_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'LimitExceededException',
+  'TimeoutError',
+  'AbortError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+const TRANSIENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND']);
+
+/**
+ * Whether a DynamoDB error means "unavailable right now" (throttled past the SDK's retries, timed out,
+ * unreachable, 5xx) rather than a problem with the request itself.
+ */
+export const isTransientDynamoError = (error: unknown): boolean => {
+  if (!(error instanceof Error)) return false;
+  if (TRANSIENT_ERROR_NAMES.has(error.name)) return true;
+  const { code, $metadata } = error as { code?: unknown; $metadata?: { httpStatusCode?: number } };
+  if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) return true;
+  if (($metadata?.httpStatusCode ?? 0) >= 500) return true;
+  if (error.name === 'TransactionCanceledException') {
+    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
+    return reasons.some(
+      (reason) => reason.Code === 'ThrottlingError' || reason.Code === 'ProvisionedThroughputExceeded',
+    );
+  }
+  return error.cause !== undefined && error.cause !== error && isTransientDynamoError(error.cause);
+};
+
+/** Whether a write failed only because the optimistic lock lost a race (re-read and retry). */
+export const isWriteConflict = (error: unknown): boolean => {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'ConditionalCheckFailedException' || error.name === 'TransactionConflictException') return true;
+  if (error.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
+  return reasons.some((reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict');
+};
+
+/** Runs a DynamoDB call, turning an unavailable-dependency failure into {@link DependencyUnavailableError}. */
+const dynamo = async <T>(call: () => Promise<T>): Promise<T> => {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof DependencyUnavailableError) throw error;
+    if (isTransientDynamoError(error)) throw new DependencyUnavailableError('dynamodb', error);
+    throw error;
+  }
+};
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const jitteredBackoff = (attempt: number): number => Math.random() * Math.min(1_000, 20 * 2 ** attempt);
+
+/**
+ * Structural equality of two items as DynamoDB stores them: key order is irrelevant and an attribute
+ * holding `undefined` is the same as an absent one (the document client drops undefined values).
+ */
+export const sameItem = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((value, index) => sameItem(value, b[index]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+  for (const key of keys) if (!sameItem(left[key], right[key])) return false;
+  return true;
+};
+
+/** The writes that turn a partition's stored items into a job. */
+export interface WritePlan {
+  /** The version the job item is written with. */
+  version: number;
+  /** The job item, or undefined when nothing changed at all. */
+  jobItem: JobItem | undefined;
+  /** The version read, which the job item write is conditioned on; undefined for a new job. */
+  expectedVersion: number | undefined;
+  /** File items that are new or differ from the stored ones. */
+  filePuts: FileItem[];
+  /** Sort keys of stored file items the job no longer has. */
+  fileDeletes: string[];
+}
+
+/**
+ * Compares a job with the items its partition holds and plans the writes: nothing when identical;
+ * otherwise the changed and removed files and the job item at the next version (a new job starts at
+ * `now`, so a re-created job always outranks the tombstone of an earlier one with the same id).
+ */
+export const planWrite = (
+  job: Job,
+  storedItems: ReadonlyArray<Record<string, unknown>>,
+  now: number = Date.now(),
+): WritePlan => {
+  const storedJob = storedItems.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
+  const storedFiles = new Map<string, Record<string, unknown>>();
+  for (const item of storedItems) {
+    if (typeof item.sk === 'string' && item.sk.startsWith(jobKeys.filePrefix)) storedFiles.set(item.sk, item);
+  }
+  const filePuts: FileItem[] = [];
+  const wanted = new Set<string>();
+  for (const file of job.files) {
+    const item = toFileItem(job.id, file);
+    wanted.add(item.sk);
+    if (!sameItem(item, storedFiles.get(item.sk))) filePuts.push(item);
+  }
+  const fileDeletes = [...storedFiles.keys()].filter((sk) => !wanted.has(sk));
+  const expectedVersion = storedJob?.version;
+  const jobUnchanged = storedJob !== undefined && sameItem(toJobItem(job, storedJob.version), storedJob);
+  if (jobUnchanged && filePuts.length === 0 && fileDeletes.length === 0) {
+    return { version: storedJob.version, jobItem: undefined, expectedVersion, filePuts, fileDeletes };
+  }
+  const version = expectedVersion === undefined ? now : expectedVersion + 1;
+  return { version, jobItem: toJobItem(job, version), expectedVersion, filePuts, fileDeletes };
+};
+
+/** The jobs table, read and written job by job. */
+export class JobRepository {
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+  private readonly maxConflictRetries: number;
+  private readonly scanPageSize: number;
+
+  public constructor(client: DynamoDBDocumentClient, tableName: string, options: JobRepositoryOptions = {}) {
+    this.client = client;
+    this.tableName = tableName;
+    this.maxConflictRetries = options.maxConflictRetries ?? 8;
+    this.scanPageSize = options.scanPageSize ?? 1_000;
+  }
+
+  /** Every item of a job's partition (one paginated Query). */
+  private async readPartition(jobId: number, consistent: boolean): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page: QueryCommandOutput = await dynamo(() =>
+        this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': jobKeys.pk(jobId) },
+            ConsistentRead: consistent,
+            ExclusiveStartKey: exclusiveStartKey,
+          }),
+        ),
+      );
+      items.push(...(page.Items ?? []));
+      exclusiveStartKey = page.LastEvaluatedKey;
+    } while (exclusiveStartKey !== undefined);
+    return items;
+  }
+
+  /**
+   * A job with its files and version, or undefined when the table has no job item for it. Strongly
+   * consistent unless `consistent: false`.
+   */
+  public async getJob(jobId: number, options: { consistent?: boolean } = {}): Promise<StoredJob | undefined> {
+    return fromItems(await this.readPartition(jobId, options.consistent ?? true));
+  }
+
+  /**
+   * Creates or replaces a job with its files. Writes nothing when the table already holds exactly this
+   * job (a rerun of an import bumps no version); otherwise writes the changed files, deletes the files
+   * the job no longer has and bumps the version, conditioned on the version read, re-reading and
+   * retrying when a concurrent writer got there first.
+   */
+  public async putJob(job: Job): Promise<PutResult> {
+    let lastConflict: unknown;
+    for (let attempt = 0; attempt <= this.maxConflictRetries; attempt++) {
+      if (attempt > 0) await sleep(jitteredBackoff(attempt));
+      const plan = planWrite(job, await this.readPartition(job.id, true));
+      if (plan.jobItem === undefined) return { jobId: job.id, outcome: 'unchanged', version: plan.version };
+      try {
+        await this.write(plan, plan.jobItem);
+        return {
+          jobId: job.id,
+          outcome: plan.expectedVersion === undefined ? 'created' : 'updated',
+          version: plan.version,
+        };
+      } catch (error) {
+        if (!isWriteConflict(error)) throw error;
+        lastConflict = error;
+      }
+    }
+    throw new JobWriteConflictError(job.id, this.maxConflictRetries + 1, lastConflict);
+  }
+
+  /** Upserts many jobs, at most `concurrency` at a time; results in input order. */
+  public putJobs(jobs: readonly Job[], options: { concurrency?: number } = {}): Promise<PutResult[]> {
+    return mapConcurrently(jobs, options.concurrency ?? 8, (job) => this.putJob(job));
+  }
+
+  /**
+   * Deletes a job and its files; returns whether it existed. The job item goes first (conditioned on the
+   * version read), so the indexer sees the job gone with the version of its last state.
+   */
+  public async deleteJob(jobId: number): Promise<boolean> {
+    for (let attempt = 0; attempt <= this.maxConflictRetries; attempt++) {
+      if (attempt > 0) await sleep(jitteredBackoff(attempt));
+      const items = await this.readPartition(jobId, true);
+      const jobItem = items.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
+      const fileKeys = items.filter((item) => item.sk !== jobKeys.jobSk).map((item) => item.sk as string);
+      if (jobItem === undefined && fileKeys.length === 0) return false;
+      try {
+        const jobDelete =
+          jobItem === undefined
+            ? []
+            : [
+                {
+                  Delete: {
+                    TableName: this.tableName,
+                    Key: { pk: jobKeys.pk(jobId), sk: jobKeys.jobSk },
+                    ConditionExpression: 'version = :expected',
+                    ExpressionAttributeValues: { ':expected': jobItem.version },
+                  },
+                },
+              ];
+        if (jobDelete.length + fileKeys.length <= MAX_TRANSACTION_ITEMS) {
+          await dynamo(() =>
+            this.client.send(
+              new TransactWriteCommand({
+                TransactItems: [
+                  ...jobDelete,
+                  ...fileKeys.map((sk) => ({
+                    Delete: { TableName: this.tableName, Key: { pk: jobKeys.pk(jobId), sk } },
+                  })),
+                ],
+              }),
+            ),
+          );
+        } else {
+          if (jobDelete.length > 0)
+            await dynamo(() => this.client.send(new TransactWriteCommand({ TransactItems: jobDelete })));
+          await this.batchWrite(fileKeys.map((sk) => ({ DeleteRequest: { Key: { pk: jobKeys.pk(jobId), sk } } })));
+        }
+        return jobItem !== undefined;
+      } catch (error) {
+        if (!isWriteConflict(error)) throw error;
+      }
+    }
+    throw new JobWriteConflictError(jobId, this.maxConflictRetries + 1);
+  }
+
+  /** Carries out a write plan: one transaction when it fits, else files first and the version bump last. */
+  private async write(plan: WritePlan, jobItem: JobItem): Promise<void> {
+    const jobPut = {
+      Put: {
+        TableName: this.tableName,
+        Item: jobItem,
+        ...(plan.expectedVersion === undefined
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : {
+              ConditionExpression: 'version = :expected',
+              ExpressionAttributeValues: { ':expected': plan.expectedVersion },
+            }),
+      },
+    };
+    const pk = jobKeys.pk(jobItem.id);
+    const fileWrites = plan.filePuts.length + plan.fileDeletes.length;
+    if (fileWrites + 1 <= MAX_TRANSACTION_ITEMS) {
+      await dynamo(() =>
+        this.client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              jobPut,
+              ...plan.filePuts.map((item) => ({ Put: { TableName: this.tableName, Item: item } })),
+              ...plan.fileDeletes.map((sk) => ({ Delete: { TableName: this.tableName, Key: { pk, sk } } })),
+            ],
+          }),
+        ),
+      );
+      return;
+    }
+    await this.batchWrite([
+      ...plan.filePuts.map((item) => ({ PutRequest: { Item: item } })),
+      ...plan.fileDeletes.map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })),
+    ]);
+    await dynamo(() => this.client.send(new TransactWriteCommand({ TransactItems: [jobPut] })));
+  }
+
+  /** Writes requests in batches of 25, resending unprocessed items with backoff. */
+  private async batchWrite(requests: WriteRequest[]): Promise<void> {
+    for (let start = 0; start < requests.length; start += BATCH_WRITE_ITEMS) {
+      let pending = requests.slice(start, start + BATCH_WRITE_ITEMS);
+      for (let round = 0; pending.length > 0; round++) {
+        if (round >= MAX_BATCH_WRITE_ROUNDS) {
+          throw new DependencyUnavailableError('dynamodb', new Error('BatchWriteItem left items unprocessed'));
+        }
+        if (round > 0) await sleep(jitteredBackoff(round));
+        const batch = pending;
+        const output = await dynamo(() =>
+          this.client.send(
+            new BatchWriteCommand({
+              RequestItems: { [this.tableName]: batch as Array<{ PutRequest?: { Item: Record<string, unknown> } }> },
+            }),
+          ),
+        );
+        pending = (output.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
+      }
+    }
+  }
+
+  /** Scans the table page by page. */
+  private async *scanPages(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await dynamo(() =>
+        this.client.send(
+          new ScanCommand({
+            TableName: this.tableName,
+            Limit: this.scanPageSize,
+            ...input,
+            ExclusiveStartKey: exclusiveStartKey,
+          }),
+        ),
+      );
+      yield page.Items ?? [];
+      exclusiveStartKey = page.LastEvaluatedKey;
+    } while (exclusiveStartKey !== undefined);
+  }
+
+  /** The id and version of every job in the table (a scan of job items only). */
+  public async *scanJobVersions(): AsyncIterable<StoredVersion> {
+    for await (const items of this.scanPages({
+      FilterExpression: 'sk = :job',
+      ProjectionExpression: '#id, version',
+      ExpressionAttributeNames: { '#id': 'id' },
+      ExpressionAttributeValues: { ':job': jobKeys.jobSk },
+    })) {
+      for (const item of items) yield { jobId: item.id as number, version: item.version as number };
+    }
+  }
+
+  /** The id of every job in the table. */
+  public async *scanJobIds(): AsyncIterable<number> {
+    for await (const { jobId } of this.scanJobVersions()) yield jobId;
+  }
+
+  /**
+   * Every job with its files and version, from one table scan. A scan returns the items of a partition
+   * next to each other, so a job is complete once its job item and `fileCount` files were seen; a job
+   * whose items the scan did not deliver together (it changed during the scan) is read again
+   * consistently.
+   */
+  public async *scanJobs(): AsyncIterable<StoredJob> {
+    let group: Record<string, unknown>[] = [];
+    let groupPk: unknown;
+    const finish = async (): Promise<StoredJob | undefined> => {
+      const items = group;
+      group = [];
+      const jobItem = items.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
+      if (jobItem === undefined) return undefined;
+      const files = items.length - 1;
+      if (files === jobItem.fileCount) return fromItems(items);
+      return this.getJob(jobItem.id);
+    };
+    for await (const items of this.scanPages({})) {
+      for (const item of items) {
+        if (item.pk !== groupPk && group.length > 0) {
+          const stored = await finish();
+          if (stored !== undefined) yield stored;
+        }
+        groupPk = item.pk;
+        group.push(item);
+      }
+    }
+    if (group.length > 0) {
+      const stored = await finish();
+      if (stored !== undefined) yield stored;
+    }
+  }
+}
