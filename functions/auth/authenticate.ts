@@ -1,0 +1,110 @@
+/**
+ * Authentication: turns the two request tokens into a {@link Principal}, or refuses with
+ * `401 invalid_client` / `401 invalid_session`. Lookups are cached in the container for at most
+ * `min(AUTH_CACHE_TTL_MS, 60 s)`, so a disabled client or a revoked session stops working within a
+ * minute; expiry is checked against the clock on every request, cached or not.
+ */
+import { documentClient } from '../aws/dynamodb';
+import { config } from '../config';
+import { ApiError } from '../http/errors';
+import type { Principal } from './principal';
+import { LookupCache } from './cache';
+import { AuthStore, type ClientRecord, type SessionRecord } from './store';
+import { hashToken } from './tokens';
+
+/** The longest time an authentication lookup may be served from the cache (SPEC section 2). */
+export const MAX_AUTH_CACHE_TTL_MS = 60_000;
+
+/** The most lookups a container remembers per kind. */
+export const AUTH_CACHE_MAX_ENTRIES = 10_000;
+
+/** Where the authenticator reads clients and sessions. */
+export type AuthLookup = Pick<AuthStore, 'getClient' | 'getSession'>;
+
+export interface AuthenticatorOptions {
+  lookup: AuthLookup;
+  /** Cache lifetime in milliseconds; clamped to {@link MAX_AUTH_CACHE_TTL_MS}; 0 disables the cache. */
+  cacheTtlMs: number;
+  /** Most cached lookups per kind. */
+  maxEntries?: number;
+  /** The clock, in epoch milliseconds. */
+  now?: () => number;
+}
+
+/** Authenticates requests from their tokens. */
+export class Authenticator {
+  readonly #lookup: AuthLookup;
+  readonly #now: () => number;
+  readonly #clients: LookupCache<ClientRecord | undefined>;
+  readonly #sessions: LookupCache<SessionRecord | undefined>;
+
+  public constructor(options: AuthenticatorOptions) {
+    this.#lookup = options.lookup;
+    this.#now = options.now ?? Date.now;
+    const cacheOptions = {
+      ttlMs: Math.max(0, Math.min(options.cacheTtlMs, MAX_AUTH_CACHE_TTL_MS)),
+      maxEntries: options.maxEntries ?? AUTH_CACHE_MAX_ENTRIES,
+      now: this.#now,
+    };
+    this.#clients = new LookupCache(cacheOptions);
+    this.#sessions = new LookupCache(cacheOptions);
+  }
+
+  /**
+   * The principal of a request. Both lookups run in parallel; the client is judged first.
+   *
+   * @throws {@link ApiError} `invalid_client` when the client token is unknown or the client disabled;
+   *   `invalid_session` when the session token is unknown, expired or issued to another client.
+   */
+  public async authenticate(clientToken: string, sessionToken: string): Promise<Principal> {
+    const clientHash = hashToken(clientToken);
+    const sessionHash = hashToken(sessionToken);
+    const [client, session] = await Promise.all([
+      this.#clients.getOrLoad(clientHash, () => this.#lookup.getClient(clientHash)),
+      this.#sessions.getOrLoad(sessionHash, () => this.#lookup.getSession(sessionHash)),
+    ]);
+    if (client === undefined || !client.enabled) throw new ApiError('invalid_client');
+    if (session === undefined || session.clientId !== client.clientId || !this.#unexpired(session)) {
+      throw new ApiError('invalid_session');
+    }
+    return {
+      clientId: client.clientId,
+      clientName: client.name,
+      grants: [...client.grants],
+      sessionId: session.sessionId,
+      userId: session.userId,
+      accountId: session.accountId,
+      role: session.role,
+    };
+  }
+
+  /** Forgets every cached lookup. */
+  public clearCache(): void {
+    this.#clients.clear();
+    this.#sessions.clear();
+  }
+
+  #unexpired(session: SessionRecord): boolean {
+    const expiresAt = Date.parse(session.expiresAt);
+    return Number.isFinite(expiresAt) && expiresAt > this.#now();
+  }
+}
+
+let containerAuthenticator: Authenticator | undefined;
+
+/** The container's authenticator over the configured auth table, created on first use. */
+export const defaultAuthenticator = (): Authenticator => {
+  if (containerAuthenticator === undefined) {
+    const settings = config();
+    containerAuthenticator = new Authenticator({
+      lookup: new AuthStore(documentClient(), settings.authTable, { timeoutMs: settings.dependencyTimeoutMs }),
+      cacheTtlMs: settings.authCacheTtlMs,
+    });
+  }
+  return containerAuthenticator;
+};
+
+/** Forgets the container's authenticator and its cache (tests and the local runtime). */
+export const resetDefaultAuthenticator = (): void => {
+  containerAuthenticator = undefined;
+};

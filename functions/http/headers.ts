@@ -1,0 +1,47 @@
+/**
+ * Reading request headers of an API Gateway REST (v1) proxy event, and the headers every answer
+ * carries.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+
+/** The `Content-Type` of every answer. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** The headers of SPEC section 1 that every answer carries. */
+export const commonHeaders = (requestId: string): Record<string, string> => ({
+  'Content-Type': JSON_CONTENT_TYPE,
+  'Cache-Control': 'no-store',
+  'X-Request-Id': requestId,
+});
+
+type HeaderSource = Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>;
+
+const lookup = <T>(record: Record<string, T> | null | undefined, name: string): T | undefined => {
+  if (record === null || record === undefined) return undefined;
+  if (Object.hasOwn(record, name)) return record[name];
+  const wanted = name.toLowerCase();
+  for (const key of Object.keys(record)) if (key.toLowerCase() === wanted) return record[key];
+  return undefined;
+};
+
+/**
+ * Every value of a request header, in order, whatever the case of its name. API Gateway keeps only
+ * the last line of a repeated header in `headers` and all of them in `multiValueHeaders`, so the
+ * latter wins when present.
+ */
+export const headerValues = (event: HeaderSource, name: string): string[] => {
+  const many = lookup(event.multiValueHeaders, name);
+  if (Array.isArray(many) && many.length > 0) return many.filter((value): value is string => typeof value === 'string');
+  const one = lookup(event.headers, name);
+  return typeof one === 'string' ? [one] : [];
+};
+
+/** A request header as one value: repeated lines joined with `, ` (RFC 9110 field-line combination). */
+export const headerValue = (event: HeaderSource, name: string): string | undefined => {
+  const values = headerValues(event, name);
+  return values.length === 0 ? undefined : values.join(', ');
+};
+
+/** The last value of a request header (for single-valued headers such as `Content-Type` or tokens). */
+export const lastHeaderValue = (event: HeaderSource, name: string): string | undefined =>
+  headerValues(event, name).at(-1);

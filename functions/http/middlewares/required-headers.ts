@@ -1,0 +1,32 @@
+/**
+ * Check 4 of SPEC section 1: `X-Client-Token`, then `X-Session-Token`, are present and not blank,
+ * else `400 missing_header` naming the first one missing.
+ */
+import { ApiError } from '../errors';
+import { lastHeaderValue } from '../headers';
+import type { HttpMiddleware, HttpRequest } from './types';
+
+/** The authentication headers, in the order they are checked. */
+export const CLIENT_TOKEN_HEADER = 'X-Client-Token';
+export const SESSION_TOKEN_HEADER = 'X-Session-Token';
+
+export interface RequiredHeadersOptions {
+  /** Header names (as the error names them), checked in order. */
+  headers: readonly string[];
+}
+
+const defaults: RequiredHeadersOptions = { headers: [CLIENT_TOKEN_HEADER, SESSION_TOKEN_HEADER] };
+
+/** Middleware factory: required headers check. */
+export const requiredHeaders = (opts: Partial<RequiredHeadersOptions> = {}): HttpMiddleware => {
+  const options: RequiredHeadersOptions = { ...defaults, ...opts };
+
+  const requiredHeadersBefore = (request: HttpRequest): void => {
+    for (const headerName of options.headers) {
+      const value = lastHeaderValue(request.event, headerName);
+      if (value === undefined || value.trim() === '') throw new ApiError('missing_header', { headerName });
+    }
+  };
+
+  return { name: 'requiredHeaders', before: requiredHeadersBefore };
+};

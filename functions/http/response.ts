@@ -1,0 +1,22 @@
+/**
+ * Builds API Gateway proxy results with the common headers of SPEC section 1.
+ */
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { type ApiError, errorBody } from './errors';
+import { commonHeaders } from './headers';
+
+/** A JSON answer with the common headers (and any extra ones). */
+export const jsonResponse = (
+  statusCode: number,
+  body: object,
+  requestId: string,
+  headers: Record<string, string> = {},
+): APIGatewayProxyResult => ({
+  statusCode,
+  headers: { ...headers, ...commonHeaders(requestId) },
+  body: JSON.stringify(body),
+});
+
+/** The answer for an {@link ApiError}: its status, its headers and the SPEC error body. */
+export const errorResponse = (error: ApiError, requestId: string): APIGatewayProxyResult =>
+  jsonResponse(error.status, errorBody(error, requestId), requestId, error.headers);

@@ -1,0 +1,45 @@
+/**
+ * The container's Powertools singletons: one structured JSON logger, one EMF metrics emitter and one
+ * X-Ray tracer, all named after `POWERTOOLS_SERVICE_NAME` (default `jobs-api`).
+ *
+ * The logger never prints a token: every key whose name says it holds a credential (the
+ * `X-Client-Token` and `X-Session-Token` headers in any case, `token`, `clientToken`, …) is replaced
+ * with `[REDACTED]` wherever it appears in a log item, including a logged event.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { Tracer } from '@aws-lambda-powertools/tracer';
+
+/** The service name every log line, metric and trace segment carries. */
+export const SERVICE_NAME = process.env.POWERTOOLS_SERVICE_NAME?.trim() || 'jobs-api';
+
+/** What a redacted value is replaced with. */
+export const REDACTED = '[REDACTED]';
+
+const SECRET_NAMES = new Set(['authorization', 'cookie']);
+
+/**
+ * Whether a log key names a credential whose value must never be printed: any key ending in `token`
+ * once case, `-` and `_` are ignored (`X-Client-Token`, `x-session-token`, `clientToken`, `token`),
+ * and `Authorization` / `Cookie`.
+ */
+export const isSecretKey = (key: string): boolean => {
+  const folded = key.toLowerCase().replace(/[-_]/g, '');
+  return folded.endsWith('token') || SECRET_NAMES.has(folded);
+};
+
+/** JSON replacer that hides credentials; headers objects keep their other entries. */
+export const redactSecrets = (key: string, value: unknown): unknown =>
+  key !== '' && isSecretKey(key) && value !== undefined && value !== null ? REDACTED : value;
+
+/** The container's logger. */
+export const logger = new Logger({ serviceName: SERVICE_NAME, jsonReplacerFn: redactSecrets });
+
+/** The container's metrics (namespace from `POWERTOOLS_METRICS_NAMESPACE`, default `JobsApi`). */
+export const metrics = new Metrics({
+  serviceName: SERVICE_NAME,
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE?.trim() || 'JobsApi',
+});
+
+/** The container's tracer (inactive outside Lambda). */
+export const tracer = new Tracer({ serviceName: SERVICE_NAME });
