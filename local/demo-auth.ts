@@ -1,0 +1,215 @@
+/**
+ * The demo clients and sessions `npm start` creates on first start, so the printed curl commands work
+ * at once. The auth table stores only token hashes, so the tokens themselves are kept in
+ * `<DATA_DIR>/demo-tokens.json` (readable by the owner only) for later starts to print them again.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { AuthStore } from '../functions/auth/store';
+import type { Grant, Role } from '../functions/auth/principal';
+
+/** How long demo sessions last: 30 days. */
+export const DEMO_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/** Sessions are issued again on start when they would expire within this margin (one day). */
+export const DEMO_SESSION_RENEWAL_MARGIN_MS = 24 * 60 * 60 * 1000;
+
+/** A demo client and its token. */
+export interface DemoClient {
+  name: string;
+  clientId: string;
+  clientToken: string;
+  grants: Grant[];
+}
+
+/** A demo session and the tokens to use it with. */
+export interface DemoSession {
+  /** What the session is for, printed beside the curl commands. */
+  description: string;
+  clientToken: string;
+  sessionToken: string;
+  sessionId: string;
+  userId: string;
+  accountId: number;
+  role: Role;
+  expiresAt: string;
+}
+
+/** Every demo credential. */
+export interface DemoTokens {
+  clients: { demoApp: DemoClient; searchOnlyApp: DemoClient };
+  sessions: {
+    /** A user of the first demo account, through the "Demo app" (search and reject). */
+    user: DemoSession;
+    /** A user of another demo account, through the "Demo app". */
+    otherAccountUser: DemoSession;
+    /** Staff: sees every account, through the "Demo app". */
+    operator: DemoSession;
+    /** A user of the first demo account, through the "Search-only app" (rejecting answers 403). */
+    searchOnlyUser: DemoSession;
+  };
+}
+
+/** The accounts the demo sessions belong to. */
+export interface DemoAccounts {
+  /** The first demo account (its users see its jobs). */
+  first: number;
+  /** Another demo account (to show that users see only their own account). */
+  other: number;
+}
+
+/** The part of the auth store demo seeding uses. */
+export type DemoAuthStore = Pick<AuthStore, 'createClient' | 'createSession'>;
+
+type SessionName = keyof DemoTokens['sessions'];
+
+interface SessionPlan {
+  client: keyof DemoTokens['clients'];
+  userId: string;
+  role: Role;
+  account: keyof DemoAccounts;
+  description: string;
+}
+
+const SESSION_PLANS: Record<SessionName, SessionPlan> = {
+  user: {
+    client: 'demoApp',
+    userId: 'demo-user',
+    role: 'user',
+    account: 'first',
+    description: 'a user of the first demo account',
+  },
+  otherAccountUser: {
+    client: 'demoApp',
+    userId: 'demo-other-user',
+    role: 'user',
+    account: 'other',
+    description: 'a user of another demo account',
+  },
+  operator: {
+    client: 'demoApp',
+    userId: 'demo-operator',
+    role: 'operator',
+    account: 'first',
+    description: 'an operator (staff, sees every account)',
+  },
+  searchOnlyUser: {
+    client: 'searchOnlyApp',
+    userId: 'demo-user',
+    role: 'user',
+    account: 'first',
+    description: 'a user of the first demo account through the search-only client',
+  },
+};
+
+const createSession = async (
+  store: DemoAuthStore,
+  clients: DemoTokens['clients'],
+  accounts: DemoAccounts,
+  plan: SessionPlan,
+): Promise<DemoSession> => {
+  const clientToken = clients[plan.client].clientToken;
+  const accountId = accounts[plan.account];
+  const session = await store.createSession({
+    clientToken,
+    accountId,
+    userId: plan.userId,
+    role: plan.role,
+    ttlSeconds: DEMO_SESSION_TTL_SECONDS,
+  });
+  return {
+    description: plan.description,
+    clientToken,
+    sessionToken: session.token,
+    sessionId: session.sessionId,
+    userId: plan.userId,
+    accountId,
+    role: plan.role,
+    expiresAt: session.expiresAt,
+  };
+};
+
+const createSessions = async (
+  store: DemoAuthStore,
+  clients: DemoTokens['clients'],
+  accounts: DemoAccounts,
+): Promise<DemoTokens['sessions']> => ({
+  user: await createSession(store, clients, accounts, SESSION_PLANS.user),
+  otherAccountUser: await createSession(store, clients, accounts, SESSION_PLANS.otherAccountUser),
+  operator: await createSession(store, clients, accounts, SESSION_PLANS.operator),
+  searchOnlyUser: await createSession(store, clients, accounts, SESSION_PLANS.searchOnlyUser),
+});
+
+const createClient = async (store: DemoAuthStore, name: string, grants: Grant[]): Promise<DemoClient> => {
+  const { clientId, token } = await store.createClient({ name, grants });
+  return { name, clientId, clientToken: token, grants };
+};
+
+/** Creates the demo clients ("Demo app": search and reject; "Search-only app": search) and their sessions. */
+export const createDemoAuth = async (store: DemoAuthStore, accounts: DemoAccounts): Promise<DemoTokens> => {
+  const clients = {
+    demoApp: await createClient(store, 'Demo app', ['search', 'reject']),
+    searchOnlyApp: await createClient(store, 'Search-only app', ['search']),
+  };
+  return { clients, sessions: await createSessions(store, clients, accounts) };
+};
+
+/** Whether any demo session has expired or expires within {@link DEMO_SESSION_RENEWAL_MARGIN_MS}. */
+export const demoSessionsExpiring = (tokens: DemoTokens, now: number = Date.now()): boolean =>
+  Object.values(tokens.sessions).some(
+    (session) => Date.parse(session.expiresAt) - now < DEMO_SESSION_RENEWAL_MARGIN_MS,
+  );
+
+/** Issues the demo sessions again for the same clients (when the old ones are about to expire). */
+export const renewDemoSessions = async (store: DemoAuthStore, tokens: DemoTokens): Promise<DemoTokens> => {
+  const accounts = { first: tokens.sessions.user.accountId, other: tokens.sessions.otherAccountUser.accountId };
+  return { clients: tokens.clients, sessions: await createSessions(store, tokens.clients, accounts) };
+};
+
+/** The saved demo tokens file is not what this version writes. */
+export class DemoTokensFileError extends Error {
+  public constructor(path: string, detail: string) {
+    super(`${path} is not a demo tokens file (${detail}); delete it to create new demo tokens`);
+    this.name = 'DemoTokensFileError';
+  }
+}
+
+const isDemoTokens = (value: unknown): value is DemoTokens => {
+  if (typeof value !== 'object' || value === null) return false;
+  const { clients, sessions } = value as Partial<DemoTokens>;
+  if (typeof clients !== 'object' || clients === null || typeof sessions !== 'object' || sessions === null)
+    return false;
+  const clientsOk = [clients.demoApp, clients.searchOnlyApp].every(
+    (client) => typeof client?.clientToken === 'string' && typeof client.clientId === 'string',
+  );
+  const sessionsOk = (Object.keys(SESSION_PLANS) as SessionName[]).every((name) => {
+    const session = sessions[name];
+    return typeof session?.sessionToken === 'string' && typeof session.expiresAt === 'string';
+  });
+  return clientsOk && sessionsOk;
+};
+
+/** Reads saved demo tokens; `undefined` when the file does not exist. */
+export const loadDemoTokens = async (path: string): Promise<DemoTokens | undefined> => {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new DemoTokensFileError(path, 'not JSON');
+  }
+  if (!isDemoTokens(value)) throw new DemoTokensFileError(path, 'unexpected shape');
+  return value;
+};
+
+/** Saves demo tokens, readable and writable by the owner only. */
+export const saveDemoTokens = async (path: string, tokens: DemoTokens): Promise<void> => {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
+};

@@ -1,0 +1,94 @@
+/**
+ * Where the local stack keeps things: table names, the DynamoDB Local endpoint and the files under
+ * `DATA_DIR`. `npm start`, the CLI and `npm run invoke` all read these, so they always agree.
+ */
+import { join, resolve } from 'node:path';
+import { AUTH_TABLE, JOBS_TABLE } from '../functions/tables';
+
+/** The `DATA_DIR` value that keeps nothing on disk. */
+export const IN_MEMORY = ':memory:';
+
+/** Default `DATA_DIR`, relative to the working directory. */
+export const DEFAULT_DATA_DIR = '.data';
+
+/** Default port of the HTTP API. */
+export const DEFAULT_PORT = 3000;
+
+/** Default port of DynamoDB Local. */
+export const DEFAULT_DYNAMODB_PORT = 8000;
+
+/** Prefix of the local table names. */
+export const DEFAULT_TABLE_PREFIX = 'jobs-api-local';
+
+/** The names of the local tables. */
+export interface LocalTables {
+  jobsTable: string;
+  authTable: string;
+}
+
+/** Table names for a prefix: `jobs-api-local-Jobs`, `jobs-api-local-Auth`. */
+export const localTableNames = (prefix: string = DEFAULT_TABLE_PREFIX): LocalTables => ({
+  jobsTable: `${prefix}-${JOBS_TABLE.logicalName}`,
+  authTable: `${prefix}-${AUTH_TABLE.logicalName}`,
+});
+
+/** The files of a data directory; every path is undefined when the data directory is in memory. */
+export interface DataPaths {
+  /** Whether nothing is kept on disk. */
+  inMemory: boolean;
+  /** The absolute data directory, when on disk. */
+  root: string | undefined;
+  /** DynamoDB Local's database directory. */
+  dynamodbDir: string | undefined;
+  /** The embedded search engine's SQLite file, or `:memory:`. */
+  searchDb: string;
+  /** Stream records the indexer gave up on, one JSON object per line. */
+  deadLetters: string | undefined;
+  /** The demo tokens printed at start-up (only hashes are in the auth table). */
+  demoTokens: string | undefined;
+}
+
+/** Resolves the files of a data directory (`:memory:` keeps nothing). */
+export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
+  if (dataDir.trim() === IN_MEMORY) {
+    return {
+      inMemory: true,
+      root: undefined,
+      dynamodbDir: undefined,
+      searchDb: IN_MEMORY,
+      deadLetters: undefined,
+      demoTokens: undefined,
+    };
+  }
+  const root = resolve(dataDir);
+  return {
+    inMemory: false,
+    root,
+    dynamodbDir: join(root, 'dynamodb'),
+    searchDb: join(root, 'search.sqlite'),
+    deadLetters: join(root, 'dead-letters.ndjson'),
+    demoTokens: join(root, 'demo-tokens.json'),
+  };
+};
+
+/** The DynamoDB Local endpoint for a port. */
+export const localDynamoDbEndpoint = (port: number = DEFAULT_DYNAMODB_PORT): string => `http://localhost:${port}`;
+
+/** Thrown when an environment variable of the local stack holds an unusable value. */
+export class LocalSettingError extends Error {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'LocalSettingError';
+  }
+}
+
+/** Reads a TCP port from an environment variable; `fallback` when unset. */
+export const portFrom = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new LocalSettingError(`${name} must be a port number (0–65535), got "${raw}"`);
+  }
+  return port;
+};

@@ -1,0 +1,290 @@
+/**
+ * The Docker-free local stack, composed: DynamoDB Local, the tables, the stream poller feeding the
+ * indexer Lambda's handler into the embedded search engine, the demo data and the HTTP server in front
+ * of the endpoint handlers. `npm start` (bin/local.ts) and the end-to-end tests start it through
+ * {@link startLocalStack}.
+ */
+import { appendFile, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { AuthStore } from '../functions/auth/store';
+import { documentClient, resetDocumentClient } from '../functions/aws/dynamodb';
+import { resetConfig } from '../functions/config';
+import { handler as indexerHandler } from '../functions/indexer';
+import { JobRepository } from '../functions/jobs/repository';
+import { resetSearchIndex } from '../functions/search/engine';
+import { AUTH_TABLE, JOBS_TABLE } from '../functions/tables';
+import {
+  createDemoAuth,
+  type DemoTokens,
+  demoSessionsExpiring,
+  loadDemoTokens,
+  renewDemoSessions,
+  saveDemoTokens,
+} from './demo-auth';
+import { demoJobs } from './demo-data';
+import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
+import { importJobs } from './import';
+import {
+  type DataPaths,
+  DEFAULT_DATA_DIR,
+  DEFAULT_DYNAMODB_PORT,
+  DEFAULT_PORT,
+  DEFAULT_TABLE_PREFIX,
+  dataPaths,
+  type LocalTables,
+  localTableNames,
+} from './paths';
+import { createLocalServer, type LocalServer, type RequestLogEntry } from './server';
+import { startStreamPoller } from './stream-poller';
+import { ensureTable } from './tables';
+
+/** The region the local stack's SDK clients use (DynamoDB Local ignores it, but the SDK needs one). */
+export const LOCAL_REGION = 'us-east-1';
+
+export interface LocalStackOptions {
+  /** Port of the HTTP API (default 3000; 0 picks a free one). */
+  port?: number;
+  /** Interface the HTTP API listens on (default 127.0.0.1). */
+  host?: string;
+  /** Port of DynamoDB Local (default 8000; 0 picks a free one). Unused with `dynamodbEndpoint`. */
+  dynamodbPort?: number;
+  /** Data directory (default `.data`); `:memory:` keeps nothing. */
+  dataDir?: string;
+  /** Seed demo clients, sessions and jobs when the store is empty (default true). */
+  seedDemo?: boolean;
+  /** Use this DynamoDB instead of starting DynamoDB Local (tests share one per run). */
+  dynamodbEndpoint?: string;
+  /** Prefix of the table names (default `jobs-api-local`). */
+  tablePrefix?: string;
+  /** The HTTP server's request timeout, in milliseconds (default 10 s). */
+  requestTimeoutMs?: number;
+  /** Progress and status messages (default: standard error). */
+  log?: (message: string) => void;
+  /** One entry per answered HTTP request (default: none). */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+/** A running local stack. */
+export interface LocalStack {
+  /** `http://127.0.0.1:<port>` (or the host it listens on). */
+  baseUrl: string;
+  port: number;
+  dynamodbEndpoint: string;
+  /** The process id of DynamoDB Local, when the stack started it. */
+  dynamodbPid: number | undefined;
+  tables: LocalTables;
+  paths: DataPaths;
+  /** Demo credentials, when demo data was seeded now or in an earlier start of the same data directory. */
+  demo: DemoTokens | undefined;
+  /** Whether this start seeded the demo data. */
+  seeded: boolean;
+  /** Resolves once every change written so far has reached the search index. */
+  drained(): Promise<void>;
+  /** Stops the HTTP server, the stream poller and DynamoDB Local (when started here). Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** A port the stack needs is taken by another process. */
+export class PortInUseError extends Error {
+  public readonly port: number;
+
+  public constructor(port: number, what: string) {
+    super(`Port ${port} (${what}) is already in use; stop what uses it or choose another port`);
+    this.name = 'PortInUseError';
+    this.port = port;
+  }
+}
+
+/** Checks that nothing listens on a port (DynamoDB Local would otherwise seem to start on a stranger's port). */
+export const assertPortFree = (port: number, what: string): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (port === 0) {
+      resolve();
+      return;
+    }
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(port, what) : error),
+    );
+    probe.listen(port, () => probe.close(() => resolve()));
+  });
+
+/** Whether a table holds no item at all. */
+const isEmpty = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
+  const { Items } = await client.send(new ScanCommand({ TableName: tableName, Limit: 1 }));
+  return (Items ?? []).length === 0;
+};
+
+/** The two accounts demo sessions belong to: the first two accounts of the demo jobs. */
+const demoAccounts = (): { first: number; other: number } => {
+  const accounts = [...new Set(demoJobs().map((job) => job.accountId))].sort((a, b) => a - b);
+  const first = accounts[0] ?? 1;
+  return { first, other: accounts[1] ?? first + 1 };
+};
+
+/** Points the handlers' configuration at the local stack, and forgets clients made for another one. */
+const configureHandlers = (endpoint: string, tables: LocalTables, paths: DataPaths): void => {
+  Object.assign(process.env, {
+    JOBS_TABLE: tables.jobsTable,
+    AUTH_TABLE: tables.authTable,
+    DYNAMODB_ENDPOINT: endpoint,
+    SEARCH_ENGINE: 'embedded',
+    SEARCH_DB_PATH: paths.searchDb,
+  });
+  process.env.AWS_REGION ??= LOCAL_REGION;
+  process.env.AWS_ACCESS_KEY_ID ??= 'local';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  resetConfig();
+  resetDocumentClient();
+  resetSearchIndex();
+};
+
+/** Seeds demo auth and jobs into an empty store, or reads back the demo tokens of an earlier start. */
+const prepareDemo = async (
+  client: DynamoDBClient,
+  tables: LocalTables,
+  paths: DataPaths,
+  seedDemo: boolean,
+  log: (message: string) => void,
+): Promise<{ demo: DemoTokens | undefined; seeded: boolean }> => {
+  const store = new AuthStore(documentClient(), tables.authTable);
+  const empty = (await isEmpty(client, tables.jobsTable)) && (await isEmpty(client, tables.authTable));
+  if (!empty || !seedDemo) {
+    let demo = paths.demoTokens === undefined ? undefined : await loadDemoTokens(paths.demoTokens);
+    if (demo !== undefined && demoSessionsExpiring(demo) && paths.demoTokens !== undefined) {
+      demo = await renewDemoSessions(store, demo);
+      await saveDemoTokens(paths.demoTokens, demo);
+      log('Demo sessions renewed.');
+    }
+    return { demo, seeded: false };
+  }
+  log('Seeding demo clients, sessions and jobs…');
+  const demo = await createDemoAuth(store, demoAccounts());
+  if (paths.demoTokens !== undefined) await saveDemoTokens(paths.demoTokens, demo);
+  const jobs = demoJobs();
+  await importJobs(jobs, { repository: new JobRepository(documentClient(), tables.jobsTable) });
+  log(`Seeded ${jobs.length} demo jobs.`);
+  return { demo, seeded: true };
+};
+
+/** Runs clean-up steps in reverse order, every one even when an earlier one fails. */
+class Teardown {
+  readonly #steps: Array<() => Promise<void> | void> = [];
+
+  public add(step: () => Promise<void> | void): void {
+    this.#steps.push(step);
+  }
+
+  public async run(): Promise<void> {
+    const errors: unknown[] = [];
+    for (const step of this.#steps.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length > 0) throw new AggregateError(errors, 'The local stack did not stop cleanly');
+  }
+}
+
+/** Starts the local stack; resolves once the HTTP server listens (and the demo data is searchable). */
+export const startLocalStack = async (options: LocalStackOptions = {}): Promise<LocalStack> => {
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const paths = dataPaths(options.dataDir ?? DEFAULT_DATA_DIR);
+  const tables = localTableNames(options.tablePrefix ?? DEFAULT_TABLE_PREFIX);
+  const port = options.port ?? DEFAULT_PORT;
+  const teardown = new Teardown();
+  try {
+    await assertPortFree(port, 'the API');
+    if (paths.root !== undefined) await mkdir(paths.root, { recursive: true });
+
+    let dynamo: DynamoDbLocal | undefined;
+    let endpoint = options.dynamodbEndpoint;
+    if (endpoint === undefined) {
+      const dynamodbPort = options.dynamodbPort ?? DEFAULT_DYNAMODB_PORT;
+      await assertPortFree(dynamodbPort, 'DynamoDB Local');
+      if (paths.dynamodbDir !== undefined) await mkdir(paths.dynamodbDir, { recursive: true });
+      log(`Starting DynamoDB Local (${paths.inMemory ? 'in memory' : paths.dynamodbDir})…`);
+      const started = await startDynamoDbLocal({
+        port: dynamodbPort,
+        ...(paths.dynamodbDir === undefined ? {} : { dataDir: paths.dynamodbDir }),
+      });
+      dynamo = started;
+      teardown.add(() => started.stop());
+      endpoint = started.endpoint;
+      log(`DynamoDB Local listens on ${endpoint} (pid ${started.pid}).`);
+    }
+
+    const client = new DynamoDBClient({
+      endpoint,
+      region: LOCAL_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    teardown.add(() => client.destroy());
+    await ensureTable(client, JOBS_TABLE, tables.jobsTable);
+    await ensureTable(client, AUTH_TABLE, tables.authTable);
+
+    configureHandlers(endpoint, tables, paths);
+    teardown.add(() => {
+      resetSearchIndex();
+      resetDocumentClient();
+    });
+
+    const deadLetters = paths.deadLetters;
+    const poller = startStreamPoller({
+      endpoint,
+      region: LOCAL_REGION,
+      tableName: tables.jobsTable,
+      handler: indexerHandler,
+      onDeadLetter: async (letter: unknown) => {
+        const line = `${JSON.stringify(letter)}\n`;
+        if (deadLetters === undefined) log(`Dead letter (indexing gave up): ${line.trim()}`);
+        else {
+          await appendFile(deadLetters, line);
+          log(`Indexing gave up on stream records; see ${deadLetters}`);
+        }
+      },
+    });
+    teardown.add(() => poller.stop());
+
+    const { demo, seeded } = await prepareDemo(client, tables, paths, options.seedDemo ?? true, log);
+    if (seeded) {
+      await poller.drained();
+      log('Demo jobs indexed.');
+    }
+
+    const server: LocalServer = createLocalServer({
+      ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+      functionNamePrefix: options.tablePrefix ?? DEFAULT_TABLE_PREFIX,
+      ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
+    });
+    const host = options.host ?? '127.0.0.1';
+    let listeningPort: number;
+    try {
+      listeningPort = await server.listen(port, host);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(port, 'the API');
+      throw error;
+    }
+    teardown.add(() => server.close());
+
+    let stopping: Promise<void> | undefined;
+    return {
+      baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${listeningPort}`,
+      port: listeningPort,
+      dynamodbEndpoint: endpoint,
+      dynamodbPid: dynamo?.pid,
+      tables,
+      paths,
+      demo,
+      seeded,
+      drained: () => poller.drained(),
+      stop: () => (stopping ??= teardown.run()),
+    };
+  } catch (error) {
+    await teardown.run().catch(() => undefined);
+    throw error;
+  }
+};

@@ -1,0 +1,184 @@
+/**
+ * The local stack for end-to-end tests: the real HTTP server, handlers, stream poller and embedded
+ * search engine (in memory), on the run's DynamoDB Local with tables of its own, on a free port.
+ *
+ * ```ts
+ * const stack = await startTestStack();
+ * const { sessionToken, clientToken } = await stack.issue({ grants: ['search'], role: 'operator' });
+ * const answer = await stack.request('/search', { body: { query: 'spring' } });
+ * await stack.stop();
+ * ```
+ */
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import type { Grant, Role } from '../../functions/auth/principal';
+import { AuthStore } from '../../functions/auth/store';
+import { documentClient } from '../../functions/aws/dynamodb';
+import type { Job } from '../../functions/jobs/model';
+import { JobRepository } from '../../functions/jobs/repository';
+import { importJobs } from '../../local/import';
+import type { LocalTables } from '../../local/paths';
+import { type LocalStack, startLocalStack } from '../../local/runtime';
+
+/** The account the default credentials of {@link TestStack.request} belong to. */
+export const DEFAULT_TEST_ACCOUNT_ID = 1001;
+
+export interface TestStackOptions {
+  /** Seed the demo clients, sessions and jobs (default false). */
+  seedDemo?: boolean;
+  /** The HTTP server's request timeout in milliseconds (default 10 s). */
+  requestTimeoutMs?: number;
+}
+
+export interface IssueOptions {
+  /** The client's grants (default search and reject). */
+  grants?: Grant[];
+  /** The session's role (default user). */
+  role?: Role;
+  /** The session's account (default {@link DEFAULT_TEST_ACCOUNT_ID}). */
+  accountId?: number;
+  /** The session's lifetime in seconds (default one hour). */
+  ttlSeconds?: number;
+}
+
+/** A client and a session issued to it. */
+export interface IssuedTokens {
+  clientId: string;
+  clientToken: string;
+  sessionId: string;
+  sessionToken: string;
+}
+
+export interface RequestOptions {
+  /** Default POST. */
+  method?: string;
+  /**
+   * Headers added to (or replacing) the defaults: `Accept: application/json`, a JSON `Content-Type` on
+   * POST, and the default credentials' tokens. A header set to `undefined` is left out.
+   */
+  headers?: Record<string, string | undefined>;
+  /** A string is sent as is; URLSearchParams as a form body; anything else as JSON. */
+  body?: unknown;
+  /** Credentials to send instead of the default ones (a user of {@link DEFAULT_TEST_ACCOUNT_ID}, every grant). */
+  tokens?: Pick<IssuedTokens, 'clientToken' | 'sessionToken'>;
+}
+
+/** An answer, read whole. */
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body (undefined when the body is not JSON). */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary answer bodies
+  json: any;
+}
+
+export interface TestStack {
+  baseUrl: string;
+  tables: LocalTables;
+  /** The running stack (demo tokens, DynamoDB endpoint…). */
+  stack: LocalStack;
+  /** Creates a client and a session for it. */
+  issue(options?: IssueOptions): Promise<IssuedTokens>;
+  /** Disables a client (its sessions then answer 401 invalid_client, once the auth cache forgets it). */
+  disableClient(clientToken: string): Promise<void>;
+  /** Upserts jobs into the jobs table (they reach the search index after {@link drained}). */
+  importJobs(jobs: Job[]): Promise<void>;
+  /** Resolves once every change written so far has reached the search index. */
+  drained(): Promise<void>;
+  /** Sends a request with valid defaults and reads the answer. */
+  request(path: string, options?: RequestOptions): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+const bodyOf = (body: unknown): { text: string | undefined; contentType: string | undefined } => {
+  if (body === undefined) return { text: undefined, contentType: undefined };
+  if (typeof body === 'string') return { text: body, contentType: undefined };
+  if (body instanceof URLSearchParams)
+    return { text: body.toString(), contentType: 'application/x-www-form-urlencoded' };
+  return { text: JSON.stringify(body), contentType: 'application/json' };
+};
+
+/** Starts a local stack for one test file. Stop it in `afterAll`. */
+export const startTestStack = async (options: TestStackOptions = {}): Promise<TestStack> => {
+  const stack = await startLocalStack({
+    port: 0,
+    dataDir: ':memory:',
+    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    tablePrefix: `e2e-${randomUUID().slice(0, 8)}`,
+    seedDemo: options.seedDemo ?? false,
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    log: () => {},
+  });
+  const store = new AuthStore(documentClient(), stack.tables.authTable);
+  const repository = new JobRepository(documentClient(), stack.tables.jobsTable);
+
+  const issue = async (issueOptions: IssueOptions = {}): Promise<IssuedTokens> => {
+    const client = await store.createClient({
+      name: `e2e client ${randomUUID().slice(0, 8)}`,
+      grants: issueOptions.grants ?? ['search', 'reject'],
+    });
+    const session = await store.createSession({
+      clientToken: client.token,
+      accountId: issueOptions.accountId ?? DEFAULT_TEST_ACCOUNT_ID,
+      role: issueOptions.role ?? 'user',
+      ttlSeconds: issueOptions.ttlSeconds ?? 3600,
+    });
+    return {
+      clientId: client.clientId,
+      clientToken: client.token,
+      sessionId: session.sessionId,
+      sessionToken: session.token,
+    };
+  };
+
+  let defaults: Promise<IssuedTokens> | undefined;
+  const defaultTokens = (): Promise<IssuedTokens> => {
+    defaults ??= issue();
+    return defaults;
+  };
+
+  const request = async (path: string, requestOptions: RequestOptions = {}): Promise<TestResponse> => {
+    const method = requestOptions.method ?? 'POST';
+    const tokens = requestOptions.tokens ?? (await defaultTokens());
+    const { text, contentType } = bodyOf(requestOptions.body);
+    const headers: Record<string, string | undefined> = {
+      Accept: 'application/json',
+      ...(method === 'POST' ? { 'Content-Type': contentType ?? 'application/json' } : {}),
+      'X-Client-Token': tokens.clientToken,
+      'X-Session-Token': tokens.sessionToken,
+      ...requestOptions.headers,
+    };
+    const sent = new Headers();
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined) sent.set(name, value);
+    const response = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: sent,
+      ...(text === undefined ? {} : { body: text }),
+    });
+    const responseText = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(responseText);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text: responseText, json };
+  };
+
+  return {
+    baseUrl: stack.baseUrl,
+    tables: stack.tables,
+    stack,
+    issue,
+    disableClient: async (clientToken) => {
+      await store.disableClient(clientToken);
+    },
+    importJobs: async (jobs) => {
+      await importJobs(jobs, { repository });
+    },
+    drained: () => stack.drained(),
+    request,
+    stop: () => stack.stop(),
+  };
+};
