@@ -1,0 +1,115 @@
+/**
+ * Builders of complete API Gateway REST (v1) proxy events and Lambda contexts for unit tests, shaped
+ * like the ones API Gateway and the local server send.
+ */
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+
+export interface ApiEventOptions {
+  /** Default `GET`. */
+  method?: string;
+  /** Default `/search/fields`. */
+  path?: string;
+  /** Request headers as sent (any case). A list value is a header repeated on several lines. */
+  headers?: Record<string, string | string[]>;
+  /** The body; an object is sent as its JSON text. */
+  body?: string | object | null;
+  isBase64Encoded?: boolean;
+  /** API Gateway's request id; default a fresh UUID. */
+  requestId?: string;
+  queryStringParameters?: Record<string, string>;
+}
+
+/** A complete API Gateway REST (v1) proxy event. */
+export const apiEvent = (options: ApiEventOptions = {}): APIGatewayProxyEvent => {
+  const method = options.method ?? 'GET';
+  const path = options.path ?? '/search/fields';
+  const requestId = options.requestId ?? crypto.randomUUID();
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    const values = Array.isArray(value) ? value : [value];
+    multiValueHeaders[name] = values;
+    const last = values.at(-1);
+    if (last !== undefined) headers[name] = last;
+  }
+  const body =
+    options.body === undefined || options.body === null
+      ? null
+      : typeof options.body === 'string'
+        ? options.body
+        : JSON.stringify(options.body);
+  return {
+    resource: path,
+    path,
+    httpMethod: method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: options.queryStringParameters ?? null,
+    multiValueQueryStringParameters:
+      options.queryStringParameters === undefined
+        ? null
+        : Object.fromEntries(Object.entries(options.queryStringParameters).map(([key, value]) => [key, [value]])),
+    pathParameters: null,
+    stageVariables: null,
+    body,
+    isBase64Encoded: options.isBase64Encoded ?? false,
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'local',
+      authorizer: null,
+      protocol: 'HTTP/1.1',
+      httpMethod: method,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: '127.0.0.1',
+        user: null,
+        userAgent: 'vitest',
+        userArn: null,
+      },
+      path: `/test${path}`,
+      stage: 'test',
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: path,
+    },
+  };
+};
+
+/** Headers that pass checks 2–4 of SPEC section 1 (Accept, Content-Type for POST, both tokens). */
+export const passingHeaders = (
+  tokens: { clientToken: string; sessionToken: string },
+  method = 'GET',
+): Record<string, string> => ({
+  Accept: 'application/json',
+  ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
+  'X-Client-Token': tokens.clientToken,
+  'X-Session-Token': tokens.sessionToken,
+});
+
+/** A Lambda context for direct invocations. */
+export const lambdaContext = (overrides: Partial<Context> = {}): Context => ({
+  callbackWaitsForEmptyEventLoop: true,
+  functionName: 'jobs-api-test',
+  functionVersion: '$LATEST',
+  invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:jobs-api-test',
+  memoryLimitInMB: '256',
+  awsRequestId: crypto.randomUUID(),
+  logGroupName: '/aws/lambda/jobs-api-test',
+  logStreamName: 'test',
+  getRemainingTimeInMillis: () => 10_000,
+  done: () => undefined,
+  fail: () => undefined,
+  succeed: () => undefined,
+  ...overrides,
+});
