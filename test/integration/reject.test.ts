@@ -1,0 +1,404 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../functions/aws/dynamodb';
+import { toFileItem, toJobItem } from '../../functions/jobs/items';
+import type { Job, JobFile } from '../../functions/jobs/model';
+import { RejectContentionError, RejectFiles, type RejectFilesOptions } from '../../functions/jobs/reject';
+import type { FileRejection } from '../../functions/jobs/reject-request';
+import { jobKeys } from '../../functions/tables';
+import { createTestTables } from '../support/dynamo';
+
+type Client = ReturnType<typeof createDocumentClient>;
+
+const user = (accountId: number) => ({ role: 'user' as const, accountId });
+const operator = { role: 'operator' as const, accountId: 1 };
+
+let nextId = 1_000;
+const newId = (): number => {
+  nextId += 1;
+  return nextId;
+};
+
+const jobFile = (overrides: Partial<JobFile> = {}): JobFile => ({
+  id: newId(),
+  fileName: 'cem_test15.jpg',
+  tags: ['shoe'],
+  remarkToProcessor: 'Remove the background',
+  acceptedByUser: false,
+  isRejected: false,
+  isReviewed: false,
+  rejectionReason: null,
+  reviewDate: null,
+  reviews: null,
+  previousReviews: [],
+  ...overrides,
+});
+
+const job = (overrides: Partial<Job> = {}): Job => ({
+  id: newId(),
+  accountId: 10,
+  accountName: 'Café Müller Studio',
+  status: 'CJ_REVIEWING',
+  guid: crypto.randomUUID(),
+  name: 'Spring catalogue',
+  description: '',
+  invoiceReference: 'INV-1',
+  tags: [],
+  realCost: 12.5,
+  createdDate: '2024-01-05T10:00:00.000Z',
+  acceptedDate: null,
+  orderedDate: null,
+  deliveredDate: null,
+  reviewedDate: null,
+  files: [jobFile(), jobFile(), jobFile()],
+  ...overrides,
+});
+
+const cropping = (fileId: number, overrides: Partial<FileRejection> = {}): FileRejection => ({
+  fileId,
+  customRejection: 'Shadow under the shoe is missing',
+  rejects: [{ reason: 'Cropping', positions: [{ xPercent: 0.61, yPercent: 0.44 }] }],
+  ...overrides,
+});
+
+describe('rejecting files in DynamoDB', () => {
+  let client: Client;
+  let tableName: string;
+
+  const store = async (...jobs: Job[]): Promise<void> => {
+    for (const stored of jobs) {
+      await client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName, Item: toJobItem(stored, 1) } },
+            ...stored.files.map((file) => ({ Put: { TableName: tableName, Item: toFileItem(stored.id, file) } })),
+          ],
+        }),
+      );
+    }
+  };
+
+  const jobItem = async (jobId: number) =>
+    (await client.send(new GetCommand({ TableName: tableName, Key: { pk: jobKeys.pk(jobId), sk: jobKeys.jobSk } })))
+      .Item;
+
+  const fileItem = async (jobId: number, fileId: number) =>
+    (
+      await client.send(
+        new GetCommand({ TableName: tableName, Key: { pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId) } }),
+      )
+    ).Item;
+
+  const partition = async (jobId: number) =>
+    (
+      await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': jobKeys.pk(jobId) },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items;
+
+  const useCase = (options: Partial<RejectFilesOptions> = {}) =>
+    new RejectFiles({ client, tableName, retry: { baseDelayMs: 5, maxDelayMs: 50 }, ...options });
+
+  beforeAll(async () => {
+    const tables = await createTestTables();
+    tableName = tables.jobsTable;
+    client = createDocumentClient({
+      region: 'us-east-1',
+      dynamodbEndpoint: tables.endpoint,
+      dependencyTimeoutMs: 5_000,
+    });
+  });
+
+  it('rejects files of two jobs in one go: files reviewed, jobs ready for rework, each version bumped once', async () => {
+    const first = job();
+    const second = job({ status: 'CJ_FINISHED' });
+    await store(first, second);
+    const now = new Date('2024-03-01T10:00:00.000Z');
+    const [a, b] = first.files;
+    const [c] = second.files;
+
+    const response = await useCase({ now: () => now }).run(
+      { files: [cropping(c!.id), cropping(a!.id, { rejects: [] }), cropping(b!.id)] },
+      user(10),
+    );
+
+    expect(response).toEqual({
+      _type: 'RejectResponseBody',
+      files: [
+        {
+          fileId: c!.id,
+          jobId: second.id,
+          isRejected: true,
+          rejectionReason: ' - Cropping',
+          reviewDate: now.toISOString(),
+        },
+        {
+          fileId: a!.id,
+          jobId: first.id,
+          isRejected: true,
+          rejectionReason: 'Shadow under the shoe is missing',
+          reviewDate: now.toISOString(),
+        },
+        {
+          fileId: b!.id,
+          jobId: first.id,
+          isRejected: true,
+          rejectionReason: ' - Cropping',
+          reviewDate: now.toISOString(),
+        },
+      ],
+      jobs: [
+        { id: second.id, status: 'CJ_REJECT_READY' },
+        { id: first.id, status: 'CJ_REJECT_READY' },
+      ],
+    });
+    expect(await jobItem(first.id)).toMatchObject({
+      status: 'CJ_REJECT_READY',
+      reviewedDate: now.toISOString(),
+      version: 2,
+    });
+    expect(await jobItem(second.id)).toMatchObject({ status: 'CJ_REJECT_READY', version: 2 });
+    expect(await fileItem(first.id, b!.id)).toMatchObject({
+      isRejected: true,
+      isReviewed: true,
+      reviewDate: now.toISOString(),
+      rejectionReason: ' - Cropping',
+      reviews: {
+        customRejection: 'Shadow under the shoe is missing',
+        rejects: [{ reason: 'Cropping', positions: [{ xPercent: 0.61, yPercent: 0.44 }] }],
+        reviewDate: now.toISOString(),
+      },
+      previousReviews: [],
+      fileName: 'cem_test15.jpg',
+    });
+    expect(await fileItem(first.id, first.files[2]!.id)).toMatchObject({ isRejected: false, reviewDate: null });
+  });
+
+  it('keeps an earlier review in previousReviews when a file is rejected again differently', async () => {
+    const stored = job();
+    await store(stored);
+    const fileId = stored.files[0]!.id;
+    const first = new Date('2024-03-01T10:00:00.000Z');
+    const second = new Date('2024-03-02T10:00:00.000Z');
+    await useCase({ now: () => first }).run({ files: [cropping(fileId)] }, user(10));
+    await useCase({ now: () => second }).run(
+      { files: [cropping(fileId, { customRejection: 'Still too dark' })] },
+      user(10),
+    );
+
+    const item = await fileItem(stored.id, fileId);
+    expect(item?.reviews).toMatchObject({ customRejection: 'Still too dark', reviewDate: second.toISOString() });
+    expect(item?.previousReviews).toEqual([
+      {
+        customRejection: 'Shadow under the shoe is missing',
+        rejects: [{ reason: 'Cropping', positions: [{ xPercent: 0.61, yPercent: 0.44 }] }],
+        reviewDate: first.toISOString(),
+      },
+    ]);
+    expect(await jobItem(stored.id)).toMatchObject({ version: 3, reviewedDate: second.toISOString() });
+  });
+
+  it('changes nothing when one file of the request cannot be rejected', async () => {
+    const good = job();
+    const archived = job({ status: 'CJ_ARCHIVED' });
+    await store(good, archived);
+    const before = [await partition(good.id), await partition(archived.id)];
+
+    await expect(
+      useCase().run({ files: [cropping(good.files[0]!.id), cropping(archived.files[0]!.id)] }, user(10)),
+    ).rejects.toMatchObject({ code: 'job_archived', status: 410, fileId: archived.files[0]!.id });
+
+    expect([await partition(good.id), await partition(archived.id)]).toEqual(before);
+  });
+
+  it('answers file_not_found for a file id no job has', async () => {
+    await expect(useCase().run({ files: [cropping(987_654_321)] }, user(10))).rejects.toMatchObject({
+      code: 'file_not_found',
+      fileId: 987_654_321,
+    });
+  });
+
+  it("hides another account's file from a user and lets an operator reject it", async () => {
+    const foreign = job({ accountId: 77 });
+    await store(foreign);
+    const fileId = foreign.files[0]!.id;
+    await expect(useCase().run({ files: [cropping(fileId)] }, user(10))).rejects.toMatchObject({
+      code: 'file_not_found',
+      fileId,
+    });
+    await expect(useCase().run({ files: [cropping(fileId)] }, operator)).resolves.toMatchObject({
+      jobs: [{ id: foreign.id, status: 'CJ_REJECT_READY' }],
+    });
+  });
+
+  it('answers file_not_rejectable for a file the customer accepted, or a job not in review', async () => {
+    const accepted = job({ files: [jobFile({ acceptedByUser: true })] });
+    const inProgress = job({ status: 'CJ_WORK_PROGRESS' });
+    await store(accepted, inProgress);
+    await expect(useCase().run({ files: [cropping(accepted.files[0]!.id)] }, user(10))).rejects.toMatchObject({
+      code: 'file_not_rejectable',
+      status: 409,
+    });
+    await expect(useCase().run({ files: [cropping(inProgress.files[0]!.id)] }, user(10))).rejects.toMatchObject({
+      code: 'file_not_rejectable',
+    });
+  });
+
+  it('answers a repeat with the original review date and writes nothing', async () => {
+    const stored = job();
+    await store(stored);
+    const fileId = stored.files[0]!.id;
+    const first = new Date('2024-03-01T10:00:00.000Z');
+    await useCase({ now: () => first }).run({ files: [cropping(fileId)] }, user(10));
+    const after = await partition(stored.id);
+
+    const repeat = await useCase({ now: () => new Date('2024-03-05T00:00:00.000Z') }).run(
+      { files: [cropping(fileId)] },
+      user(10),
+    );
+
+    expect(repeat.files).toEqual([
+      { fileId, jobId: stored.id, isRejected: true, rejectionReason: ' - Cropping', reviewDate: first.toISOString() },
+    ]);
+    expect(await partition(stored.id)).toEqual(after);
+  });
+
+  it('writes only the new files of a request that mixes a repeat with new rejections', async () => {
+    const repeated = job();
+    const fresh = job();
+    await store(repeated, fresh);
+    const first = new Date('2024-03-01T10:00:00.000Z');
+    const later = new Date('2024-03-02T10:00:00.000Z');
+    await useCase({ now: () => first }).run({ files: [cropping(repeated.files[0]!.id)] }, user(10));
+    const repeatedAfter = await partition(repeated.id);
+
+    const response = await useCase({ now: () => later }).run(
+      { files: [cropping(repeated.files[0]!.id), cropping(fresh.files[0]!.id)] },
+      user(10),
+    );
+
+    expect(response.files.map((file) => file.reviewDate)).toEqual([first.toISOString(), later.toISOString()]);
+    expect(await partition(repeated.id)).toEqual(repeatedAfter);
+    expect(await jobItem(fresh.id)).toMatchObject({ version: 2, status: 'CJ_REJECT_READY' });
+  });
+
+  it('never overwrites a change made between its read and its write: it reads again and decides again', async () => {
+    const stored = job();
+    await store(stored);
+    let interfered = false;
+    const interfering = {
+      send: async (command: unknown) => {
+        if (command instanceof TransactWriteCommand && !interfered) {
+          interfered = true;
+          await client.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: { pk: jobKeys.pk(stored.id), sk: jobKeys.jobSk },
+              UpdateExpression: 'SET #status = :archived, #version = #version + :one',
+              ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+              ExpressionAttributeValues: { ':archived': 'CJ_ARCHIVED', ':one': 1 },
+            }),
+          );
+        }
+        return client.send(command as never);
+      },
+    } as unknown as Client;
+
+    await expect(
+      useCase({ client: interfering }).run({ files: [cropping(stored.files[0]!.id)] }, user(10)),
+    ).rejects.toMatchObject({ code: 'job_archived' });
+    expect(interfered).toBe(true);
+    expect(await fileItem(stored.id, stored.files[0]!.id)).toMatchObject({ isRejected: false, reviews: null });
+  });
+
+  it('fails the write when a file changed without a version bump', async () => {
+    const stored = job();
+    await store(stored);
+    const fileId = stored.files[0]!.id;
+    let interfered = false;
+    const interfering = {
+      send: async (command: unknown) => {
+        if (command instanceof TransactWriteCommand && !interfered) {
+          interfered = true;
+          await client.send(
+            new PutCommand({
+              TableName: tableName,
+              Item: toFileItem(stored.id, { ...stored.files[0]!, acceptedByUser: true }),
+            }),
+          );
+        }
+        return client.send(command as never);
+      },
+    } as unknown as Client;
+
+    await expect(useCase({ client: interfering }).run({ files: [cropping(fileId)] }, user(10))).rejects.toMatchObject({
+      code: 'file_not_rejectable',
+      fileId,
+    });
+    expect(await jobItem(stored.id)).toMatchObject({ version: 1, status: 'CJ_REVIEWING' });
+  });
+
+  it('gives up with a contention error after its attempts when every write loses the race', async () => {
+    const stored = job();
+    await store(stored);
+    const bumping = {
+      send: async (command: unknown) => {
+        if (command instanceof TransactWriteCommand) {
+          await client.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: { pk: jobKeys.pk(stored.id), sk: jobKeys.jobSk },
+              UpdateExpression: 'SET #version = #version + :one',
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':one': 1 },
+            }),
+          );
+        }
+        return client.send(command as never);
+      },
+    } as unknown as Client;
+
+    const outcome = useCase({ client: bumping, retry: { maxAttempts: 3 }, sleep: async () => {} }).run(
+      { files: [cropping(stored.files[0]!.id)] },
+      user(10),
+    );
+    await expect(outcome).rejects.toBeInstanceOf(RejectContentionError);
+    await expect(outcome).rejects.toMatchObject({ attempts: 3 });
+    expect(await fileItem(stored.id, stored.files[0]!.id)).toMatchObject({ isRejected: false });
+  });
+
+  it('answers 20 concurrent identical rejects with one review date and one version bump', async () => {
+    const stored = job();
+    await store(stored);
+    const fileId = stored.files[1]!.id;
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => useCase().run({ files: [cropping(fileId)] }, user(10))),
+    );
+    const dates = new Set(responses.map((response) => response.files[0]!.reviewDate));
+    expect(dates.size).toBe(1);
+    expect(await fileItem(stored.id, fileId)).toMatchObject({ reviewDate: [...dates][0], previousReviews: [] });
+    expect(await jobItem(stored.id)).toMatchObject({ version: 2 });
+  });
+
+  it('loses no review when different files of one job are rejected concurrently', async () => {
+    const stored = job({ files: Array.from({ length: 6 }, () => jobFile()) });
+    await store(stored);
+    await Promise.all(
+      stored.files.map((file, index) =>
+        useCase().run({ files: [cropping(file.id, { customRejection: `fix ${index}` })] }, user(10)),
+      ),
+    );
+    for (const [index, file] of stored.files.entries()) {
+      expect(await fileItem(stored.id, file.id)).toMatchObject({
+        isRejected: true,
+        reviews: { customRejection: `fix ${index}` },
+      });
+    }
+    expect(await jobItem(stored.id)).toMatchObject({ version: 1 + stored.files.length, status: 'CJ_REJECT_READY' });
+  });
+});
