@@ -1,0 +1,173 @@
+/**
+ * The stream indexer: turns one batch of jobs-table stream records into one bulk write to the search
+ * index and reports, per record, whether it may be checkpointed.
+ *
+ * Records are only triggers: for every job a batch touches, the indexer reads the job's current state
+ * (strongly consistent) and writes that, with the job's `version` as the document version. The engine
+ * refuses anything older than what it holds, so duplicated, reordered and replayed records are
+ * harmless, and a failed record is simply delivered again.
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { JobRepository, StoredJob } from '../jobs/repository';
+import { toSearchDocument } from '../jobs/search-document';
+import type { IndexOperation, IndexOutcome, SearchIndex } from '../search/search-index';
+import { settleConcurrently } from './concurrency';
+import { groupByJob, type JobChange, jobIdOf } from './stream-records';
+
+/** The little of the Powertools logger the indexer uses. */
+export type IndexerLogger = Pick<Logger, 'debug' | 'warn' | 'error'>;
+
+export interface StreamIndexerOptions {
+  /** The jobs store of this invocation (called once per batch, so configuration changes are seen). */
+  repository: () => Pick<JobRepository, 'getJob'>;
+  /** The search index to write to. */
+  index: () => Promise<SearchIndex>;
+  /** How many jobs are read from the table at once. */
+  readConcurrency?: number;
+  logger?: IndexerLogger;
+}
+
+/** A stream handler: a batch of records in, the records to retry out. */
+export type StreamIndexer = (event: DynamoDBStreamEvent, context?: Context) => Promise<DynamoDBBatchResponse>;
+
+/** Why the records of one job could not be indexed in this invocation. */
+export class JobIndexingError extends Error {
+  public readonly jobId: number;
+  public readonly retryable: boolean;
+
+  public constructor(jobId: number, reason: string, retryable: boolean, cause?: unknown) {
+    super(`Job ${jobId} was not indexed: ${reason}`, { cause });
+    this.name = 'JobIndexingError';
+    this.jobId = jobId;
+    this.retryable = retryable;
+  }
+}
+
+const silent: IndexerLogger = { debug: () => undefined, warn: () => undefined, error: () => undefined };
+
+const describeError = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
+/**
+ * The write that makes the index match a job's current state: the job as a document at its version, or
+ * — when the table no longer has it — a delete at the version of its last state.
+ */
+export const operationFor = (change: JobChange, stored: StoredJob | undefined): IndexOperation =>
+  stored === undefined
+    ? { type: 'delete', jobId: change.jobId, version: change.highestVersion ?? 0 }
+    : { type: 'upsert', document: toSearchDocument(stored.job, stored.version) };
+
+/** What became of one job in this batch. */
+type JobResult = { ok: true; outcome: IndexOutcome } | { ok: false; error: JobIndexingError };
+
+/**
+ * Builds the stream handler. Per batch: the distinct jobs of the records' keys (records about anything
+ * but a job item succeed untouched), their current state read with bounded concurrency, one
+ * `apply()` with an upsert or delete per job, and the outcomes mapped back to every record of each job:
+ * `indexed` and `stale` succeed; `retryable`, `rejected`, a failed read or a failed `apply()` fail the
+ * job's records, which the event source then retries, bisects and finally dead-letters.
+ */
+export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexer => {
+  const readConcurrency = options.readConcurrency ?? 16;
+  const logger = options.logger ?? silent;
+
+  const readJobs = async (changes: JobChange[]): Promise<Map<number, JobResult | StoredJob | undefined>> => {
+    const repository = options.repository();
+    const reads = await settleConcurrently(changes, readConcurrency, (change) =>
+      repository.getJob(change.jobId, { consistent: true }),
+    );
+    const states = new Map<number, JobResult | StoredJob | undefined>();
+    reads.forEach((read, index) => {
+      const { jobId } = changes[index] as JobChange;
+      if (read.status === 'fulfilled') states.set(jobId, read.value);
+      else {
+        logger.warn('Reading a job for indexing failed', { jobId, error: describeError(read.reason) });
+        states.set(jobId, {
+          ok: false,
+          error: new JobIndexingError(jobId, 'the table could not be read', true, read.reason),
+        });
+      }
+    });
+    return states;
+  };
+
+  const applyOperations = async (
+    jobIds: number[],
+    operations: IndexOperation[],
+    results: Map<number, JobResult>,
+  ): Promise<void> => {
+    if (operations.length === 0) return;
+    let outcomes: IndexOutcome[];
+    try {
+      outcomes = await (await options.index()).apply(operations);
+      if (outcomes.length !== operations.length) {
+        throw new Error(`the index answered ${outcomes.length} outcomes to ${operations.length} operations`);
+      }
+    } catch (error) {
+      logger.error('The bulk write to the search index failed', { jobs: jobIds.length, error: describeError(error) });
+      for (const jobId of jobIds) {
+        results.set(jobId, { ok: false, error: new JobIndexingError(jobId, 'the bulk write failed', true, error) });
+      }
+      return;
+    }
+    outcomes.forEach((outcome, index) => {
+      const jobId = jobIds[index] as number;
+      if (outcome.status === 'indexed' || outcome.status === 'stale') {
+        results.set(jobId, { ok: true, outcome });
+        return;
+      }
+      logger.warn('The search index did not take a job', { jobId, outcome: outcome.status, reason: outcome.reason });
+      results.set(jobId, {
+        ok: false,
+        error: new JobIndexingError(jobId, `${outcome.status}: ${outcome.reason}`, outcome.status === 'retryable'),
+      });
+    });
+  };
+
+  const indexBatch = async (records: readonly DynamoDBRecord[]): Promise<Map<number, JobResult>> => {
+    const { changes, ignored } = groupByJob(records);
+    if (ignored.length > 0)
+      logger.debug('Ignoring stream records that are not about a job item', { count: ignored.length });
+    const states = await readJobs(changes);
+    const results = new Map<number, JobResult>();
+    const jobIds: number[] = [];
+    const operations: IndexOperation[] = [];
+    for (const change of changes) {
+      const state = states.get(change.jobId);
+      if (state !== undefined && 'ok' in state) {
+        results.set(change.jobId, state);
+        continue;
+      }
+      jobIds.push(change.jobId);
+      operations.push(operationFor(change, state));
+    }
+    await applyOperations(jobIds, operations, results);
+    return results;
+  };
+
+  return async (event, context) => {
+    const records = event.Records ?? [];
+    const results = await indexBatch(records);
+    const recordHandler = async (record: DynamoDBRecord): Promise<void> => {
+      const jobId = jobIdOf(record);
+      if (jobId === undefined) return;
+      const result = results.get(jobId);
+      if (result === undefined) throw new JobIndexingError(jobId, 'the batch produced no outcome for it', true);
+      if (!result.ok) throw result.error;
+    };
+    const response = await processPartialResponse(
+      { Records: records },
+      recordHandler,
+      new BatchProcessor(EventType.DynamoDBStreams),
+      {
+        ...(context === undefined ? {} : { context }),
+        throwOnFullBatchFailure: false,
+      },
+    );
+    const failed = response.batchItemFailures.length;
+    logger.debug('Indexed a stream batch', { records: records.length, jobs: results.size, failedRecords: failed });
+    return { batchItemFailures: response.batchItemFailures };
+  };
+};
