@@ -334,8 +334,11 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
         return;
       }
       const force = setTimeout(() => server.closeAllConnections(), graceMs);
+      // Keep-alive connections become idle as their last answers are written: close them then.
+      const sweep = setInterval(() => server.closeIdleConnections(), 20);
       server.close(() => {
         clearTimeout(force);
+        clearInterval(sweep);
         resolve();
       });
       server.closeIdleConnections();
