@@ -1,0 +1,101 @@
+/**
+ * The `_bulk` request of an `apply()` and the outcome of each of its items. Every action carries the
+ * job's version as an external version with `external_gte`: a write wins when its version is at least
+ * the stored one, so a redelivered or reordered older record can never overwrite newer data.
+ */
+import type { IndexOperation, IndexOutcome } from '../search-index';
+import { type IndexedDocument, InvalidDocumentError, indexedDocument } from './indexed-document';
+
+/** The action line of a bulk item. */
+export type BulkAction =
+  | { index: { _index: string; _id: string; version: number; version_type: 'external_gte' } }
+  | { delete: { _index: string; _id: string; version: number; version_type: 'external_gte' } };
+
+/** The bulk body's lines, and which operation each action belongs to (invalid operations are not sent). */
+export interface BulkRequest {
+  body: (BulkAction | IndexedDocument)[];
+  /** For each operation, in order: its position among the sent actions, or its rejection. */
+  slots: ({ sent: number } | { rejected: string })[];
+}
+
+/** Builds the bulk request of a list of operations. */
+export const bulkRequest = (index: string, operations: IndexOperation[]): BulkRequest => {
+  const body: BulkRequest['body'] = [];
+  const slots: BulkRequest['slots'] = [];
+  let sent = 0;
+  for (const operation of operations) {
+    if (operation.type === 'delete') {
+      body.push({
+        delete: {
+          _index: index,
+          _id: String(operation.jobId),
+          version: operation.version,
+          version_type: 'external_gte',
+        },
+      });
+      slots.push({ sent: sent++ });
+      continue;
+    }
+    try {
+      const source = indexedDocument(operation.document);
+      body.push(
+        {
+          index: {
+            _index: index,
+            _id: String(operation.document.summary.id),
+            version: operation.document.version,
+            version_type: 'external_gte',
+          },
+        },
+        source,
+      );
+      slots.push({ sent: sent++ });
+    } catch (error) {
+      if (!(error instanceof InvalidDocumentError)) throw error;
+      slots.push({ rejected: error.message });
+    }
+  }
+  return { body, slots };
+};
+
+/** One item of a bulk response (the value under its `index`/`delete` key). */
+export interface BulkItemResult {
+  status: number;
+  result?: string;
+  error?: { type?: string; reason?: string };
+}
+
+/** The response body of a `_bulk` request. */
+export interface BulkResponse {
+  errors: boolean;
+  items: Record<string, BulkItemResult>[];
+}
+
+const describe = (item: BulkItemResult): string =>
+  [item.status, item.error?.type, item.error?.reason].filter((part) => part !== undefined).join(' ');
+
+/**
+ * The outcome of one bulk item: written → `indexed`; a version conflict (409) → `stale`; a delete of
+ * a job the index does not hold (404) → `indexed` (the index already agrees: the job is absent, and
+ * the tombstone is recorded); throttling (429) and server errors (5xx) → `retryable`; any other 4xx
+ * (a mapping or validation failure of this document) → `rejected`.
+ */
+export const itemOutcome = (action: 'index' | 'delete', item: BulkItemResult): IndexOutcome => {
+  if (item.status >= 200 && item.status < 300) return { status: 'indexed' };
+  if (item.status === 409) return { status: 'stale' };
+  if (item.status === 404 && action === 'delete' && item.error === undefined) return { status: 'indexed' };
+  if (item.status === 429 || item.status >= 500) return { status: 'retryable', reason: describe(item) };
+  return { status: 'rejected', reason: describe(item) };
+};
+
+/** Maps a bulk response back onto the operations, in order. */
+export const bulkOutcomes = (request: BulkRequest, response: BulkResponse): IndexOutcome[] =>
+  request.slots.map((slot): IndexOutcome => {
+    if ('rejected' in slot) return { status: 'rejected', reason: slot.rejected };
+    const entry = response.items[slot.sent];
+    const [action, item] = entry === undefined ? [] : (Object.entries(entry)[0] ?? []);
+    if (item === undefined || (action !== 'index' && action !== 'delete')) {
+      return { status: 'retryable', reason: 'the bulk response has no result for this operation' };
+    }
+    return itemOutcome(action, item);
+  });
