@@ -2,7 +2,8 @@
  * The datetime format of SPEC section 4, as search requests accept it:
  *
  * - `YYYY-MM-DDThh:mm:ss` with 0–9 fractional digits and a zone, `Z` or `±hh:mm`
- *   (`2016-01-14T14:57:33.8931021+01:00`, `2016-01-14T13:57:33Z`);
+ *   (`2016-01-14T14:57:33.8931021+01:00`, `2016-01-14T13:57:33Z`); the seconds may be left out
+ *   (`2016-01-14T13:57Z`, ISO 8601's reduced precision), and `T`/`Z` may be lower case (RFC 3339);
  * - a date alone (`2016-01-14`), meaning midnight UTC of that day.
  *
  * Anything else is refused: a time without a zone (its instant is unknown), an impossible calendar date
@@ -20,7 +21,7 @@ export interface PreciseInstant {
 }
 
 const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2})))?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):(\d{2})))?$/;
 
 const MILLIS_PER_MINUTE = 60_000;
 
@@ -60,7 +61,7 @@ export const parseDateTime = (text: string): PreciseInstant | undefined => {
 
   const hour = Number(h);
   const minute = Number(mi);
-  const second = Number(s);
+  const second = Number(s ?? '0');
   if (hour > 23 || minute > 59 || second > 59) return undefined;
 
   let offsetMillis = 0;
