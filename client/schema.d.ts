@@ -1,0 +1,711 @@
+/**
+ * Generated from openapi.yaml by `npm run generate:client` (openapi-typescript). Do not edit by hand:
+ * change openapi.yaml and run the script again.
+ */
+
+export interface paths {
+    "/search/fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the search fields the caller may use
+         * @description The fields the caller's role may search in, ordered by `seqno`. A field's `id` (or its `name`, in
+         *     any case) is a valid `field` of `POST /search`. Needs the `search` grant.
+         */
+        get: operations["listSearchFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search jobs
+         * @description Finds the jobs the caller may see that match a query in a search field, a status list and date
+         *     ranges, one page at a time. Needs the `search` grant.
+         *
+         *     - **Text fields** (`JobName`, `FileName`, `JobInstruction`, `JobTags`, `FileTags`,
+         *       `FileInstruction`, `InvoiceReference`, `AccountName`): the query is cut into words (letters and
+         *       digits; case and diacritics ignored, so `cafe` finds `Café`); a job matches when every word is a
+         *       prefix of some word of the field (`spr cat` finds `Spring catalogue`). File names split on
+         *       punctuation too (`test15` finds `cem_test15.jpg`).
+         *     - **Exact fields**: `JobNumber` and `AccountNumber` take an integer (anything else matches
+         *       nothing); `Guid` takes the whole GUID, in any case.
+         *     - **Global**: every word prefix-matches somewhere in the text fields the role may use (words may
+         *       match different fields), or the whole query equals the job number or the GUID.
+         *
+         *     Results are ordered by `createdDate`, newest first, then `id` descending, stable across pages.
+         *     `totalJobs` is the exact count of all matches; a page past the end answers `jobs: []`.
+         *     A change to a job reaches search after the indexing delay.
+         */
+        post: operations["searchJobs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject edited files
+         * @description Rejects edited files so the editor reworks them. Needs the `reject` grant.
+         *
+         *     All or nothing: every listed file is rejected, or none is. A refusal names the first offending
+         *     `fileId`: `404 file_not_found` (unknown, or another account's), `410 job_archived` (its job is
+         *     `CJ_ARCHIVED`), `409 file_not_rejectable` (its job is not in review — `CJ_REVIEWING`,
+         *     `CJ_FINISHED`, `CJ_REJECT_READY`, `CJ_REJECT_ERROR` — or the customer already accepted the file).
+         *
+         *     Each file becomes rejected and reviewed with `reviewDate` now; its review (`customRejection`,
+         *     `rejects`) is stored and an earlier review is kept in its history. `rejectionReason` is
+         *     `" - "` followed by the reasons joined by `" - "`, or the custom rejection when there are no
+         *     reasons. Each job touched becomes `CJ_REJECT_READY` with `reviewedDate` now; search sees the
+         *     change after the indexing delay. Sending the same review again changes nothing and answers 200.
+         */
+        post: operations["rejectFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * @description The status of a job, in lifecycle order.
+         * @enum {string}
+         */
+        JobStatus: "CJ_NEW" | "CJ_REQUEST_OFFER" | "CJ_ACCEPT" | "CJ_PREPROCESS" | "CJ_JOB_PAID" | "CJ_WORK_PROGRESS" | "CJ_REVIEWING" | "CJ_REJECT_READY" | "CJ_REJECT_ERROR" | "CJ_FINISHED" | "CJ_ARCHIVED" | "ERROR";
+        /** @enum {string} */
+        SearchFieldId: "Global" | "AccountNumber" | "AccountName" | "JobNumber" | "JobName" | "FileName" | "JobInstruction" | "JobTags" | "FileTags" | "FileInstruction" | "InvoiceReference" | "Guid";
+        /**
+         * Format: date-time
+         * @description An instant in UTC with milliseconds.
+         * @example 2016-05-06T15:22:02.860Z
+         */
+        UtcDateTime: string;
+        /**
+         * @description ISO 8601 with `Z` or `±hh:mm` and 0–9 fractional digits (`2016-01-14T14:57:33.8931021+01:00`), or
+         *     a date alone (`2016-01-14`, midnight UTC). Impossible dates and times without a zone are invalid.
+         *     `null` is the same as absent.
+         * @example 2016-01-14T14:57:33.8931021+01:00
+         * @example 2016-01-14
+         */
+        RequestDateTime: string | null;
+        /**
+         * @description The body of `POST /search`. Every field is optional, `null` is the same as absent and unknown
+         *     fields are ignored. `(page + 1) × pageSize` may be at most 10 000 (else `invalid_parameter` with
+         *     `parameter: page`); `dateFrom` after `dateTo` names `dateTo`, and likewise for the delivered range.
+         */
+        SearchRequest: {
+            /**
+             * @description A field `id` (or its `name`) from `GET /search/fields` for the caller's role, in any case.
+             * @default Global
+             * @example JobName
+             */
+            field?: string | null;
+            /**
+             * @description The text to search for; empty means no text condition.
+             * @default
+             */
+            query?: string | null;
+            /**
+             * @description The 0-based page number.
+             * @default 0
+             */
+            page?: number | null;
+            /**
+             * @description Jobs per page (an extension of the original interface).
+             * @default 20
+             */
+            pageSize?: number | null;
+            /** @description Only jobs in one of these statuses; absent or empty means every status. */
+            statuses?: components["schemas"]["JobStatus"][] | null;
+            /** @description Only jobs created at or after this instant. */
+            dateFrom?: components["schemas"]["RequestDateTime"];
+            /** @description Only jobs created before this instant. */
+            dateTo?: components["schemas"]["RequestDateTime"];
+            /** @description Only jobs delivered at or after this instant (a job never delivered does not match). */
+            deliveredDateFrom?: components["schemas"]["RequestDateTime"];
+            /** @description Only jobs delivered before this instant (a job never delivered does not match). */
+            deliveredDateTo?: components["schemas"]["RequestDateTime"];
+        };
+        /** @description A job as search returns it. Datetimes are UTC; unset dates are `null`. */
+        JobSummary: {
+            /** @description The job number. */
+            id: number;
+            /** @description The account that owns the job. */
+            accountId: number;
+            status: components["schemas"]["JobStatus"];
+            /** Format: uuid */
+            guid: string;
+            name: string;
+            /** @description The job's instruction; may be empty. */
+            description: string;
+            acceptedDate: components["schemas"]["UtcDateTime"] | null;
+            createdDate: components["schemas"]["UtcDateTime"];
+            deliveredDate: components["schemas"]["UtcDateTime"] | null;
+            orderedDate: components["schemas"]["UtcDateTime"] | null;
+            reviewedDate: components["schemas"]["UtcDateTime"] | null;
+            /** @description The cost of the job. */
+            realCost: number;
+            /** @description The number of files of the job. */
+            fileCount: number;
+        };
+        SearchResponseBody: {
+            /** @constant */
+            _type: "SearchResponseBody";
+            /** @description The exact number of all matching jobs. */
+            totalJobs: number;
+            /** @description The jobs of the requested page, newest `createdDate` first, then `id` descending. */
+            jobs: components["schemas"]["JobSummary"][];
+        };
+        SearchField: {
+            id: components["schemas"]["SearchFieldId"];
+            /** @description The display name; also accepted as `field`. */
+            name: string;
+            isOperatorOnly: boolean;
+            isUserOnly: boolean;
+            /** @description The display order. */
+            seqno: number;
+        };
+        SearchFieldsResponseBody: {
+            /** @constant */
+            _type: "SearchFieldsResponseBody";
+            fields: components["schemas"]["SearchField"][];
+        };
+        /** @description A point on the image, each coordinate a fraction of its width or height. */
+        Position: {
+            xPercent: number;
+            yPercent: number;
+        };
+        RejectReason: {
+            /**
+             * @description Why the file is rejected; not blank.
+             * @example Cropping
+             */
+            reason: string;
+            positions?: components["schemas"]["Position"][] | null;
+        };
+        /** @description One file to reject, with at least one of `customRejection` or `rejects`. */
+        FileRejection: {
+            fileId: number;
+            /** @description Free text for the editor; blank means none. */
+            customRejection?: string | null;
+            rejects?: components["schemas"]["RejectReason"][] | null;
+        } | {
+            customRejection: string;
+        } | {
+            rejects: unknown[];
+        };
+        /** @description The JSON body of `POST /reject`. No file may be listed twice. */
+        RejectRequest: {
+            files: components["schemas"]["FileRejection"][];
+        };
+        /**
+         * @description The form body of `POST /reject`: every listed file gets the same reasons (no positions). At least
+         *     one `reason` or a `customRejection` is required.
+         */
+        RejectForm: {
+            fileId: number[];
+            reason?: string[];
+            customRejection?: string;
+        };
+        RejectedFile: {
+            fileId: number;
+            jobId: number;
+            isRejected: boolean;
+            /** @description `" - "` and the reasons joined by `" - "`, or the custom rejection when there are no reasons. */
+            rejectionReason: string;
+            reviewDate: components["schemas"]["UtcDateTime"];
+        };
+        RejectedJob: {
+            id: number;
+            status: components["schemas"]["JobStatus"];
+        };
+        RejectResponseBody: {
+            /** @constant */
+            _type: "RejectResponseBody";
+            /** @description The files, in request order. */
+            files: components["schemas"]["RejectedFile"][];
+            /** @description Each job touched, once, in order of first appearance. */
+            jobs: components["schemas"]["RejectedJob"][];
+        };
+        /**
+         * @description Every error code the API answers with.
+         * @enum {string}
+         */
+        ErrorCode: "not_found" | "method_not_allowed" | "not_acceptable" | "request_timeout" | "length_required" | "payload_too_large" | "unsupported_media_type" | "missing_header" | "invalid_json" | "invalid_parameter" | "invalid_client" | "invalid_session" | "forbidden" | "file_not_found" | "file_not_rejectable" | "job_archived" | "internal_error" | "service_unavailable";
+        /** @description A human-readable explanation; may name the offending value. Do not parse it — use `code`. */
+        ErrorMessage: string;
+        /** @description The id of the request, the same as the `X-Request-Id` header. */
+        RequestId: string;
+        NotFoundError: {
+            /** @constant */
+            code: "not_found";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        MethodNotAllowedError: {
+            /** @constant */
+            code: "method_not_allowed";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        NotAcceptableError: {
+            /** @constant */
+            code: "not_acceptable";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        RequestTimeoutError: {
+            /** @constant */
+            code: "request_timeout";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        LengthRequiredError: {
+            /** @constant */
+            code: "length_required";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        PayloadTooLargeError: {
+            /** @constant */
+            code: "payload_too_large";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        UnsupportedMediaTypeError: {
+            /** @constant */
+            code: "unsupported_media_type";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        MissingHeaderError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "missing_header";
+            message: components["schemas"]["ErrorMessage"];
+            /**
+             * @description The header that is missing or blank (the client token is checked first).
+             * @enum {string}
+             */
+            headerName: "X-Client-Token" | "X-Session-Token";
+            requestId: components["schemas"]["RequestId"];
+        };
+        InvalidJsonError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "invalid_json";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        InvalidParameterError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "invalid_parameter";
+            message: components["schemas"]["ErrorMessage"];
+            /** @description The first offending field (`page`, `files[0].rejects[1].reason`, or `body` when the body is not an object). */
+            parameter: string;
+            requestId: components["schemas"]["RequestId"];
+        };
+        InvalidClientError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "invalid_client";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        InvalidSessionError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "invalid_session";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        ForbiddenError: {
+            /** @constant */
+            code: "forbidden";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        FileNotFoundError: {
+            /** @constant */
+            code: "file_not_found";
+            message: components["schemas"]["ErrorMessage"];
+            /** @description The first file of the request that does not exist for the caller. */
+            fileId: number;
+            requestId: components["schemas"]["RequestId"];
+        };
+        FileNotRejectableError: {
+            /** @constant */
+            code: "file_not_rejectable";
+            message: components["schemas"]["ErrorMessage"];
+            /** @description The first file of the request that cannot be rejected. */
+            fileId: number;
+            requestId: components["schemas"]["RequestId"];
+        };
+        JobArchivedError: {
+            /** @constant */
+            code: "job_archived";
+            message: components["schemas"]["ErrorMessage"];
+            /** @description The first file of the request whose job is archived. */
+            fileId: number;
+            requestId: components["schemas"]["RequestId"];
+        };
+        InternalError: {
+            /** @constant */
+            code: "internal_error";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        ServiceUnavailableError: {
+            /** @constant */
+            code: "service_unavailable";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+    };
+    responses: {
+        /** @description `not_found`: no such path. */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description `method_not_allowed`: the path exists but does not answer this method; `Allow` lists the ones it does. */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MethodNotAllowedError"];
+            };
+        };
+        /** @description `missing_header`: `X-Client-Token` or `X-Session-Token` is missing or blank. */
+        MissingHeader: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MissingHeaderError"];
+            };
+        };
+        /**
+         * @description `missing_header` (with `headerName`), `invalid_json` (the body does not parse) or
+         *     `invalid_parameter` (with `parameter`, the first offending field; nested JSON fields are named
+         *     with a path such as `files[2].rejects[1].reason`, a body that is not an object as `body`).
+         */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MissingHeaderError"] | components["schemas"]["InvalidJsonError"] | components["schemas"]["InvalidParameterError"];
+            };
+        };
+        /** @description `invalid_client` (client token unknown or disabled) or `invalid_session` (session token unknown, expired or issued to another client). */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvalidClientError"] | components["schemas"]["InvalidSessionError"];
+            };
+        };
+        /** @description `forbidden`: the client is not granted this operation. */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ForbiddenError"];
+            };
+        };
+        /** @description `file_not_found`: `fileId` names a file that does not exist or belongs to another account. */
+        FileNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileNotFoundError"];
+            };
+        };
+        /** @description `not_acceptable`: `Accept` does not explicitly accept `application/json`. */
+        NotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotAcceptableError"];
+            };
+        };
+        /** @description `request_timeout`: the request did not arrive in time (local server). */
+        RequestTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequestTimeoutError"];
+            };
+        };
+        /** @description `file_not_rejectable`: the file's job is not in review, or the customer already accepted the file. */
+        FileNotRejectable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileNotRejectableError"];
+            };
+        };
+        /** @description `job_archived`: the file's job is archived. */
+        JobArchived: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JobArchivedError"];
+            };
+        };
+        /** @description `length_required`: a POST with neither `Content-Length` nor chunked encoding (local server; API Gateway in AWS). */
+        LengthRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LengthRequiredError"];
+            };
+        };
+        /** @description `payload_too_large`: the body is larger than 1 MiB. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PayloadTooLargeError"];
+            };
+        };
+        /** @description `unsupported_media_type`: `Content-Type` is missing or neither `application/json` nor `application/x-www-form-urlencoded`. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+            };
+        };
+        /** @description `internal_error`: an unexpected condition. The body never carries a stack trace or an internal name. */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InternalError"];
+            };
+        };
+        /** @description `service_unavailable`: DynamoDB or the search engine is down, throttled past its retries or timed out. Retry after `Retry-After` seconds. */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServiceUnavailableError"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description The id of this request; error bodies repeat it as `requestId`. Quote it when reporting a problem. */
+        "X-Request-Id": string;
+        /** @description Answers are never cached. */
+        "Cache-Control": "no-store";
+        /** @description The methods the path answers. */
+        Allow: string;
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": number;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listSearchFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fields of the caller's role. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchFieldsResponseBody"];
+                };
+            };
+            400: components["responses"]["MissingHeader"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    searchJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description All fields are optional; an empty body searches everything the caller may see. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SearchRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SearchRequest"];
+            };
+        };
+        responses: {
+            /** @description One page of matching jobs and the total count of matches. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            411: components["responses"]["LengthRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rejectFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["RejectForm"];
+            };
+        };
+        responses: {
+            /** @description Every listed file is rejected. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RejectResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["FileNotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["FileNotRejectable"];
+            410: components["responses"]["JobArchived"];
+            411: components["responses"]["LengthRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}
