@@ -1,0 +1,91 @@
+/**
+ * The stack's alarms: function errors and throttles, the indexer falling behind its stream, stream
+ * records given up on, API 5xx answers and an unhealthy search domain. Each notifies the configured SNS
+ * topic, when there is one.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Domain } from 'aws-cdk-lib/aws-opensearchservice';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/** How far behind its stream the indexer may fall before the alarm fires, in milliseconds. */
+export const ITERATOR_AGE_THRESHOLD_MS = 60_000;
+
+export interface JobsApiAlarmsProps {
+  /** Every function, by a short name used in the alarm ids. */
+  functions: Record<string, IFunction>;
+  indexer: IFunction;
+  deadLetterQueue: IQueue;
+  api: RestApi;
+  domain: Domain;
+  /** An SNS topic every alarm notifies. */
+  topicArn: string | undefined;
+}
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+/** The alarms of the stack. */
+export class JobsApiAlarms extends Construct {
+  public readonly alarms: Alarm[] = [];
+  private readonly action: SnsAction | undefined;
+
+  public constructor(scope: Construct, id: string, props: JobsApiAlarmsProps) {
+    super(scope, id);
+    this.action =
+      props.topicArn === undefined ? undefined : new SnsAction(Topic.fromTopicArn(this, 'Topic', props.topicArn));
+
+    for (const [name, fn] of Object.entries(props.functions)) {
+      this.atLeastOnce(`${name}Errors`, `The ${name} function failed`, fn.metricErrors({ period: FIVE_MINUTES }));
+      this.atLeastOnce(
+        `${name}Throttles`,
+        `The ${name} function was throttled`,
+        fn.metricThrottles({ period: FIVE_MINUTES }),
+      );
+    }
+    this.add(
+      'IndexerIteratorAge',
+      'Search lags more than a minute behind the jobs table',
+      props.indexer.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(1) }),
+      ITERATOR_AGE_THRESHOLD_MS,
+      5,
+    );
+    this.atLeastOnce(
+      'IndexerDeadLetters',
+      'Stream records the indexer gave up on are waiting in the dead-letter queue; run reindex',
+      props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: FIVE_MINUTES }),
+    );
+    this.atLeastOnce('Api5xx', 'The API answered 5xx', props.api.metricServerError({ period: FIVE_MINUTES }));
+    this.atLeastOnce(
+      'SearchClusterRed',
+      'The search domain has unassigned primary shards',
+      props.domain.metricClusterStatusRed({ period: Duration.minutes(1) }),
+    );
+    this.atLeastOnce(
+      'SearchWritesBlocked',
+      'The search domain blocks writes',
+      props.domain.metricClusterIndexWritesBlocked({ period: Duration.minutes(1) }),
+    );
+  }
+
+  private atLeastOnce(id: string, description: string, metric: IMetric): void {
+    this.add(id, description, metric, 1, 1);
+  }
+
+  private add(id: string, description: string, metric: IMetric, threshold: number, periods: number): void {
+    const alarm = new Alarm(this, id, {
+      alarmDescription: description,
+      metric,
+      threshold,
+      evaluationPeriods: periods,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    if (this.action !== undefined) alarm.addAlarmAction(this.action);
+    this.alarms.push(alarm);
+  }
+}

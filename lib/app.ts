@@ -1,0 +1,20 @@
+/**
+ * Builds the CDK app: reads the configuration from context, adds the stack and registers the cdk-nag
+ * AwsSolutions checks, which stop synthesis on any finding that is not acknowledged with a reason.
+ * `bin/app.ts` only calls this.
+ */
+import { type App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { JobsApiStack } from './jobs-api-stack';
+import { readStackConfig, stackNameFor } from './stack-config';
+
+/** Adds the Jobs API stack of the context's stage to an app and checks it with cdk-nag. */
+export const buildJobsApi = (app: App): JobsApiStack => {
+  const config = readStackConfig((key) => app.node.tryGetContext(key));
+  const stack = new JobsApiStack(app, stackNameFor(config.stage), {
+    config,
+    description: `Jobs API (${config.stage}): job search and file rejection`,
+  });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+  return stack;
+};

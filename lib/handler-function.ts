@@ -1,0 +1,101 @@
+/**
+ * One Lambda function per handler module of `functions/`: bundled by the local esbuild (never Docker)
+ * as a minified ESM file with a source map, run on Node.js 24 on arm64 with X-Ray tracing, logging to
+ * its own log group, and configured through the environment `functions/config.ts` reads.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** The repository root: `functions/` and `package-lock.json` live here. */
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Lets CommonJS dependencies call `require` (for Node.js built-ins) inside the ESM bundle. The import
+ * is aliased so it can never clash with an import of the bundled code.
+ */
+export const ESM_BANNER =
+  "import { createRequire as __jobsApiCreateRequire } from 'node:module'; " +
+  'const require = __jobsApiCreateRequire(import.meta.url);';
+
+/** What every function's environment holds besides its own settings. */
+export const POWERTOOLS_ENVIRONMENT = {
+  POWERTOOLS_SERVICE_NAME: 'jobs-api',
+  POWERTOOLS_METRICS_NAMESPACE: 'JobsApi',
+  POWERTOOLS_LOG_LEVEL: 'INFO',
+  // Responses hold customers' job data; keep them out of X-Ray.
+  POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+  NODE_OPTIONS: '--enable-source-maps',
+} as const;
+
+export interface HandlerFunctionProps {
+  /** The handler module, relative to `functions/` without extension: `search`, `search-fields`, … */
+  module: string;
+  /** The logical id of the function in the template: stable, so `sam local invoke <id>` works. */
+  logicalId: string;
+  description: string;
+  memoryMiB: number;
+  timeout: Duration;
+  /** The function's own environment (tables, search engine, …). */
+  environment: Record<string, string>;
+  logRetention: RetentionDays;
+}
+
+/** A Lambda function running one handler module. */
+export class HandlerFunction extends Construct {
+  public readonly function: NodejsFunction;
+  /** The function's execution role. */
+  public readonly role: Role;
+
+  public constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
+    super(scope, id);
+    const logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Its own role instead of the AWS-managed basic execution policy: logs go to this group only.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${props.description}`,
+    });
+    this.role.addToPolicy(
+      new PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
+    this.function = new NodejsFunction(this, 'Function', {
+      role: this.role,
+      entry: join(PROJECT_ROOT, 'functions', `${props.module}.ts`),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      description: props.description,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memoryMiB,
+      timeout: props.timeout,
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      environment: { ...POWERTOOLS_ENVIRONMENT, ...props.environment },
+      bundling: {
+        forceDockerBundling: false,
+        format: OutputFormat.ESM,
+        target: 'node24',
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        mainFields: ['module', 'main'],
+        banner: ESM_BANNER,
+        // The Node.js 24 runtime ships the AWS SDK v3; leaving it out keeps every bundle small.
+        externalModules: ['@aws-sdk/*'],
+      },
+    });
+    (this.function.node.defaultChild as CfnFunction).overrideLogicalId(props.logicalId);
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * The Jobs API stack: the tables, the search domain, one function per handler, the REST API, the
+ * indexer's stream subscription, alarms, and the outputs tools use to find it all.
+ */
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { ROUTES } from '../functions/http/routes';
+import { JOBS_TABLE } from '../functions/tables';
+import { JobsApiAlarms } from './alarms';
+import { AuthTable } from './auth-table';
+import { HandlerFunction } from './handler-function';
+import { JobsTable } from './jobs-table';
+import { acknowledgeAcceptedFindings } from './nag-suppressions';
+import { JobsRestApi } from './rest-api';
+import { SearchDomain } from './search-domain';
+import type { JobsApiConfig } from './stack-config';
+import { STACK_OUTPUTS } from './stack-outputs';
+import { StreamIndexer } from './stream-indexer';
+
+/** The OpenSearch index (an alias once `reindex` manages versions) the functions use. */
+export const SEARCH_INDEX_NAME = 'jobs';
+
+/** How long an API function may run: the SPEC's 10-second ceiling on any answer. */
+export const API_TIMEOUT = Duration.seconds(10);
+
+/** How long the indexer may work on one batch. */
+export const INDEXER_TIMEOUT = Duration.seconds(60);
+
+/** The functions of the stack, by construct name. */
+export type FunctionName = 'Search' | 'SearchFields' | 'Reject' | 'Indexer';
+
+/** The name of a handler module's function: `search-fields` → `SearchFields`. */
+export const functionNameOf = (module: string): FunctionName =>
+  module
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('') as FunctionName;
+
+/** The API endpoints of the route table, each with its handler module and function name. */
+export const API_ENDPOINTS = ROUTES.map((route) => ({
+  name: functionNameOf(route.functionName),
+  module: route.functionName,
+  path: route.path,
+  description: `${route.methods.join(', ')} ${route.path}`,
+}));
+
+export interface JobsApiStackProps extends StackProps {
+  config: JobsApiConfig;
+}
+
+const dynamodb = (...actions: string[]): string[] => actions.map((action) => `dynamodb:${action}`);
+
+/** The whole deployment. */
+export class JobsApiStack extends Stack {
+  public readonly jobsTable: JobsTable;
+  public readonly authTable: AuthTable;
+  public readonly searchDomain: SearchDomain;
+  public readonly functions: Record<FunctionName, HandlerFunction>;
+  public readonly restApi: JobsRestApi;
+  public readonly streamIndexer: StreamIndexer;
+  public readonly alarms: JobsApiAlarms;
+
+  public constructor(scope: Construct, id: string, props: JobsApiStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const logRetention = config.retentionDays as RetentionDays;
+
+    this.jobsTable = new JobsTable(this, 'JobsTable', { deletionProtection: config.deletionProtection });
+    this.authTable = new AuthTable(this, 'AuthTable', { deletionProtection: config.deletionProtection });
+    this.searchDomain = new SearchDomain(this, 'SearchDomain', {
+      domainName: `jobs-${config.stage}`,
+      indexName: SEARCH_INDEX_NAME,
+      instanceType: config.searchInstanceType,
+      instanceCount: config.searchInstanceCount,
+      zoneCount: config.searchZoneCount,
+      volumeSizeGiB: config.searchVolumeSizeGiB,
+      logRetention,
+      retain: config.deletionProtection,
+    });
+
+    const environment = {
+      JOBS_TABLE: this.jobsTable.table.tableName,
+      AUTH_TABLE: this.authTable.table.tableName,
+      SEARCH_ENGINE: 'opensearch',
+      OPENSEARCH_URL: this.searchDomain.url,
+      OPENSEARCH_INDEX: SEARCH_INDEX_NAME,
+      AUTH_CACHE_TTL_MS: '60000',
+      DEPENDENCY_TIMEOUT_MS: '3000',
+    };
+    const functions: Partial<Record<FunctionName, HandlerFunction>> = {};
+    for (const endpoint of API_ENDPOINTS) {
+      functions[endpoint.name] = new HandlerFunction(this, endpoint.name, {
+        module: endpoint.module,
+        logicalId: `${endpoint.name}Function`,
+        description: `Jobs API ${endpoint.description}`,
+        memoryMiB: config.apiMemoryMiB,
+        timeout: API_TIMEOUT,
+        environment,
+        logRetention,
+      });
+    }
+    functions.Indexer = new HandlerFunction(this, 'Indexer', {
+      module: 'indexer',
+      logicalId: 'IndexerFunction',
+      description: 'Jobs API search indexer (jobs table stream)',
+      memoryMiB: 512,
+      timeout: INDEXER_TIMEOUT,
+      environment,
+      logRetention,
+    });
+    this.functions = functions as Record<FunctionName, HandlerFunction>;
+
+    this.grantLeastPrivilege();
+
+    this.streamIndexer = new StreamIndexer(this, 'StreamIndexer', {
+      table: this.jobsTable.table,
+      indexer: this.functions.Indexer.function,
+      deadLetterRetentionDays: config.retentionDays,
+    });
+    this.restApi = new JobsRestApi(this, 'RestApi', {
+      name: `jobs-api-${config.stage}`,
+      stageName: config.stage,
+      routes: API_ENDPOINTS.map((endpoint) => ({
+        path: endpoint.path,
+        handler: this.functions[endpoint.name].function,
+      })),
+      throttleRateLimit: config.throttleRateLimit,
+      throttleBurstLimit: config.throttleBurstLimit,
+      logRetention,
+      integrationTimeout: API_TIMEOUT,
+    });
+    this.alarms = new JobsApiAlarms(this, 'Alarms', {
+      functions: Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function])),
+      indexer: this.functions.Indexer.function,
+      deadLetterQueue: this.streamIndexer.deadLetterQueue,
+      api: this.restApi.api,
+      domain: this.searchDomain.domain,
+      topicArn: config.alarmTopicArn,
+    });
+
+    this.addOutputs();
+    acknowledgeAcceptedFindings(this);
+  }
+
+  /**
+   * Each function gets exactly the table actions and search paths it uses. The indexer's stream read
+   * access comes with its event source.
+   */
+  private grantLeastPrivilege(): void {
+    const { Search, SearchFields, Reject, Indexer } = this.functions;
+    const jobs = this.jobsTable.table.tableArn;
+    const auth = this.authTable.table.tableArn;
+    const byFileId = this.jobsTable.indexArn(JOBS_TABLE.globalSecondaryIndexes[0].indexName);
+    const allow = (fn: HandlerFunction, actions: string[], resources: string[]): void => {
+      fn.role.addToPolicy(new PolicyStatement({ actions, resources }));
+    };
+
+    // Authentication reads a client and a session by key.
+    for (const fn of [Search, SearchFields, Reject]) allow(fn, dynamodb('GetItem'), [auth]);
+
+    this.searchDomain.grantPaths(Search.role, ['es:ESHttpPost', 'es:ESHttpGet'], this.searchDomain.indexPaths);
+
+    // The rejection finds files through the sparse index, reads them with BatchGetItem and writes them
+    // and their jobs in one transaction of Update and ConditionCheck items.
+    allow(Reject, dynamodb('Query'), [byFileId]);
+    allow(Reject, dynamodb('BatchGetItem', 'UpdateItem', 'ConditionCheckItem'), [jobs]);
+
+    // The indexer reads each touched job (its item and its files) with one query per job.
+    allow(Indexer, dynamodb('Query'), [jobs]);
+    this.searchDomain.grantPaths(
+      Indexer.role,
+      ['es:ESHttpPost', 'es:ESHttpPut', 'es:ESHttpGet', 'es:ESHttpHead'],
+      [...this.searchDomain.indexPaths, '_bulk'],
+    );
+  }
+
+  private addOutputs(): void {
+    const output = (key: string, value: string, description: string): void => {
+      new CfnOutput(this, key, { value, description });
+    };
+    output(STACK_OUTPUTS.jobsTable, this.jobsTable.table.tableName, 'Jobs table name (JOBS_TABLE)');
+    output(STACK_OUTPUTS.authTable, this.authTable.table.tableName, 'Auth table name (AUTH_TABLE)');
+    output(STACK_OUTPUTS.opensearchUrl, this.searchDomain.url, 'OpenSearch endpoint (OPENSEARCH_URL)');
+    output(STACK_OUTPUTS.opensearchIndex, SEARCH_INDEX_NAME, 'OpenSearch index (OPENSEARCH_INDEX)');
+    output(STACK_OUTPUTS.apiUrl, this.restApi.url, 'Base URL of the API');
+    output(
+      STACK_OUTPUTS.deadLetterQueueUrl,
+      this.streamIndexer.deadLetterQueue.queueUrl,
+      'Stream records the indexer gave up on',
+    );
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The cdk-nag AwsSolutions findings this design accepts, each acknowledged on the narrowest construct
+ * with the reason it is accepted. Any other finding stops synthesis (and fails test/infra).
+ */
+import { type Stack, Validations } from 'aws-cdk-lib';
+import type { CfnDomain } from 'aws-cdk-lib/aws-opensearchservice';
+import type { HandlerFunction } from './handler-function';
+import type { JobsRestApi } from './rest-api';
+import type { SearchDomain } from './search-domain';
+import type { StreamIndexer } from './stream-indexer';
+
+/** The parts of the stack that carry accepted findings. */
+export interface AcknowledgedParts extends Stack {
+  searchDomain: SearchDomain;
+  functions: Record<'Search' | 'SearchFields' | 'Reject' | 'Indexer', HandlerFunction>;
+  restApi: JobsRestApi;
+  streamIndexer: StreamIndexer;
+}
+
+const XRAY_REASON =
+  'X-Ray tracing (Tracing.ACTIVE) needs xray:PutTraceSegments and xray:PutTelemetryRecords, which ' +
+  'support no resource-level permissions, so their resource is "*".';
+
+/** Records the accepted findings on the stack's constructs. */
+export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
+  const domain = stack.searchDomain.domain.node.defaultChild as CfnDomain;
+  const indexPathsFinding = `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(domain)}.Arn>/${stack.searchDomain.indexName}/*]`;
+  const indexPathsReason =
+    'The index path and everything under it (`<index>/_search`, `<index>/_doc/<id>`, `<index>/_mapping`) ' +
+    'is the narrowest resource OpenSearch IAM offers for working with one index; no other index is reachable.';
+
+  Validations.of(stack.searchDomain).acknowledge(
+    {
+      id: 'AwsSolutions-OS1',
+      reason:
+        'The functions run outside a VPC, so the domain has a public endpoint; every request must be ' +
+        'SigV4-signed by a role the access policy names, over HTTPS (TLS 1.2+). A VPC would add NAT ' +
+        'gateways and cold-start ENIs for no additional control.',
+    },
+    {
+      id: 'AwsSolutions-OS3',
+      reason:
+        'Lambda has no fixed source IP to allowlist; access is restricted by IAM (SigV4) to the function roles instead.',
+    },
+    {
+      id: 'AwsSolutions-OS4',
+      reason:
+        'A small deployment (2 data nodes by default) runs without dedicated master nodes; add them through ' +
+        'the capacity settings when the cluster grows past a few nodes.',
+    },
+  );
+
+  for (const name of ['Search', 'SearchFields', 'Reject'] as const) {
+    Validations.of(stack.functions[name]).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });
+  }
+  Validations.of(stack.functions.Search).acknowledge({ id: indexPathsFinding, reason: indexPathsReason });
+  Validations.of(stack.functions.Indexer).acknowledge(
+    {
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: `${XRAY_REASON} The stream event source also needs dynamodb:ListStreams, which has no resource-level permissions either.`,
+    },
+    { id: indexPathsFinding, reason: indexPathsReason },
+  );
+
+  Validations.of(stack.streamIndexer.deadLetterQueue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: 'This queue is itself the dead-letter destination of the stream event source.',
+  });
+
+  const api = stack.restApi;
+  Validations.of(api).acknowledge(
+    {
+      id: 'AwsSolutions-APIG2',
+      reason:
+        "Requests are validated by the functions' middy chain in the order the SPEC prescribes, with the SPEC's " +
+        'error bodies; API Gateway request validation would answer earlier with its own error shape.',
+    },
+    {
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'Stage throttling limits abuse; a WAF web ACL can be associated with the stage per account policy ' +
+        'without changing this stack.',
+    },
+    {
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Every request is authenticated by the functions (X-Client-Token and X-Session-Token, checked against ' +
+        'the auth table) so the SPEC can order the 400/401/403 answers; no API Gateway authorizer is involved.',
+    },
+    {
+      id: 'AwsSolutions-COG4',
+      reason: 'Clients and sessions are issued by the Jobs API itself (CLI), not by a Cognito user pool.',
+    },
+    {
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason:
+        "API Gateway's account-level CloudWatch role, needed for execution logs, uses the AWS-managed policy " +
+        'made for exactly this purpose.',
+    },
+  );
+};

@@ -1,0 +1,133 @@
+/**
+ * The REST API: one resource per endpoint path, every method of it (`ANY`) proxied to the endpoint's
+ * function so the function's middy chain answers wrong methods with 405 and `Allow`. What API Gateway
+ * answers by itself (unknown paths, oversized bodies, throttling, integration failures) carries the
+ * SPEC's JSON error body.
+ */
+import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  ResponseType,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ERROR_CATALOGUE, type ErrorCode } from '../functions/http/errors';
+
+/** One endpoint path and the function that serves every method on it. */
+export interface ApiRoute {
+  /** Resource path, `/search/fields`. */
+  path: string;
+  handler: IFunction;
+}
+
+export interface JobsRestApiProps {
+  /** API name in the console. */
+  name: string;
+  /** Stage name (the first path segment of the URL). */
+  stageName: string;
+  routes: ApiRoute[];
+  throttleRateLimit: number;
+  throttleBurstLimit: number;
+  logRetention: RetentionDays;
+  /** How long API Gateway waits for a function; past it the client gets 503. */
+  integrationTimeout: Duration;
+}
+
+/** A gateway-generated answer and the SPEC error it becomes. */
+export interface GatewayAnswer {
+  type: ResponseType;
+  code: ErrorCode;
+  /** Extra static headers. */
+  headers?: Record<string, string>;
+}
+
+/** The SPEC error body with API Gateway's request id, as a gateway response template. */
+export const gatewayErrorTemplate = (code: ErrorCode): string =>
+  JSON.stringify({ code, message: ERROR_CATALOGUE[code].message, requestId: '$context.requestId' });
+
+/**
+ * What API Gateway answers by itself, mapped to SPEC errors: a path without a resource (API Gateway
+ * calls it a missing authentication token) is 404; a body over API Gateway's 10 MB limit is 413;
+ * throttling and integration failures or timeouts are 503 with `Retry-After`, never a 500.
+ */
+export const GATEWAY_ANSWERS: readonly GatewayAnswer[] = [
+  { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, code: 'not_found' },
+  { type: ResponseType.RESOURCE_NOT_FOUND, code: 'not_found' },
+  { type: ResponseType.REQUEST_TOO_LARGE, code: 'payload_too_large' },
+  { type: ResponseType.THROTTLED, code: 'service_unavailable', headers: { 'Retry-After': '1' } },
+  { type: ResponseType.INTEGRATION_TIMEOUT, code: 'service_unavailable', headers: { 'Retry-After': '1' } },
+  { type: ResponseType.INTEGRATION_FAILURE, code: 'service_unavailable', headers: { 'Retry-After': '1' } },
+  { type: ResponseType.DEFAULT_5XX, code: 'service_unavailable', headers: { 'Retry-After': '1' } },
+];
+
+/** Headers every answer carries (static values are quoted for API Gateway). */
+const COMMON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
+
+const quoted = (headers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`]));
+
+/** The REST API of the three endpoints. */
+export class JobsRestApi extends Construct {
+  public readonly api: RestApi;
+
+  public constructor(scope: Construct, id: string, props: JobsRestApiProps) {
+    super(scope, id);
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.api = new RestApi(this, 'Api', {
+      restApiName: props.name,
+      description: 'Jobs API: job search and file rejection',
+      endpointTypes: [EndpointType.REGIONAL],
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.DESTROY,
+      deployOptions: {
+        stageName: props.stageName,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        throttlingRateLimit: props.throttleRateLimit,
+        throttlingBurstLimit: props.throttleBurstLimit,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields({
+          caller: false,
+          httpMethod: true,
+          ip: true,
+          protocol: true,
+          requestTime: true,
+          resourcePath: true,
+          responseLength: true,
+          status: true,
+          user: false,
+        }),
+      },
+    });
+
+    for (const route of props.routes) {
+      const integration = new LambdaIntegration(route.handler, { proxy: true, timeout: props.integrationTimeout });
+      this.api.root.resourceForPath(route.path).addMethod('ANY', integration);
+    }
+
+    for (const answer of GATEWAY_ANSWERS) {
+      this.api.addGatewayResponse(`Gateway${answer.type.responseType}`, {
+        type: answer.type,
+        statusCode: String(ERROR_CATALOGUE[answer.code].status),
+        responseHeaders: quoted({ ...COMMON_HEADERS, ...answer.headers }),
+        templates: { 'application/json': gatewayErrorTemplate(answer.code) },
+      });
+    }
+  }
+
+  /** The base URL of the deployed stage. */
+  public get url(): string {
+    return this.api.url;
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The deployment's configuration: typed, validated, with defaults sized for a small production
+ * deployment. Values come from CDK context (`cdk.json` or `cdk deploy -c key=value`); everything that
+ * is not set keeps its default.
+ */
+
+/** How the stack is configured. */
+export interface JobsApiConfig {
+  /** Deployment stage (`prod`, `staging`, …): names the stack (`JobsApi-<stage>`) and the API stage. */
+  stage: string;
+  /** OpenSearch data node instance type. */
+  searchInstanceType: string;
+  /** Number of OpenSearch data nodes. */
+  searchInstanceCount: number;
+  /** Availability zones the data nodes are spread over: 1 (no zone awareness), 2 or 3. */
+  searchZoneCount: 1 | 2 | 3;
+  /** EBS volume size per data node, in GiB. */
+  searchVolumeSizeGiB: number;
+  /** Retention of log groups (functions, API access logs, domain logs) and of dead letters, in days. */
+  retentionDays: number;
+  /** Whether the tables have deletion protection and are retained when the stack is deleted. */
+  deletionProtection: boolean;
+  /** API Gateway steady-state request rate limit (requests per second). */
+  throttleRateLimit: number;
+  /** API Gateway burst limit (requests). */
+  throttleBurstLimit: number;
+  /** Memory of the API functions, in MB. */
+  apiMemoryMiB: number;
+  /** An existing SNS topic every alarm notifies, if any. */
+  alarmTopicArn: string | undefined;
+}
+
+/** Defaults for a small production deployment. */
+export const DEFAULT_CONFIG: JobsApiConfig = {
+  stage: 'prod',
+  searchInstanceType: 'm6g.large.search',
+  searchInstanceCount: 2,
+  searchZoneCount: 2,
+  searchVolumeSizeGiB: 20,
+  retentionDays: 90,
+  deletionProtection: true,
+  throttleRateLimit: 100,
+  throttleBurstLimit: 200,
+  apiMemoryMiB: 1024,
+  alarmTopicArn: undefined,
+};
+
+/** The context keys, one per configuration field. */
+export const CONTEXT_KEYS = {
+  stage: 'stage',
+  searchInstanceType: 'searchInstanceType',
+  searchInstanceCount: 'searchInstanceCount',
+  searchZoneCount: 'searchZoneCount',
+  searchVolumeSizeGiB: 'searchVolumeSizeGiB',
+  retentionDays: 'retentionDays',
+  deletionProtection: 'deletionProtection',
+  throttleRateLimit: 'throttleRateLimit',
+  throttleBurstLimit: 'throttleBurstLimit',
+  apiMemoryMiB: 'apiMemoryMiB',
+  alarmTopicArn: 'alarmTopicArn',
+} as const satisfies Record<keyof JobsApiConfig, string>;
+
+/** A context value cannot be used; synthesis stops with this message. */
+export class StackConfigError extends Error {
+  public constructor(key: string, expected: string, got: unknown) {
+    super(`Context "${key}" must be ${expected}, got ${JSON.stringify(got)}`);
+    this.name = 'StackConfigError';
+  }
+}
+
+/** CloudWatch Logs accepts only these retention periods (days). */
+export const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
+/** Reads one context value; `undefined` when it is not set. */
+export type ContextReader = (key: string) => unknown;
+
+const text = (read: ContextReader, key: string, pattern: RegExp, fallback: string): string => {
+  const value = read(key);
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !pattern.test(value))
+    throw new StackConfigError(key, `a string matching ${pattern}`, value);
+  return value;
+};
+
+const integer = (read: ContextReader, key: string, min: number, max: number, fallback: number): number => {
+  const value = read(key);
+  if (value === undefined) return fallback;
+  // Values given with `-c key=value` arrive as strings.
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+    throw new StackConfigError(key, `an integer in [${min}, ${max}]`, value);
+  }
+  return number;
+};
+
+const flag = (read: ContextReader, key: string, fallback: boolean): boolean => {
+  const value = read(key);
+  if (value === undefined) return fallback;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new StackConfigError(key, 'true or false', value);
+};
+
+const optionalArn = (read: ContextReader, key: string): string | undefined => {
+  const value = read(key);
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]+$/.test(value)) {
+    throw new StackConfigError(key, 'an SNS topic ARN', value);
+  }
+  return value;
+};
+
+/**
+ * Builds the configuration from context, validating every value, and checks that the values agree
+ * with each other (the node count must be a multiple of the zone count, the burst must cover the rate).
+ */
+export const readStackConfig = (read: ContextReader): JobsApiConfig => {
+  const zoneCount = integer(read, CONTEXT_KEYS.searchZoneCount, 1, 3, DEFAULT_CONFIG.searchZoneCount) as 1 | 2 | 3;
+  const instanceCount = integer(read, CONTEXT_KEYS.searchInstanceCount, 1, 80, DEFAULT_CONFIG.searchInstanceCount);
+  if (instanceCount % zoneCount !== 0) {
+    throw new StackConfigError(
+      CONTEXT_KEYS.searchInstanceCount,
+      `a multiple of searchZoneCount (${zoneCount})`,
+      instanceCount,
+    );
+  }
+  const retentionDays = integer(read, CONTEXT_KEYS.retentionDays, 1, 3653, DEFAULT_CONFIG.retentionDays);
+  if (!(LOG_RETENTION_DAYS as readonly number[]).includes(retentionDays)) {
+    throw new StackConfigError(CONTEXT_KEYS.retentionDays, `one of ${LOG_RETENTION_DAYS.join(', ')}`, retentionDays);
+  }
+  const throttleRateLimit = integer(read, CONTEXT_KEYS.throttleRateLimit, 1, 10_000, DEFAULT_CONFIG.throttleRateLimit);
+  const throttleBurstLimit = integer(
+    read,
+    CONTEXT_KEYS.throttleBurstLimit,
+    1,
+    5_000,
+    DEFAULT_CONFIG.throttleBurstLimit,
+  );
+  return {
+    stage: text(read, CONTEXT_KEYS.stage, /^[a-z][a-z0-9-]{0,19}$/, DEFAULT_CONFIG.stage),
+    searchInstanceType: text(
+      read,
+      CONTEXT_KEYS.searchInstanceType,
+      /^[a-z][a-z0-9]*\.[a-z0-9]+\.search$/,
+      DEFAULT_CONFIG.searchInstanceType,
+    ),
+    searchInstanceCount: instanceCount,
+    searchZoneCount: zoneCount,
+    searchVolumeSizeGiB: integer(read, CONTEXT_KEYS.searchVolumeSizeGiB, 10, 3_072, DEFAULT_CONFIG.searchVolumeSizeGiB),
+    retentionDays,
+    deletionProtection: flag(read, CONTEXT_KEYS.deletionProtection, DEFAULT_CONFIG.deletionProtection),
+    throttleRateLimit,
+    throttleBurstLimit,
+    apiMemoryMiB: integer(read, CONTEXT_KEYS.apiMemoryMiB, 128, 10_240, DEFAULT_CONFIG.apiMemoryMiB),
+    alarmTopicArn: optionalArn(read, CONTEXT_KEYS.alarmTopicArn),
+  };
+};
+
+/** The stack name of a stage: `JobsApi-prod`. */
+export const stackNameFor = (stage: string): string => `JobsApi-${stage}`;

@@ -1,0 +1,22 @@
+/**
+ * The keys of the stack's CloudFormation outputs. Tools that target a deployed stack (the CLI's
+ * `--stack`) find the tables and the search domain by these keys, so they never change.
+ *
+ * Plain data: imports nothing, so `local/` can read it without loading the CDK.
+ */
+export const STACK_OUTPUTS = {
+  /** Name of the jobs table. */
+  jobsTable: 'JobsTableName',
+  /** Name of the auth table. */
+  authTable: 'AuthTableName',
+  /** The OpenSearch domain endpoint, `https://…`. */
+  opensearchUrl: 'OpenSearchUrl',
+  /** The OpenSearch index (alias) the functions read and write. */
+  opensearchIndex: 'OpenSearchIndex',
+  /** The REST API's base URL, including the stage. */
+  apiUrl: 'ApiUrl',
+  /** The SQS queue that holds stream records the indexer gave up on. */
+  deadLetterQueueUrl: 'IndexerDeadLetterQueueUrl',
+} as const;
+
+export type StackOutputKey = (typeof STACK_OUTPUTS)[keyof typeof STACK_OUTPUTS];
