@@ -1,0 +1,791 @@
+/**
+ * A local stand-in for Lambda's DynamoDB Streams event source mapping, for DynamoDB Local: it reads the
+ * table's stream shard by shard and invokes a handler with batches shaped exactly like Lambda's
+ * `DynamoDBStreamEvent`, with Lambda's semantics:
+ *
+ * - batches of up to `batchSize` records, gathered for at most `batchWindowMs`;
+ * - a shard's records in order, one batch at a time; a child shard only after its parent is done;
+ * - `batchItemFailures`: everything before the lowest failed sequence number is checkpointed and the
+ *   batch is retried from there;
+ * - a thrown error (or a timeout): the batch is split in two and each half retried (`bisectOnError`);
+ * - after `maxRetries` retries the failing records go to the dead-letter callback and the shard moves on.
+ *
+ * A record is checkpointed only once settled (succeeded or dead-lettered), so a crash replays rather
+ * than loses. Checkpoints can be persisted to a file so a restart resumes where it stopped. Every wait
+ * backs off; nothing spins.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  type DescribeStreamCommandOutput,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamsRecord,
+  type AttributeValue as StreamsAttributeValue,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { AttributeValue, Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+
+/** The function the poller invokes: a Lambda stream handler (its result may carry `batchItemFailures`). */
+export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
+
+/** Records that failed every attempt, as written to the dead-letter log. */
+export interface DeadLetter {
+  /** When the records were given up on (ISO 8601). */
+  at: string;
+  streamArn: string;
+  shardId: string;
+  /** Why the last attempt failed. */
+  reason: string;
+  /** How many times the records were delivered. */
+  attempts: number;
+  records: DynamoDBRecord[];
+}
+
+/** The poller's log output (console-like). */
+export interface PollerLogger {
+  info(message: string, details?: Record<string, unknown>): void;
+  warn(message: string, details?: Record<string, unknown>): void;
+  error(message: string, details?: Record<string, unknown>): void;
+}
+
+export interface StreamPollerOptions {
+  /** DynamoDB Local's endpoint. */
+  endpoint: string;
+  region: string;
+  tableName: string;
+  handler: StreamHandler;
+  /** Most records per invocation (1–1000). */
+  batchSize?: number;
+  /** How long to gather records before invoking with a batch that is not full, in milliseconds. */
+  batchWindowMs?: number;
+  /** Retries of a failing batch (or record) before it is dead-lettered. */
+  maxRetries?: number;
+  /** Split a batch in two when the handler throws. */
+  bisectOnError?: boolean;
+  /** Pause between polls of a shard that had nothing new, in milliseconds. */
+  pollIntervalMs?: number;
+  /** First retry delay; doubles per retry up to `maxRetryDelayMs`. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** How often the shard list is refreshed (new shards, closed shards), in milliseconds. */
+  shardRefreshMs?: number;
+  /** An invocation running longer than this is a failed invocation (Lambda's function timeout). */
+  invocationTimeoutMs?: number;
+  /** Where to start a shard without checkpoint. */
+  startingPosition?: 'TRIM_HORIZON' | 'LATEST';
+  /** A JSON file keeping each shard's checkpoint across restarts; none when undefined. */
+  checkpointPath?: string;
+  /** The Lambda function name the handler is told it runs as. */
+  functionName?: string;
+  /** Receives records that failed every attempt; the shard waits (and retries) until it succeeds. */
+  onDeadLetter?: (letter: DeadLetter) => void | Promise<void>;
+  logger?: PollerLogger;
+  /** Credentials for DynamoDB Local (any value works). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+/** Counters of what the poller did so far. */
+export interface StreamPollerStats {
+  shards: number;
+  finishedShards: number;
+  invocations: number;
+  /** Records settled successfully (each counted once, when checkpointed). */
+  recordsSucceeded: number;
+  retries: number;
+  bisections: number;
+  deadLettered: number;
+  /** The last error of the stream API or the handler, if any. */
+  lastError: string | undefined;
+}
+
+export interface StreamPoller {
+  /** The stream being read. */
+  readonly streamArn: string;
+  /** Stops polling: lets a running invocation finish, keeps unsettled records for the next start. */
+  stop(): Promise<void>;
+  /**
+   * Resolves once every record written to the table before the call has been handed to the handler and
+   * settled (succeeded or dead-lettered). Rejects with {@link PollerStoppedError} if the poller stops first.
+   */
+  drained(): Promise<void>;
+  stats(): StreamPollerStats;
+}
+
+/** The poller was stopped while something still waited on it. */
+export class PollerStoppedError extends Error {
+  public constructor() {
+    super('The stream poller was stopped');
+    this.name = 'PollerStoppedError';
+  }
+}
+
+/** The table has no stream to poll. */
+export class StreamNotEnabledError extends Error {
+  public constructor(tableName: string) {
+    super(`Table ${tableName} has no stream enabled`);
+    this.name = 'StreamNotEnabledError';
+  }
+}
+
+/** A handler invocation ran past `invocationTimeoutMs`. */
+export class InvocationTimeoutError extends Error {
+  public constructor(timeoutMs: number) {
+    super(`The handler did not finish within ${timeoutMs} ms`);
+    this.name = 'InvocationTimeoutError';
+  }
+}
+
+const DEFAULTS = {
+  batchSize: 100,
+  batchWindowMs: 50,
+  maxRetries: 3,
+  bisectOnError: true,
+  pollIntervalMs: 50,
+  retryDelayMs: 100,
+  maxRetryDelayMs: 5_000,
+  shardRefreshMs: 1_000,
+  invocationTimeoutMs: 60_000,
+  startingPosition: 'TRIM_HORIZON' as const,
+  functionName: 'indexer',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+};
+
+const consoleLogger: PollerLogger = {
+  info: () => undefined,
+  warn: (message, details) => console.error(JSON.stringify({ level: 'WARN', message, ...details })),
+  error: (message, details) => console.error(JSON.stringify({ level: 'ERROR', message, ...details })),
+};
+
+const describeError = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
+/** Compares two stream sequence numbers (decimal strings of any length). */
+const compareSequence = (a: string, b: string): number => {
+  const left = BigInt(a);
+  const right = BigInt(b);
+  return left < right ? -1 : left > right ? 1 : 0;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Stream records → Lambda event records
+
+const toBase64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
+
+/** One attribute value as Lambda's event carries it (binary as base64 text). */
+const toLambdaAttribute = (value: StreamsAttributeValue): AttributeValue => {
+  if (value.S !== undefined) return { S: value.S };
+  if (value.N !== undefined) return { N: value.N };
+  if (value.BOOL !== undefined) return { BOOL: value.BOOL };
+  if (value.NULL !== undefined) return { NULL: value.NULL };
+  if (value.B !== undefined) return { B: toBase64(value.B) };
+  if (value.SS !== undefined) return { SS: value.SS };
+  if (value.NS !== undefined) return { NS: value.NS };
+  if (value.BS !== undefined) return { BS: value.BS.map(toBase64) };
+  if (value.L !== undefined) return { L: value.L.map(toLambdaAttribute) };
+  if (value.M !== undefined) return { M: toLambdaImage(value.M) };
+  return { NULL: true };
+};
+
+const toLambdaImage = (image: Record<string, StreamsAttributeValue>): Record<string, AttributeValue> =>
+  Object.fromEntries(Object.entries(image).map(([name, value]) => [name, toLambdaAttribute(value)]));
+
+/** A stream record as Lambda's DynamoDB event source delivers it. */
+export const toLambdaRecord = (record: StreamsRecord, streamArn: string, region: string): DynamoDBRecord => {
+  const stream = record.dynamodb ?? {};
+  const created = stream.ApproximateCreationDateTime;
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName,
+    eventVersion: record.eventVersion ?? '1.1',
+    eventSource: record.eventSource ?? 'aws:dynamodb',
+    awsRegion: region,
+    dynamodb: {
+      ...(created === undefined ? {} : { ApproximateCreationDateTime: Math.floor(new Date(created).getTime() / 1000) }),
+      ...(stream.Keys === undefined ? {} : { Keys: toLambdaImage(stream.Keys) }),
+      ...(stream.NewImage === undefined ? {} : { NewImage: toLambdaImage(stream.NewImage) }),
+      ...(stream.OldImage === undefined ? {} : { OldImage: toLambdaImage(stream.OldImage) }),
+      SequenceNumber: stream.SequenceNumber,
+      SizeBytes: stream.SizeBytes,
+      StreamViewType: stream.StreamViewType,
+    },
+    eventSourceARN: streamArn,
+    ...(record.userIdentity === undefined ? {} : { userIdentity: record.userIdentity }),
+  };
+};
+
+const sequenceOf = (record: DynamoDBRecord): string => record.dynamodb?.SequenceNumber ?? '';
+
+// ---------------------------------------------------------------------------------------------------
+// Checkpoints
+
+interface ShardCheckpoint {
+  /** The last settled record's sequence number. */
+  sequenceNumber?: string;
+  /** The shard is closed and every record of it settled. */
+  finished?: boolean;
+}
+
+interface CheckpointFile {
+  streamArn: string;
+  shards: Record<string, ShardCheckpoint>;
+}
+
+/** Shard checkpoints of one stream, optionally mirrored to a JSON file (written atomically). */
+class CheckpointStore {
+  private readonly path: string | undefined;
+  private readonly streamArn: string;
+  private readonly shards: Record<string, ShardCheckpoint>;
+
+  public constructor(path: string | undefined, streamArn: string) {
+    this.path = path;
+    this.streamArn = streamArn;
+    this.shards = CheckpointStore.load(path, streamArn);
+  }
+
+  private static load(path: string | undefined, streamArn: string): Record<string, ShardCheckpoint> {
+    if (path === undefined) return {};
+    try {
+      const saved = JSON.parse(readFileSync(path, 'utf8')) as Partial<CheckpointFile>;
+      return saved.streamArn === streamArn && typeof saved.shards === 'object' && saved.shards !== null
+        ? { ...saved.shards }
+        : {};
+    } catch {
+      return {};
+    }
+  }
+
+  public get(shardId: string): ShardCheckpoint {
+    return this.shards[shardId] ?? {};
+  }
+
+  public set(shardId: string, checkpoint: ShardCheckpoint): void {
+    this.shards[shardId] = checkpoint;
+    this.save();
+  }
+
+  /** Forgets shards the stream no longer lists (trimmed). */
+  public retain(shardIds: ReadonlySet<string>): void {
+    let changed = false;
+    for (const shardId of Object.keys(this.shards)) {
+      if (!shardIds.has(shardId)) {
+        delete this.shards[shardId];
+        changed = true;
+      }
+    }
+    if (changed) this.save();
+  }
+
+  private save(): void {
+    if (this.path === undefined) return;
+    const file: CheckpointFile = { streamArn: this.streamArn, shards: this.shards };
+    mkdirSync(dirname(this.path), { recursive: true });
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(file));
+    renameSync(temporary, this.path);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The poller
+
+interface ShardState {
+  shardId: string;
+  parentShardId: string | undefined;
+  /** Logical time of the start of the last read that found the shard empty with nothing pending. */
+  caughtUpAt: number;
+  finished: boolean;
+  task: Promise<void> | undefined;
+}
+
+interface DrainWaiter {
+  since: number;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+type Settings = Required<Omit<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter' | 'logger'>> &
+  Pick<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter'> & { logger: PollerLogger };
+
+/** Reads the stream ARN of a table. */
+const streamArnOf = async (settings: Settings): Promise<string> => {
+  const client = new DynamoDBClient({
+    endpoint: settings.endpoint,
+    region: settings.region,
+    credentials: settings.credentials,
+  });
+  try {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: settings.tableName }));
+    if (Table?.LatestStreamArn === undefined || Table.StreamSpecification?.StreamEnabled !== true) {
+      throw new StreamNotEnabledError(settings.tableName);
+    }
+    return Table.LatestStreamArn;
+  } finally {
+    client.destroy();
+  }
+};
+
+class Poller implements StreamPoller {
+  public readonly streamArn: string;
+  private readonly settings: Settings;
+  private readonly client: DynamoDBStreamsClient;
+  private readonly checkpoints: CheckpointStore;
+  private readonly shards = new Map<string, ShardState>();
+  private readonly waiters = new Set<DrainWaiter>();
+  private readonly sleepers = new Set<() => void>();
+  private readonly counters = { invocations: 0, recordsSucceeded: 0, retries: 0, bisections: 0, deadLettered: 0 };
+  private lastError: string | undefined;
+  private clock = 0;
+  private refreshedAt = -1;
+  private stopping = false;
+  private mainLoop: Promise<void> | undefined;
+
+  public constructor(settings: Settings, streamArn: string) {
+    this.settings = settings;
+    this.streamArn = streamArn;
+    this.client = new DynamoDBStreamsClient({
+      endpoint: settings.endpoint,
+      region: settings.region,
+      credentials: settings.credentials,
+      maxAttempts: 2,
+    });
+    this.checkpoints = new CheckpointStore(settings.checkpointPath, streamArn);
+  }
+
+  public start(): void {
+    this.mainLoop = this.discoverShards();
+  }
+
+  public stats(): StreamPollerStats {
+    const states = [...this.shards.values()];
+    return {
+      shards: states.length,
+      finishedShards: states.filter((shard) => shard.finished).length,
+      ...this.counters,
+      lastError: this.lastError,
+    };
+  }
+
+  public drained(): Promise<void> {
+    if (this.stopping) return Promise.reject(new PollerStoppedError());
+    return new Promise((resolve, reject) => {
+      this.waiters.add({ since: this.tick(), resolve, reject });
+      this.wakeAll();
+    });
+  }
+
+  public async stop(): Promise<void> {
+    if (!this.stopping) {
+      this.stopping = true;
+      this.wakeAll();
+      for (const waiter of this.waiters) waiter.reject(new PollerStoppedError());
+      this.waiters.clear();
+    }
+    await this.mainLoop;
+    await Promise.allSettled([...this.shards.values()].map((shard) => shard.task));
+    this.client.destroy();
+  }
+
+  // -- time, sleeping and drain bookkeeping ---------------------------------------------------------
+
+  /** A logical clock: every read and every drain request gets a later tick than the one before. */
+  private tick(): number {
+    this.clock += 1;
+    return this.clock;
+  }
+
+  /** Sleeps, unless the poller stops or a drain request wakes it. */
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.sleepers.add(wake);
+    });
+  }
+
+  /** Sleeps for the full time; only stopping cuts it short (used for retry backoff). */
+  private backoff(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.sleepers.delete(cancel);
+        resolve();
+      }, ms);
+      const cancel = (): void => {
+        if (!this.stopping) return;
+        clearTimeout(timer);
+        this.sleepers.delete(cancel);
+        resolve();
+      };
+      this.sleepers.add(cancel);
+    });
+  }
+
+  private wakeAll(): void {
+    for (const wake of [...this.sleepers]) wake();
+  }
+
+  private retryDelay(attempt: number): number {
+    return Math.min(this.settings.maxRetryDelayMs, this.settings.retryDelayMs * 2 ** Math.max(0, attempt - 1));
+  }
+
+  private settleWaiters(): void {
+    for (const waiter of this.waiters) {
+      if (this.refreshedAt <= waiter.since) continue;
+      const behind = [...this.shards.values()].some((shard) => !shard.finished && shard.caughtUpAt <= waiter.since);
+      if (behind) continue;
+      this.waiters.delete(waiter);
+      waiter.resolve();
+    }
+  }
+
+  // -- shards ---------------------------------------------------------------------------------------
+
+  private async listShards(): Promise<Array<{ shardId: string; parentShardId: string | undefined }>> {
+    const shards: Array<{ shardId: string; parentShardId: string | undefined }> = [];
+    let exclusiveStartShardId: string | undefined;
+    do {
+      const output: DescribeStreamCommandOutput = await this.client.send(
+        new DescribeStreamCommand({ StreamArn: this.streamArn, ExclusiveStartShardId: exclusiveStartShardId }),
+      );
+      for (const shard of output.StreamDescription?.Shards ?? []) {
+        if (shard.ShardId !== undefined) shards.push({ shardId: shard.ShardId, parentShardId: shard.ParentShardId });
+      }
+      exclusiveStartShardId = output.StreamDescription?.LastEvaluatedShardId;
+    } while (exclusiveStartShardId !== undefined);
+    return shards;
+  }
+
+  /** Refreshes the shard list now and then, starting a reader for every new shard. */
+  private async discoverShards(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      const startedAt = this.tick();
+      try {
+        const listed = await this.listShards();
+        failures = 0;
+        const ids = new Set(listed.map((shard) => shard.shardId));
+        for (const { shardId, parentShardId } of listed) {
+          if (this.shards.has(shardId)) continue;
+          const finished = this.checkpoints.get(shardId).finished === true;
+          const state: ShardState = { shardId, parentShardId, caughtUpAt: 0, finished, task: undefined };
+          this.shards.set(shardId, state);
+          if (!finished) state.task = this.readShard(state, ids);
+        }
+        this.checkpoints.retain(ids);
+        this.refreshedAt = startedAt;
+        this.settleWaiters();
+        await this.sleep(this.settings.shardRefreshMs);
+      } catch (error) {
+        failures += 1;
+        this.lastError = describeError(error);
+        this.settings.logger.warn('Listing the stream shards failed', { error: this.lastError });
+        await this.backoff(this.retryDelay(failures));
+      }
+    }
+  }
+
+  /** Waits until a shard's parent (if the stream still lists it) has been read to its end. */
+  private async waitForParent(state: ShardState, listed: ReadonlySet<string>): Promise<void> {
+    const parentId = state.parentShardId;
+    if (parentId === undefined || !listed.has(parentId)) return;
+    while (!this.stopping) {
+      const parent = this.shards.get(parentId);
+      if (parent === undefined || parent.finished) return;
+      await this.sleep(this.settings.pollIntervalMs);
+    }
+  }
+
+  private async iteratorFor(shardId: string, after: string | undefined): Promise<string | undefined> {
+    const output = await this.client.send(
+      new GetShardIteratorCommand({
+        StreamArn: this.streamArn,
+        ShardId: shardId,
+        ...(after === undefined
+          ? { ShardIteratorType: this.settings.startingPosition }
+          : { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }),
+      }),
+    );
+    return output.ShardIterator;
+  }
+
+  /** Reads one shard to its end: fetch, gather a batch, deliver it, checkpoint, repeat. */
+  private async readShard(state: ShardState, listed: ReadonlySet<string>): Promise<void> {
+    await this.waitForParent(state, listed);
+    const buffer: DynamoDBRecord[] = [];
+    let lastFetched = this.checkpoints.get(state.shardId).sequenceNumber;
+    let iterator: string | undefined;
+    let needIterator = true;
+    let bufferedSince = 0;
+    let failures = 0;
+    while (!this.stopping) {
+      const startedAt = this.tick();
+      let fetched = 0;
+      let closed = false;
+      let readOk = false;
+      try {
+        if (needIterator) {
+          iterator = await this.iteratorFor(state.shardId, lastFetched);
+          needIterator = false;
+        }
+        if (iterator === undefined) closed = true;
+        else {
+          const output = await this.client.send(
+            new GetRecordsCommand({ ShardIterator: iterator, Limit: Math.min(1_000, this.settings.batchSize) }),
+          );
+          const records = (output.Records ?? []).map((record) =>
+            toLambdaRecord(record, this.streamArn, this.settings.region),
+          );
+          fetched = records.length;
+          if (fetched > 0) {
+            if (buffer.length === 0) bufferedSince = Date.now();
+            buffer.push(...records);
+            lastFetched = sequenceOf(records[records.length - 1] as DynamoDBRecord);
+          }
+          iterator = output.NextShardIterator;
+          closed = iterator === undefined;
+        }
+        readOk = true;
+        failures = 0;
+      } catch (error) {
+        const name = error instanceof Error ? error.name : '';
+        if (name === 'ExpiredIteratorException') needIterator = true;
+        else if (name === 'TrimmedDataAccessException') {
+          this.settings.logger.warn('Stream records were trimmed before they were read', { shardId: state.shardId });
+          lastFetched = undefined;
+          needIterator = true;
+        } else if (name === 'ResourceNotFoundException') {
+          this.settings.logger.warn('The stream or shard no longer exists', { shardId: state.shardId });
+          closed = true;
+        } else {
+          failures += 1;
+          this.lastError = describeError(error);
+          this.settings.logger.warn('Reading the stream failed', { shardId: state.shardId, error: this.lastError });
+          await this.backoff(this.retryDelay(failures));
+          continue;
+        }
+      }
+
+      // Deliver full batches at once; a partial batch once the window has passed or nothing more came.
+      while (!this.stopping && buffer.length > 0) {
+        const full = buffer.length >= this.settings.batchSize;
+        const windowPassed = Date.now() - bufferedSince >= this.settings.batchWindowMs;
+        if (!full && !windowPassed && !closed && fetched > 0) break;
+        if (!full && !windowPassed && !closed) {
+          await this.sleep(Math.max(1, this.settings.batchWindowMs - (Date.now() - bufferedSince)));
+          if (this.stopping) break;
+        }
+        const batch = buffer.splice(0, this.settings.batchSize);
+        const settled = await this.deliver(state.shardId, batch);
+        if (!settled) break;
+        bufferedSince = Date.now();
+      }
+      if (this.stopping) break;
+
+      if (buffer.length === 0 && closed) {
+        state.finished = true;
+        this.checkpoints.set(state.shardId, { ...this.checkpoints.get(state.shardId), finished: true });
+        this.settleWaiters();
+        return;
+      }
+      if (buffer.length === 0 && fetched === 0) {
+        if (readOk) {
+          state.caughtUpAt = startedAt;
+          this.settleWaiters();
+        }
+        await this.sleep(this.settings.pollIntervalMs);
+      }
+    }
+  }
+
+  // -- delivery -------------------------------------------------------------------------------------
+
+  /** Records a settled prefix of a shard's records as done. */
+  private commit(shardId: string, records: readonly DynamoDBRecord[], succeeded: number): void {
+    const last = records[records.length - 1];
+    if (last === undefined) return;
+    const previous = this.checkpoints.get(shardId).sequenceNumber;
+    const sequence = sequenceOf(last);
+    if (previous === undefined || compareSequence(sequence, previous) > 0) {
+      this.checkpoints.set(shardId, { ...this.checkpoints.get(shardId), sequenceNumber: sequence });
+    }
+    this.counters.recordsSucceeded += succeeded;
+  }
+
+  private context(): Context {
+    const { functionName, region, invocationTimeoutMs } = this.settings;
+    const deadline = Date.now() + invocationTimeoutMs;
+    return {
+      callbackWaitsForEmptyEventLoop: true,
+      functionName,
+      functionVersion: '$LATEST',
+      invokedFunctionArn: `arn:aws:lambda:${region}:000000000000:function:${functionName}`,
+      memoryLimitInMB: '1024',
+      awsRequestId: randomUUID(),
+      logGroupName: `/aws/lambda/${functionName}`,
+      logStreamName: 'local-stream-poller',
+      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+      done: () => undefined,
+      fail: () => undefined,
+      succeed: () => undefined,
+    };
+  }
+
+  /** One invocation: resolves with the handler's result, rejects on its error or on timeout. */
+  private async invoke(records: DynamoDBRecord[]): Promise<unknown> {
+    this.counters.invocations += 1;
+    const timeoutMs = this.settings.invocationTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        this.settings.handler({ Records: records }, this.context()),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new InvocationTimeoutError(timeoutMs)), timeoutMs);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * The positions of the records a handler reported as failed, or undefined when it reported none.
+   * Like Lambda, an answer naming a record that is not in the batch fails the whole batch.
+   */
+  private reportedFailures(result: unknown, records: readonly DynamoDBRecord[]): number[] | undefined {
+    if (typeof result !== 'object' || result === null || !('batchItemFailures' in result)) return undefined;
+    const failures = (result as { batchItemFailures: unknown }).batchItemFailures;
+    if (!Array.isArray(failures) || failures.length === 0) return undefined;
+    const positions = new Set<number>();
+    for (const failure of failures) {
+      const identifier = (failure as { itemIdentifier?: unknown } | null)?.itemIdentifier;
+      const index = records.findIndex((record) => sequenceOf(record) === identifier);
+      if (index < 0) return records.map((_, position) => position);
+      positions.add(index);
+    }
+    return [...positions].sort((a, b) => a - b);
+  }
+
+  /** Hands records that failed every attempt to the dead-letter callback, retrying it until it succeeds. */
+  private async deadLetter(
+    shardId: string,
+    records: DynamoDBRecord[],
+    reason: string,
+    attempts: number,
+  ): Promise<boolean> {
+    const letter: DeadLetter = {
+      at: new Date().toISOString(),
+      streamArn: this.streamArn,
+      shardId,
+      reason,
+      attempts,
+      records,
+    };
+    for (let failures = 0; !this.stopping; failures++) {
+      try {
+        if (this.settings.onDeadLetter === undefined) {
+          this.settings.logger.error('Stream records failed every attempt', { ...letter });
+        } else {
+          await this.settings.onDeadLetter(letter);
+        }
+        this.counters.deadLettered += records.length;
+        this.settings.logger.warn('Stream records were dead-lettered', {
+          shardId,
+          reason,
+          attempts,
+          sequenceNumbers: records.map(sequenceOf),
+        });
+        return true;
+      } catch (error) {
+        this.lastError = describeError(error);
+        this.settings.logger.error('Writing a dead letter failed', { error: this.lastError });
+        await this.backoff(this.retryDelay(failures + 1));
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Delivers records until each is settled: succeeded, or dead-lettered after `maxRetries` retries.
+   * Returns false when the poller stopped first (the unsettled records stay unchecked-pointed).
+   */
+  private async deliver(shardId: string, batch: DynamoDBRecord[]): Promise<boolean> {
+    let records = batch;
+    let attempts = 0;
+    let failingSequence: string | undefined;
+    while (!this.stopping) {
+      let result: unknown;
+      try {
+        result = await this.invoke(records);
+      } catch (error) {
+        this.lastError = describeError(error);
+        if (this.settings.bisectOnError && records.length > 1) {
+          this.counters.bisections += 1;
+          const middle = Math.ceil(records.length / 2);
+          return (
+            (await this.deliver(shardId, records.slice(0, middle))) &&
+            (await this.deliver(shardId, records.slice(middle)))
+          );
+        }
+        attempts += 1;
+        if (attempts > this.settings.maxRetries) {
+          if (!(await this.deadLetter(shardId, records, this.lastError, attempts))) return false;
+          this.commit(shardId, records, 0);
+          return true;
+        }
+        this.counters.retries += 1;
+        await this.backoff(this.retryDelay(attempts));
+        continue;
+      }
+      const failed = this.reportedFailures(result, records);
+      const lowest = failed?.[0];
+      if (failed === undefined || lowest === undefined) {
+        this.commit(shardId, records, records.length);
+        this.settleWaiters();
+        return true;
+      }
+      this.commit(shardId, records.slice(0, lowest), lowest);
+      const remaining = records.slice(lowest);
+      const sequence = sequenceOf(remaining[0] as DynamoDBRecord);
+      attempts = sequence === failingSequence ? attempts + 1 : 1;
+      failingSequence = sequence;
+      if (attempts > this.settings.maxRetries) {
+        const failedRecords = failed.map((position) => records[position] as DynamoDBRecord);
+        const reason = 'the handler reported them as batch item failures';
+        if (!(await this.deadLetter(shardId, failedRecords, reason, attempts))) return false;
+        this.commit(shardId, remaining, remaining.length - failedRecords.length);
+        this.settleWaiters();
+        return true;
+      }
+      this.counters.retries += 1;
+      await this.backoff(this.retryDelay(attempts));
+      records = remaining;
+    }
+    return false;
+  }
+}
+
+/**
+ * Starts polling a table's stream and invoking `handler` the way Lambda's event source mapping would.
+ *
+ * @throws {StreamNotEnabledError} when the table has no stream.
+ */
+export const startStreamPoller = async (options: StreamPollerOptions): Promise<StreamPoller> => {
+  const settings: Settings = {
+    ...DEFAULTS,
+    ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
+    logger: options.logger ?? consoleLogger,
+  } as Settings;
+  settings.batchSize = Math.max(1, Math.min(1_000, Math.floor(settings.batchSize)));
+  const poller = new Poller(settings, await streamArnOf(settings));
+  poller.start();
+  return poller;
+};
