@@ -1,0 +1,248 @@
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+vi.hoisted(() => {
+  Object.assign(process.env, {
+    JOBS_TABLE: 'jobs-unit',
+    AUTH_TABLE: 'auth-unit',
+    SEARCH_ENGINE: 'embedded',
+    DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  });
+});
+
+import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
+import type { Principal } from '../../../functions/auth/principal';
+import { resetDocumentClient } from '../../../functions/aws/dynamodb';
+import { resetConfig } from '../../../functions/config';
+import { optionalInteger, optionalStringList } from '../../../functions/http/body-fields';
+import { httpEndpoint } from '../../../functions/http/endpoint';
+import { ApiError, DependencyUnavailableError } from '../../../functions/http/errors';
+import { MAX_BODY_BYTES } from '../../../functions/http/middlewares/body-size';
+import type { RequestBody } from '../../../functions/http/request';
+import { type ApiEventOptions, apiEvent, lambdaContext } from '../../support/api-event';
+import { serveAuthTable } from './auth-fixture';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+
+interface Input {
+  fileIds: number[];
+  page: number;
+}
+
+const parse = (body: RequestBody, principal: Principal): Input => {
+  const fileIds = (optionalStringList(body, 'fileId') ?? []).map((value, index) => {
+    const id = optionalInteger({ encoding: 'form', fields: { fileId: value } }, 'fileId');
+    if (id === undefined) throw new ApiError('invalid_parameter', { parameter: `fileId[${index}]` });
+    return id;
+  });
+  return {
+    fileIds,
+    page: optionalInteger(body, 'page', { min: 0, max: principal.role === 'operator' ? 1000 : 10 }) ?? 0,
+  };
+};
+
+const handled = vi.fn(
+  async ({ input, principal, requestId }: { input: Input; principal: Principal; requestId: string }) => {
+    if (input.fileIds.includes(404)) throw new ApiError('file_not_found', { fileId: 404 });
+    if (input.fileIds.includes(503)) throw new DependencyUnavailableError('search', new Error('engine down'), 7);
+    if (input.fileIds.includes(500)) throw new Error('the handler has a bug: jobs-unit');
+    return { _type: 'TestResponseBody', input, accountId: principal.accountId, requestId };
+  },
+);
+
+/** A POST endpoint under the shared chain (the /reject route: POST, grant reject). */
+const endpoint = httpEndpoint({ path: '/reject', parse }, handled);
+
+const good = {
+  Accept: 'application/json',
+  'Content-Type': 'application/json',
+  'X-Client-Token': 'client-all',
+  'X-Session-Token': 'session-user',
+};
+
+const call = async (options: ApiEventOptions) => {
+  const event = apiEvent({ method: 'POST', path: '/reject', requestId: 'req-post', ...options });
+  const result = (await endpoint(event, lambdaContext())) as APIGatewayProxyResult;
+  expect(result.headers).toMatchObject({
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Request-Id': 'req-post',
+  });
+  return { ...result, json: JSON.parse(result.body) as Record<string, unknown> };
+};
+
+const expectCode = async (
+  options: ApiEventOptions,
+  status: number,
+  code: string,
+  context: Record<string, unknown> = {},
+) => {
+  const result = await call(options);
+  expect(result.statusCode).toBe(status);
+  expect(result.json).toEqual({ code, message: expect.any(String), requestId: 'req-post', ...context });
+  return result;
+};
+
+beforeEach(() => {
+  resetConfig();
+  resetDocumentClient();
+  resetDefaultAuthenticator();
+  handled.mockClear();
+  ddb.reset();
+  serveAuthTable(ddb, 'auth-unit', {
+    clients: [
+      { token: 'client-all', clientId: 'c-all', grants: ['search', 'reject'] },
+      { token: 'client-search', clientId: 'c-search', grants: ['search'] },
+    ],
+    sessions: [
+      { token: 'session-user', clientId: 'c-all', accountId: 42, role: 'user' },
+      { token: 'session-search', clientId: 'c-search', accountId: 42, role: 'user' },
+    ],
+  });
+});
+
+const tooLarge = JSON.stringify({ pad: 'x'.repeat(MAX_BODY_BYTES) });
+
+describe('the shared chain around a POST endpoint', () => {
+  it('answers 200 with the handler result, after parsing the JSON body for the caller', async () => {
+    const result = await call({ headers: good, body: { fileId: ['1', '2'], page: 3, unknown: 'ignored' } });
+    expect(result.statusCode).toBe(200);
+    expect(result.json).toEqual({
+      _type: 'TestResponseBody',
+      input: { fileIds: [1, 2], page: 3 },
+      accountId: 42,
+      requestId: 'req-post',
+    });
+  });
+
+  it('reads an empty body as {}', async () => {
+    const result = await call({ headers: good, body: '' });
+    expect(result.statusCode).toBe(200);
+    expect(result.json.input).toEqual({ fileIds: [], page: 0 });
+  });
+
+  it('reads a form body with repeated keys and key[]', async () => {
+    const result = await call({
+      headers: { ...good, 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8' },
+      body: 'fileId[]=5&page=2',
+    });
+    expect(result.statusCode).toBe(200);
+    expect(result.json.input).toEqual({ fileIds: [5], page: 2 });
+  });
+
+  it('reads a base64-encoded body', async () => {
+    const result = await call({
+      headers: good,
+      body: Buffer.from(JSON.stringify({ page: 4 })).toString('base64'),
+      isBase64Encoded: true,
+    });
+    expect(result.json.input).toEqual({ fileIds: [], page: 4 });
+  });
+
+  describe('checks of SPEC section 1, in order', () => {
+    it('answers 405 with Allow: POST to a GET', async () => {
+      const result = await expectCode({ method: 'GET', headers: {} }, 405, 'method_not_allowed');
+      expect(result.headers?.Allow).toBe('POST');
+    });
+
+    it('answers 406 to a request failing both 406 and 415', async () => {
+      await expectCode({ headers: { Accept: '*/*', 'Content-Type': 'text/plain' } }, 406, 'not_acceptable');
+    });
+
+    it('answers 415 to a POST without Content-Type, before the missing tokens', async () => {
+      await expectCode({ headers: { Accept: 'application/json' } }, 415, 'unsupported_media_type');
+    });
+
+    it('answers 415 to a POST with Content-Type text/plain', async () => {
+      await expectCode({ headers: { ...good, 'Content-Type': 'text/plain' } }, 415, 'unsupported_media_type');
+    });
+
+    it('answers missing_header for X-Client-Token before X-Session-Token', async () => {
+      await expectCode(
+        { headers: { Accept: 'application/json', 'Content-Type': 'application/json' } },
+        400,
+        'missing_header',
+        {
+          headerName: 'X-Client-Token',
+        },
+      );
+    });
+
+    it('answers missing_header before authentication when a token is missing', async () => {
+      await expectCode({ headers: { ...good, 'X-Session-Token': '' }, body: tooLarge }, 400, 'missing_header', {
+        headerName: 'X-Session-Token',
+      });
+    });
+
+    it('answers 401 to a too-large body with an unknown client', async () => {
+      await expectCode({ headers: { ...good, 'X-Client-Token': 'unknown' }, body: tooLarge }, 401, 'invalid_client');
+    });
+
+    it('answers 403 before 413 when the client lacks the grant', async () => {
+      await expectCode(
+        {
+          headers: { ...good, 'X-Client-Token': 'client-search', 'X-Session-Token': 'session-search' },
+          body: tooLarge,
+        },
+        403,
+        'forbidden',
+      );
+    });
+
+    it('answers 413 before invalid_json to a body over 1 MiB that is not JSON', async () => {
+      await expectCode({ headers: good, body: `{${'x'.repeat(MAX_BODY_BYTES)}` }, 413, 'payload_too_large');
+    });
+
+    it('answers 400 invalid_json to a body that does not parse', async () => {
+      await expectCode({ headers: good, body: '{"page": 1' }, 400, 'invalid_json');
+    });
+
+    it('answers 400 invalid_json to a malformed form encoding', async () => {
+      await expectCode(
+        { headers: { ...good, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'page=%zz' },
+        400,
+        'invalid_json',
+      );
+    });
+
+    it('answers invalid_json, not invalid_parameter, to a broken body with bad fields', async () => {
+      await expectCode({ headers: good, body: '{"page": -1,' }, 400, 'invalid_json');
+    });
+
+    it.each([
+      ['null', 'null'],
+      ['an array', '[{"page":1}]'],
+      ['a string', '"page"'],
+      ['a number', '42'],
+    ])('answers 400 invalid_parameter "body" to a top-level %s', async (_name, body) => {
+      await expectCode({ headers: good, body }, 400, 'invalid_parameter', { parameter: 'body' });
+    });
+
+    it('answers 400 invalid_parameter naming the bad field', async () => {
+      await expectCode({ headers: good, body: { page: 11 } }, 400, 'invalid_parameter', { parameter: 'page' });
+      await expectCode({ headers: good, body: { page: '1' } }, 400, 'invalid_parameter', { parameter: 'page' });
+      expect(handled).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('errors of the handler', () => {
+    it('answers an ApiError with its status and context', async () => {
+      await expectCode({ headers: good, body: { fileId: '404' } }, 404, 'file_not_found', { fileId: 404 });
+    });
+
+    it('answers 503 with the Retry-After of a DependencyUnavailableError', async () => {
+      const result = await expectCode({ headers: good, body: { fileId: '503' } }, 503, 'service_unavailable');
+      expect(result.headers?.['Retry-After']).toBe('7');
+      expect(result.body).not.toMatch(/engine down|search/);
+    });
+
+    it('answers 500 to a bug, leaking nothing', async () => {
+      const result = await expectCode({ headers: good, body: { fileId: '500' } }, 500, 'internal_error');
+      expect(result.body).not.toMatch(/bug|jobs-unit|Error/);
+    });
+  });
+});

@@ -1,0 +1,57 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { describe, expect, it, vi } from 'vitest';
+import { isSecretKey, REDACTED, redactSecrets, SERVICE_NAME } from '../../../functions/observability';
+
+describe('log redaction', () => {
+  it.each([
+    'X-Client-Token',
+    'x-session-token',
+    'X-SESSION-TOKEN',
+    'clientToken',
+    'token',
+    'session_token',
+    'Authorization',
+  ])('treats %s as a secret', (key) => {
+    expect(isSecretKey(key)).toBe(true);
+  });
+
+  it.each(['tokenHash', 'accept', 'requestId', 'X-Request-Id', 'tokens'])('leaves %s readable', (key) => {
+    expect(isSecretKey(key)).toBe(false);
+  });
+
+  it('never prints a token, however deep in a log item', () => {
+    const lines: string[] = [];
+    const logger = new Logger({ serviceName: 'redaction-test', jsonReplacerFn: redactSecrets });
+    vi.spyOn(console, 'info').mockImplementation((line: string) => {
+      lines.push(line);
+    });
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      logger.info('event', {
+        event: {
+          headers: {
+            'X-Client-Token': 'secret-client',
+            'x-session-token': 'secret-session',
+            Accept: 'application/json',
+          },
+          multiValueHeaders: { 'X-Client-Token': ['secret-client'] },
+        },
+        created: { token: 'secret-created' },
+      });
+    } finally {
+      spy.mockRestore();
+      vi.restoreAllMocks();
+    }
+    const output = lines.join('\n');
+    expect(output).toContain('application/json');
+    expect(output).toContain(REDACTED);
+    expect(output).not.toMatch(/secret-(client|session|created)/);
+  });
+
+  it('names the service jobs-api unless POWERTOOLS_SERVICE_NAME says otherwise', () => {
+    expect(SERVICE_NAME).toBe(process.env.POWERTOOLS_SERVICE_NAME?.trim() || 'jobs-api');
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Principal } from '../../../../functions/auth/principal';
+import { ApiError } from '../../../../functions/http/errors';
+import { authentication } from '../../../../functions/http/middlewares/authentication';
+import { authorization } from '../../../../functions/http/middlewares/authorization';
+import { stateOf } from '../../../../functions/http/state';
+import { expectApiError } from '../expect-api-error';
+import { requestFor, runBefore } from './harness';
+
+const principal: Principal = {
+  clientId: 'c1',
+  clientName: 'Client',
+  grants: ['search'],
+  sessionId: 's1',
+  userId: 'u1',
+  accountId: 42,
+  role: 'user',
+};
+
+const withTokens = () => requestFor({ headers: { 'X-Client-Token': ' client ', 'X-Session-Token': 'session' } });
+
+describe('authentication middleware', () => {
+  it('authenticates with the trimmed tokens and keeps the principal', async () => {
+    const authenticate = vi.fn(async () => principal);
+    const request = withTokens();
+    await runBefore(authentication({ authenticator: () => ({ authenticate }) }), request);
+    expect(authenticate).toHaveBeenCalledWith('client', 'session');
+    expect(stateOf(request.event).principal).toEqual(principal);
+  });
+
+  it.each(['invalid_client', 'invalid_session'] as const)('passes on a %s refusal', async (code) => {
+    const authenticate = vi.fn(async () => {
+      throw new ApiError(code);
+    });
+    const error = await expectApiError(
+      () => runBefore(authentication({ authenticator: () => ({ authenticate }) }), withTokens()),
+      code,
+    );
+    expect(error.status).toBe(401);
+  });
+});
+
+describe('authorization middleware', () => {
+  it('lets a client with the grant through', async () => {
+    const request = withTokens();
+    stateOf(request.event).principal = principal;
+    await expect(runBefore(authorization({ grant: 'search' }), request)).resolves.toBeUndefined();
+  });
+
+  it('answers 403 forbidden when the client lacks the grant', async () => {
+    const request = withTokens();
+    stateOf(request.event).principal = principal;
+    const error = await expectApiError(() => runBefore(authorization({ grant: 'reject' }), request), 'forbidden');
+    expect(error.status).toBe(403);
+  });
+
+  it('refuses to run before authentication', async () => {
+    await expect(runBefore(authorization({ grant: 'search' }), withTokens())).rejects.toThrow(/not been authenticated/);
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { bodyParser } from '../../../../functions/http/middlewares/body-parser';
+import { stateOf } from '../../../../functions/http/state';
+import { expectApiError } from '../expect-api-error';
+import { requestFor, runBefore } from './harness';
+
+const post = (body: string | null, contentType = 'application/json', isBase64Encoded = false) =>
+  requestFor({ method: 'POST', path: '/search', body, isBase64Encoded, headers: { 'Content-Type': contentType } });
+
+const decoded = async (request: ReturnType<typeof post>) => {
+  await runBefore(bodyParser(), request);
+  return stateOf(request.event).decodedBody;
+};
+
+describe('body parser middleware', () => {
+  it('parses a JSON body', async () => {
+    expect(await decoded(post('{"query":"x","page":1}'))).toEqual({ encoding: 'json', value: { query: 'x', page: 1 } });
+  });
+
+  it('reads an empty or missing body as {}', async () => {
+    expect(await decoded(post(''))).toEqual({ encoding: 'json', value: {} });
+    expect(await decoded(post(null))).toEqual({ encoding: 'json', value: {} });
+    expect(await decoded(post(' \n'))).toEqual({ encoding: 'json', value: {} });
+    expect(await decoded(post('', 'application/x-www-form-urlencoded'))).toEqual({ encoding: 'form', value: {} });
+  });
+
+  it('keeps a JSON top-level non-object for validation to refuse', async () => {
+    expect(await decoded(post('null'))).toEqual({ encoding: 'json', value: null });
+    expect(await decoded(post('[1]'))).toEqual({ encoding: 'json', value: [1] });
+  });
+
+  it('parses a form body whatever the Content-Type parameters', async () => {
+    expect(await decoded(post('a=1&s[]=X', 'Application/X-WWW-Form-Urlencoded; charset=utf-8'))).toEqual({
+      encoding: 'form',
+      value: { a: '1', s: ['X'] },
+    });
+  });
+
+  it('decodes a base64 body', async () => {
+    const body = Buffer.from('{"query":"café"}').toString('base64');
+    expect(await decoded(post(body, 'application/json', true))).toEqual({
+      encoding: 'json',
+      value: { query: 'café' },
+    });
+  });
+
+  it('ignores a leading byte-order mark', async () => {
+    expect(await decoded(post('\uFEFF{"a":1}'))).toEqual({ encoding: 'json', value: { a: 1 } });
+  });
+
+  it.each([
+    ['broken JSON', post('{"query":')],
+    ['JSON with a trailing comma', post('{"a":1,}')],
+    ['a malformed percent-encoding', post('q=%E0%A4%A', 'application/x-www-form-urlencoded')],
+    [
+      'a base64 body that is not UTF-8',
+      post(Buffer.from([0xff, 0xfe, 0x7b]).toString('base64'), 'application/json', true),
+    ],
+  ])('answers 400 invalid_json to %s', async (_name, request) => {
+    const error = await expectApiError(() => runBefore(bodyParser(), request), 'invalid_json');
+    expect(error.status).toBe(400);
+  });
+
+  it('does not read the body of a GET', async () => {
+    const request = requestFor({ method: 'GET', body: '{broken' });
+    expect(await decoded(request)).toEqual({ encoding: 'json', value: {} });
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { methodCheck } from '../../../../functions/http/middlewares/method';
+import { routeFor } from '../../../../functions/http/routes';
+import { stateOf } from '../../../../functions/http/state';
+import { expectApiError } from '../expect-api-error';
+import { requestFor, runBefore } from './harness';
+
+describe('method check middleware', () => {
+  it('lets the route method through and records the route', async () => {
+    const request = requestFor({ method: 'POST', path: '/search' });
+    await runBefore(methodCheck({ route: routeFor('/search') }), request);
+    expect(stateOf(request.event).route?.path).toBe('/search');
+  });
+
+  it.each(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'post'])(
+    'answers 405 with Allow: POST to %s /search',
+    async (method) => {
+      const error = await expectApiError(
+        () => runBefore(methodCheck({ route: routeFor('/search') }), requestFor({ method, path: '/search' })),
+        'method_not_allowed',
+      );
+      expect(error.status).toBe(405);
+      expect(error.headers).toEqual({ Allow: 'POST' });
+    },
+  );
+
+  it('answers 405 with Allow: GET to POST /search/fields', async () => {
+    const error = await expectApiError(
+      () => runBefore(methodCheck({ route: routeFor('/search/fields') }), requestFor({ method: 'POST' })),
+      'method_not_allowed',
+    );
+    expect(error.headers.Allow).toBe('GET');
+  });
+});

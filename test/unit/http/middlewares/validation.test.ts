@@ -1,0 +1,62 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Principal } from '../../../../functions/auth/principal';
+import { optionalInteger } from '../../../../functions/http/body-fields';
+import { validation } from '../../../../functions/http/middlewares/validation';
+import type { RequestBody } from '../../../../functions/http/request';
+import { stateOf } from '../../../../functions/http/state';
+import { expectApiError } from '../expect-api-error';
+import { requestFor, runBefore } from './harness';
+
+const principal: Principal = {
+  clientId: 'c1',
+  clientName: 'Client',
+  grants: ['search'],
+  sessionId: 's1',
+  userId: 'u1',
+  accountId: 42,
+  role: 'operator',
+};
+
+const parsed = (value: unknown, encoding: RequestBody['encoding'] = 'json') => {
+  const request = requestFor({ method: 'POST', path: '/search' });
+  const state = stateOf(request.event);
+  state.principal = principal;
+  state.decodedBody = { encoding, value };
+  return request;
+};
+
+describe('validation middleware', () => {
+  it('hands the body and the principal to the endpoint parser and keeps its result', async () => {
+    const parse = vi.fn((body: RequestBody) => ({ page: optionalInteger(body, 'page') ?? 0 }));
+    const request = parsed({ page: '3' }, 'form');
+    await runBefore(validation({ parse }), request);
+    expect(parse).toHaveBeenCalledWith({ encoding: 'form', fields: { page: '3' } }, principal);
+    expect(stateOf(request.event).input).toEqual({ page: 3 });
+  });
+
+  it('leaves the input undefined without a parser', async () => {
+    const request = parsed({});
+    await runBefore(validation(), request);
+    expect(stateOf(request.event).input).toBeUndefined();
+    expect(stateOf(request.event).body).toEqual({ encoding: 'json', fields: {} });
+  });
+
+  it.each([
+    ['null', null],
+    ['an array', [{ a: 1 }]],
+    ['a string', 'query'],
+    ['a number', 5],
+    ['a boolean', true],
+  ])('answers 400 invalid_parameter "body" to a top-level %s', async (_name, value) => {
+    await expectApiError(() => runBefore(validation({ parse: () => 1 }), parsed(value)), 'invalid_parameter', {
+      parameter: 'body',
+    });
+  });
+
+  it('passes on the parser refusal naming the field', async () => {
+    const parse = (body: RequestBody) => optionalInteger(body, 'page', { min: 0 });
+    await expectApiError(() => runBefore(validation({ parse }), parsed({ page: -1 })), 'invalid_parameter', {
+      parameter: 'page',
+    });
+  });
+});
