@@ -1,0 +1,301 @@
+/**
+ * Deterministic demo data for the local stack: a few hundred realistic jobs of several accounts, with
+ * names and texts in several languages (diacritics included, so `cafe` finding `Café` can be tried),
+ * every status, 3–30 files per job and dates over two years. The same data on every run: a seeded
+ * pseudo-random generator, no clock, no external library.
+ */
+import { JOB_STATUSES, type Job, type JobFile, type JobStatus, type Review } from '../functions/jobs/model';
+
+/** A demo account. */
+export interface DemoAccount {
+  id: number;
+  name: string;
+}
+
+/** The demo accounts; the first is the one the local stack's demo user signs in to. */
+export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
+  { id: 1001, name: 'Café Müller Studio' },
+  { id: 1002, name: 'Ørsted Foto' },
+  { id: 1003, name: 'Nordlys Fashion AS' },
+  { id: 1004, name: 'Atelier Élodie Brûlé' },
+  { id: 1005, name: 'Żółty Kot Sp. z o.o.' },
+  { id: 1006, name: 'São Paulo Calçados Ltda.' },
+];
+
+/** How many demo jobs there are. */
+export const DEMO_JOB_COUNT = 240;
+const FIRST_JOB_ID = 10_001;
+const FIRST_FILE_ID = 300_001;
+const SEED = 0x5eed_2024;
+const PERIOD_START = Date.UTC(2023, 6, 1);
+const PERIOD_END = Date.UTC(2025, 5, 30);
+
+/** mulberry32: a small, fast, seeded pseudo-random generator (uniform in [0, 1)). */
+const seededRandom = (seed: number): (() => number) => {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+};
+
+type Random = () => number;
+const integerBetween = (random: Random, min: number, max: number): number =>
+  min + Math.floor(random() * (max - min + 1));
+const pick = <T>(random: Random, values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
+const chance = (random: Random, probability: number): boolean => random() < probability;
+const pickSome = <T>(random: Random, values: readonly T[], max: number): T[] => {
+  const count = integerBetween(random, 0, max);
+  return [...new Set(Array.from({ length: count }, () => pick(random, values)))];
+};
+
+const guidFrom = (random: Random): string => {
+  const hex = (digits: number): string =>
+    Array.from({ length: digits }, () => Math.floor(random() * 16).toString(16)).join('');
+  const variant = (8 + Math.floor(random() * 4)).toString(16);
+  return `${hex(8)}-${hex(4)}-4${hex(3)}-${variant}${hex(3)}-${hex(12)}`;
+};
+
+const iso = (epochMs: number): string => new Date(epochMs).toISOString();
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const SUBJECTS = [
+  'Spring catalogue',
+  'Summer lookbook',
+  'Autumn campaign',
+  'Winter jackets',
+  'Crème brûlée menu shoot',
+  'Garçon shirts',
+  'Fjällräven backpacks',
+  'Über-sneakers',
+  'Smørrebrød platters',
+  'Jalapeño sauces',
+  'Škoda dealership cars',
+  'Tørklæder og huer',
+  'Łazienka tiles',
+  'Açaí bowls',
+  'Noël gift boxes',
+  'Sommerkjoler',
+  'Möbel Kollektion',
+  'Pâtisserie window',
+  'Ski goggles',
+  'Leather handbags',
+];
+const QUALIFIERS = [
+  'packshots',
+  'ghost mannequin',
+  'on model',
+  'flat lay',
+  'detail shots',
+  'e-commerce set',
+  'hero images',
+];
+const DESCRIPTIONS = [
+  'Remove the background, keep a natural shadow under the product.',
+  'Retusche der Hautpartien, Farben an das Referenzbild angleichen.',
+  'Fjern baggrunden og ret farverne, så de matcher prøven.',
+  'Détourage précis, ombre portée légère, format carré.',
+  'Usuń tło, wyrównaj kolory, zachowaj fakturę materiału.',
+  'Recorte com sombra natural, cores fiéis ao produto.',
+  'Straighten the horizon and clean dust spots on the lens.',
+  'Ghost mannequin: merge front and inside neck shots.',
+  '',
+];
+const JOB_TAGS = ['urgent', 'catalogue', 'webshop', 'print', 'social', 'højsæson', 'réédition', 'wyprzedaż', 'B2B'];
+const FILE_TAGS = [
+  'front',
+  'back',
+  'side',
+  'detail',
+  'shadow',
+  'ghost-mannequin',
+  'colour-match',
+  'nahaufnahme',
+  'vue-de-face',
+];
+const FILE_STEMS = [
+  'cem_test',
+  'IMG_',
+  'DSC_',
+  'produkt_åre_',
+  'mütze-rot_',
+  'chaussure_',
+  'kjole-blå_',
+  'packshot-',
+  'look',
+];
+const EXTENSIONS = ['.jpg', '.jpg', '.jpg', '.JPG', '.tif', '.png'];
+const INSTRUCTIONS = [
+  'Keep the label readable.',
+  'Schatten unter dem Schuh beibehalten.',
+  'Fjern fnug fra stoffet.',
+  'Retoucher les plis du tissu.',
+  'Match the colour to swatch #12.',
+  'Crop tight, 5 % margin.',
+];
+const REJECT_REASONS = ['Cropping', 'Colour', 'Shadow', 'Background', 'Retouching', 'Mask edge'];
+
+/** Statuses whose jobs have been delivered to the customer. */
+const DELIVERED: ReadonlySet<JobStatus> = new Set([
+  'CJ_REVIEWING',
+  'CJ_REJECT_READY',
+  'CJ_REJECT_ERROR',
+  'CJ_FINISHED',
+  'CJ_ARCHIVED',
+]);
+const stage = (status: JobStatus): number => JOB_STATUSES.indexOf(status);
+
+const review = (random: Random, reviewDate: string): Review => ({
+  customRejection: chance(random, 0.5) ? 'Please look at the shadow under the product again.' : null,
+  rejects: [
+    {
+      reason: pick(random, REJECT_REASONS),
+      positions: Array.from({ length: integerBetween(random, 0, 2) }, () => ({
+        xPercent: Math.round(random() * 100) / 100,
+        yPercent: Math.round(random() * 100) / 100,
+      })),
+    },
+  ],
+  reviewDate,
+});
+
+const rejectionReasonOf = (value: Review): string =>
+  value.rejects.length === 0
+    ? (value.customRejection ?? '')
+    : ` - ${value.rejects.map((reject) => reject.reason).join(' - ')}`;
+
+interface Generated {
+  jobs: Job[];
+  rejectable: DemoRejectableFile[];
+}
+
+/** A file of the demo data that POST /reject accepts as is. */
+export interface DemoRejectableFile {
+  fileId: number;
+  jobId: number;
+  accountId: number;
+}
+
+const generate = (): Generated => {
+  const random = seededRandom(SEED);
+  const jobs: Job[] = [];
+  const rejectable: DemoRejectableFile[] = [];
+  let nextFileId = FIRST_FILE_ID;
+  const span = PERIOD_END - PERIOD_START;
+
+  for (let index = 0; index < DEMO_JOB_COUNT; index++) {
+    const id = FIRST_JOB_ID + index;
+    const account = DEMO_ACCOUNTS[index % DEMO_ACCOUNTS.length] as DemoAccount;
+    // Every status appears for every account; the rest are spread at random.
+    const status: JobStatus =
+      index < JOB_STATUSES.length * DEMO_ACCOUNTS.length
+        ? (JOB_STATUSES[Math.floor(index / DEMO_ACCOUNTS.length)] as JobStatus)
+        : pick(random, JOB_STATUSES);
+    const created = PERIOD_START + Math.floor((span * index) / DEMO_JOB_COUNT) + integerBetween(random, 0, 20 * HOUR);
+    const ordered = stage(status) >= stage('CJ_REQUEST_OFFER') ? created + integerBetween(random, 1, 48) * HOUR : null;
+    const accepted =
+      stage(status) >= stage('CJ_ACCEPT') && status !== 'ERROR'
+        ? (ordered ?? created) + integerBetween(random, 1, 72) * HOUR
+        : null;
+    const delivered = DELIVERED.has(status) ? (accepted ?? created) + integerBetween(random, 1, 10) * DAY : null;
+    const reviewed =
+      status === 'CJ_REJECT_READY' ||
+      status === 'CJ_REJECT_ERROR' ||
+      (status !== 'CJ_REVIEWING' && delivered !== null && chance(random, 0.6))
+        ? (delivered ?? created) + integerBetween(random, 2, 96) * HOUR
+        : null;
+
+    const fileCount = integerBetween(random, 3, 30);
+    const stem = pick(random, FILE_STEMS);
+    const firstNumber = integerBetween(random, 1, 4000);
+    const files: JobFile[] = [];
+    for (let position = 0; position < fileCount; position++) {
+      const fileId = nextFileId++;
+      const number =
+        stem === 'IMG_' || stem === 'DSC_' ? String(firstNumber + position).padStart(4, '0') : String(position + 1);
+      const file: JobFile = {
+        id: fileId,
+        fileName: `${stem}${number}${pick(random, EXTENSIONS)}`,
+        tags: pickSome(random, FILE_TAGS, 2),
+        remarkToProcessor: chance(random, 0.4) ? pick(random, INSTRUCTIONS) : '',
+        acceptedByUser: false,
+        isRejected: false,
+        isReviewed: false,
+        rejectionReason: null,
+        reviewDate: null,
+        reviews: null,
+        previousReviews: [],
+      };
+      if (reviewed !== null && (status === 'CJ_REJECT_READY' || status === 'CJ_REJECT_ERROR') && position % 4 === 0) {
+        const current = review(random, iso(reviewed));
+        file.isRejected = true;
+        file.isReviewed = true;
+        file.reviews = current;
+        file.reviewDate = current.reviewDate;
+        file.rejectionReason = rejectionReasonOf(current);
+      } else if (reviewed !== null && (status === 'CJ_FINISHED' || status === 'CJ_ARCHIVED')) {
+        file.acceptedByUser = true;
+        file.isReviewed = true;
+        file.reviewDate = iso(reviewed);
+      } else if (status === 'CJ_REVIEWING' && position % 5 === 4) {
+        file.acceptedByUser = true;
+        file.isReviewed = true;
+        file.reviewDate = iso((delivered ?? created) + HOUR);
+      }
+      if (status === 'CJ_REVIEWING' && !file.acceptedByUser)
+        rejectable.push({ fileId, jobId: id, accountId: account.id });
+      files.push(file);
+    }
+
+    const subject = pick(random, SUBJECTS);
+    const year = new Date(created).getUTCFullYear();
+    jobs.push({
+      id,
+      accountId: account.id,
+      accountName: account.name,
+      status,
+      guid: guidFrom(random),
+      name: `${subject} ${year} – ${pick(random, QUALIFIERS)}`,
+      description: pick(random, DESCRIPTIONS),
+      invoiceReference: chance(random, 0.7)
+        ? pick(random, [
+            `INV-${year}-${String(index + 1).padStart(5, '0')}`,
+            `PO ${4700 + index}/${account.name.split(' ')[0]}`,
+          ])
+        : '',
+      tags: pickSome(random, JOB_TAGS, 3),
+      realCost: Math.round(fileCount * (2.5 + random() * 7.5) * 100) / 100,
+      createdDate: iso(created),
+      acceptedDate: accepted === null ? null : iso(accepted),
+      orderedDate: ordered === null ? null : iso(ordered),
+      deliveredDate: delivered === null ? null : iso(delivered),
+      reviewedDate: reviewed === null ? null : iso(reviewed),
+      files,
+    });
+  }
+  // Files of the first account first: the demo user belongs to it.
+  const firstAccount = (DEMO_ACCOUNTS[0] as DemoAccount).id;
+  rejectable.sort(
+    (a, b) => Number(b.accountId === firstAccount) - Number(a.accountId === firstAccount) || a.fileId - b.fileId,
+  );
+  return { jobs, rejectable };
+};
+
+let generated: Generated | undefined;
+const data = (): Generated => (generated ??= generate());
+
+/** The demo jobs: the same {@link DEMO_JOB_COUNT} jobs on every call (fresh copies). */
+export const demoJobs = (): Job[] => structuredClone(data().jobs);
+
+/**
+ * Files that can be rejected right away (their job is `CJ_REVIEWING`, the customer has not accepted
+ * them), those of the first demo account first.
+ */
+export const DEMO_REJECTABLE_FILES: readonly DemoRejectableFile[] = data().rejectable;
+
+/** The ids of {@link DEMO_REJECTABLE_FILES}, in the same order. */
+export const DEMO_REJECTABLE_FILE_IDS: readonly number[] = DEMO_REJECTABLE_FILES.map((file) => file.fileId);
