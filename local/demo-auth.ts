@@ -213,3 +213,93 @@ export const saveDemoTokens = async (path: string, tokens: DemoTokens): Promise<
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
 };
+
+/** Quotes a word for a POSIX shell. */
+export const shellQuote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/** One ready-to-paste curl command and what it shows. */
+export interface DemoCommand {
+  title: string;
+  command: string;
+}
+
+/** What the demo curl commands need besides the tokens. */
+export interface DemoCommandOptions {
+  /** The API's base URL as the user types it (`http://localhost:3000`). */
+  baseUrl: string;
+  /** A word that finds demo jobs of the first account. */
+  query: string;
+  /** A file that can be rejected, and the session allowed to reject it. */
+  rejectable?: { fileId: number; session: keyof DemoTokens['sessions'] };
+}
+
+const curl = (
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  session: DemoSession,
+  body?: { contentType: string; data: string[] },
+): string => {
+  const parts = ['curl', '-sS'];
+  if (method === 'POST') parts.push('-X', 'POST');
+  parts.push(shellQuote(`${baseUrl}${path}`), '-H', shellQuote('Accept: application/json'));
+  if (body !== undefined) parts.push('-H', shellQuote(`Content-Type: ${body.contentType}`));
+  parts.push('-H', shellQuote(`X-Client-Token: ${session.clientToken}`));
+  parts.push('-H', shellQuote(`X-Session-Token: ${session.sessionToken}`));
+  for (const data of body?.data ?? []) parts.push('--data-raw', shellQuote(data));
+  return parts.join(' ');
+};
+
+const json = (data: unknown) => ({ contentType: 'application/json', data: [JSON.stringify(data)] });
+
+/** The curl commands `npm start` prints: search fields, JSON and form searches, and a rejection. */
+export const demoCommands = (tokens: DemoTokens, options: DemoCommandOptions): DemoCommand[] => {
+  const { baseUrl, query } = options;
+  const { user, operator, otherAccountUser } = tokens.sessions;
+  const commands: DemoCommand[] = [
+    { title: 'Search fields for a user', command: curl(baseUrl, 'GET', '/search/fields', user) },
+    { title: 'Search fields for an operator', command: curl(baseUrl, 'GET', '/search/fields', operator) },
+    {
+      title: `Search (JSON body) as ${user.description}`,
+      command: curl(baseUrl, 'POST', '/search', user, json({ field: 'Global', query, page: 0, pageSize: 5 })),
+    },
+    {
+      title: `Search (form body) as ${user.description}`,
+      command: curl(baseUrl, 'POST', '/search', user, {
+        contentType: 'application/x-www-form-urlencoded',
+        data: [
+          new URLSearchParams([
+            ['query', query],
+            ['pageSize', '5'],
+          ]).toString(),
+        ],
+      }),
+    },
+    {
+      title: `The same search as ${otherAccountUser.description} (sees only its own account)`,
+      command: curl(baseUrl, 'POST', '/search', otherAccountUser, json({ query, pageSize: 5 })),
+    },
+  ];
+  if (options.rejectable !== undefined) {
+    const session = tokens.sessions[options.rejectable.session];
+    commands.push({
+      title: `Reject file ${options.rejectable.fileId} as ${session.description}`,
+      command: curl(
+        baseUrl,
+        'POST',
+        '/reject',
+        session,
+        json({
+          files: [
+            {
+              fileId: options.rejectable.fileId,
+              customRejection: 'Shadow under the shoe is missing',
+              rejects: [{ reason: 'Cropping', positions: [{ xPercent: 0.61, yPercent: 0.44 }] }],
+            },
+          ],
+        }),
+      ),
+    });
+  }
+  return commands;
+};

@@ -46,6 +46,8 @@ export interface DataPaths {
   deadLetters: string | undefined;
   /** The demo tokens printed at start-up (only hashes are in the auth table). */
   demoTokens: string | undefined;
+  /** The stream poller's per-shard checkpoints, so a restart resumes where it stopped. */
+  streamCheckpoints: string | undefined;
 }
 
 /** Resolves the files of a data directory (`:memory:` keeps nothing). */
@@ -58,6 +60,7 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
       searchDb: IN_MEMORY,
       deadLetters: undefined,
       demoTokens: undefined,
+      streamCheckpoints: undefined,
     };
   }
   const root = resolve(dataDir);
@@ -68,6 +71,7 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
     searchDb: join(root, 'search.sqlite'),
     deadLetters: join(root, 'dead-letters.ndjson'),
     demoTokens: join(root, 'demo-tokens.json'),
+    streamCheckpoints: join(root, 'stream-checkpoints.json'),
   };
 };
 

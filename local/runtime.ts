@@ -13,16 +13,19 @@ import { resetConfig } from '../functions/config';
 import { handler as indexerHandler } from '../functions/indexer';
 import { JobRepository } from '../functions/jobs/repository';
 import { resetSearchIndex } from '../functions/search/engine';
+import { words } from '../functions/search/text';
 import { AUTH_TABLE, JOBS_TABLE } from '../functions/tables';
 import {
   createDemoAuth,
+  type DemoCommand,
   type DemoTokens,
+  demoCommands,
   demoSessionsExpiring,
   loadDemoTokens,
   renewDemoSessions,
   saveDemoTokens,
 } from './demo-auth';
-import { demoJobs } from './demo-data';
+import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './demo-data';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
 import { importJobs } from './import';
 import {
@@ -36,7 +39,7 @@ import {
   localTableNames,
 } from './paths';
 import { createLocalServer, type LocalServer, type RequestLogEntry } from './server';
-import { startStreamPoller } from './stream-poller';
+import { type DeadLetter, type PollerLogger, startStreamPoller } from './stream-poller';
 import { ensureTable } from './tables';
 
 /** The region the local stack's SDK clients use (DynamoDB Local ignores it, but the SDK needs one). */
@@ -123,8 +126,12 @@ const demoAccounts = (): { first: number; other: number } => {
   return { first, other: accounts[1] ?? first + 1 };
 };
 
-/** Points the handlers' configuration at the local stack, and forgets clients made for another one. */
-const configureHandlers = (endpoint: string, tables: LocalTables, paths: DataPaths): void => {
+/**
+ * Points the handlers' configuration at the local stack, and forgets clients and engines made for
+ * another one. The handlers read their configuration from the process environment, so one process
+ * runs one local stack at a time.
+ */
+const configureHandlers = async (endpoint: string, tables: LocalTables, paths: DataPaths): Promise<void> => {
   Object.assign(process.env, {
     JOBS_TABLE: tables.jobsTable,
     AUTH_TABLE: tables.authTable,
@@ -137,7 +144,7 @@ const configureHandlers = (endpoint: string, tables: LocalTables, paths: DataPat
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
   resetConfig();
   resetDocumentClient();
-  resetSearchIndex();
+  await resetSearchIndex();
 };
 
 /** Seeds demo auth and jobs into an empty store, or reads back the demo tokens of an earlier start. */
@@ -166,6 +173,40 @@ const prepareDemo = async (
   await importJobs(jobs, { repository: new JobRepository(documentClient(), tables.jobsTable) });
   log(`Seeded ${jobs.length} demo jobs.`);
   return { demo, seeded: true };
+};
+
+/**
+ * The curl commands to print for the demo credentials: a search for a word of the first account's
+ * newest job, and the rejection of a demo file in review (of the first account when there is one).
+ */
+export const demoCommandsFor = (demo: DemoTokens, baseUrl: string): DemoCommand[] => {
+  const jobs = demoJobs();
+  const firstAccount = demo.sessions.user.accountId;
+  const newest = jobs
+    .filter((job) => job.accountId === firstAccount)
+    .sort((a, b) => Date.parse(b.createdDate) - Date.parse(a.createdDate))[0];
+  const query = words(newest?.name ?? '').find((word) => word.length >= 3) ?? 'a';
+  const accountOfFile = new Map(jobs.flatMap((job) => job.files.map((file) => [file.id, job.accountId] as const)));
+  const ownFile = DEMO_REJECTABLE_FILE_IDS.find((fileId) => accountOfFile.get(fileId) === firstAccount);
+  const anyFile = DEMO_REJECTABLE_FILE_IDS[0];
+  const rejectable =
+    ownFile !== undefined
+      ? { fileId: ownFile, session: 'user' as const }
+      : anyFile !== undefined
+        ? { fileId: anyFile, session: 'operator' as const }
+        : undefined;
+  return demoCommands(demo, { baseUrl, query, ...(rejectable === undefined ? {} : { rejectable }) });
+};
+
+/** The poller's warnings and errors, as lines of the stack's log (its routine progress is left out). */
+const pollerLogger = (log: (message: string) => void): PollerLogger => {
+  const line = (level: string, message: string, details?: Record<string, unknown>): void =>
+    log(`[indexer ${level}] ${message}${details === undefined ? '' : ` ${JSON.stringify(details)}`}`);
+  return {
+    info: () => {},
+    warn: (message, details) => line('warn', message, details),
+    error: (message, details) => line('error', message, details),
+  };
 };
 
 /** Runs clean-up steps in reverse order, every one even when an earlier one fails. */
@@ -226,24 +267,27 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     await ensureTable(client, JOBS_TABLE, tables.jobsTable);
     await ensureTable(client, AUTH_TABLE, tables.authTable);
 
-    configureHandlers(endpoint, tables, paths);
-    teardown.add(() => {
-      resetSearchIndex();
+    await configureHandlers(endpoint, tables, paths);
+    teardown.add(async () => {
       resetDocumentClient();
+      await resetSearchIndex();
     });
 
     const deadLetters = paths.deadLetters;
-    const poller = startStreamPoller({
+    const poller = await startStreamPoller({
       endpoint,
       region: LOCAL_REGION,
       tableName: tables.jobsTable,
       handler: indexerHandler,
-      onDeadLetter: async (letter: unknown) => {
+      functionName: `${options.tablePrefix ?? DEFAULT_TABLE_PREFIX}-indexer`,
+      ...(paths.streamCheckpoints === undefined ? {} : { checkpointPath: paths.streamCheckpoints }),
+      logger: pollerLogger(log),
+      onDeadLetter: async (letter: DeadLetter) => {
         const line = `${JSON.stringify(letter)}\n`;
-        if (deadLetters === undefined) log(`Dead letter (indexing gave up): ${line.trim()}`);
+        if (deadLetters === undefined) log(`Indexing gave up on ${letter.records.length} stream record(s): ${line}`);
         else {
           await appendFile(deadLetters, line);
-          log(`Indexing gave up on stream records; see ${deadLetters}`);
+          log(`Indexing gave up on ${letter.records.length} stream record(s) (${letter.reason}); see ${deadLetters}`);
         }
       },
     });

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, type ErrorCode, type ErrorContext } from '../functions/http/errors';
+import { MAX_BODY_BYTES } from '../functions/http/middlewares/body-size';
 import { errorResponse } from '../functions/http/response';
 import { findRoute, type Route } from '../functions/http/routes';
 import {
@@ -26,8 +27,7 @@ export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Pr
 /** Loads the handler of a route. */
 export type HandlerLoader = (route: Route) => Promise<ProxyHandler>;
 
-/** The largest body the API accepts (SPEC section 1, row 8). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 /**
  * How much of a body the server buffers at most: enough past the API's limit for the chain to see

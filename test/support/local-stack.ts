@@ -8,8 +8,13 @@
  * const answer = await stack.request('/search', { body: { query: 'spring' } });
  * await stack.stop();
  * ```
+ *
+ * It also runs the executables themselves (`npm start`, `npm run cli`) as child processes through the
+ * project's tsx: {@link startProcess}, {@link runProcess}.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import { inject } from 'vitest';
 import type { Grant, Role } from '../../functions/auth/principal';
 import { AuthStore } from '../../functions/auth/store';
@@ -181,4 +186,91 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
     request,
     stop: () => stack.stop(),
   };
+};
+
+/** The repository root. */
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** The project's tsx (what `npm start` and `npm run cli` run). */
+export const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+/** A running executable and what it printed so far. */
+export interface RunningProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in standard output (or error), rejecting if the process exits first. */
+  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<RegExpMatchArray>;
+  /** Resolves with the exit code (or the signal's name) once the process has exited. */
+  exited: Promise<number | string>;
+}
+
+/** Starts `tsx <script> ...args` in the repository root with extra environment variables. */
+export const startProcess = (script: string, args: string[], env: Record<string, string>): RunningProcess => {
+  const child = spawn(TSX, [script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  const waiters = new Set<() => void>();
+  const notify = (): void => {
+    for (const waiter of waiters) waiter();
+  };
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output.stdout += chunk.toString();
+    notify();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output.stderr += chunk.toString();
+    notify();
+  });
+  const exited = new Promise<number | string>((resolvePromise) => {
+    child.once('exit', (code, signal) => {
+      resolvePromise(code ?? signal ?? 'unknown');
+      notify();
+    });
+  });
+  const waitFor = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout'): Promise<RegExpMatchArray> =>
+    new Promise((resolvePromise, reject) => {
+      const check = (): void => {
+        const match = output[stream].match(pattern);
+        if (match !== null) {
+          waiters.delete(check);
+          resolvePromise(match);
+        } else if (child.exitCode !== null || child.signalCode !== null) {
+          waiters.delete(check);
+          reject(
+            new Error(
+              `The process exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n` +
+                `${output.stdout}\n${output.stderr}`,
+            ),
+          );
+        }
+      };
+      waiters.add(check);
+      check();
+    });
+  return { child, stdout: () => output.stdout, stderr: () => output.stderr, waitFor, exited };
+};
+
+/** Runs `tsx <script> ...args` to completion. */
+export const runProcess = async (
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | string; stdout: string; stderr: string }> => {
+  const running = startProcess(script, args, env);
+  const code = await running.exited;
+  return { code, stdout: running.stdout(), stderr: running.stderr() };
+};
+
+/** Whether a process with this id exists. */
+export const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 };

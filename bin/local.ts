@@ -1,0 +1,87 @@
+/**
+ * `npm start`: the API on http://localhost:$PORT with DynamoDB Local and the embedded search index.
+ *
+ * Environment: PORT (default 3000), DYNAMODB_PORT (default 8000), DATA_DIR (default `.data`,
+ * `:memory:` keeps nothing), SEED_DEMO (`0` seeds nothing). Stops cleanly on SIGINT/SIGTERM.
+ */
+import { JavaMissingError } from '../local/dynamodb-local';
+import {
+  DEFAULT_DATA_DIR,
+  DEFAULT_DYNAMODB_PORT,
+  DEFAULT_PORT,
+  LocalSettingError,
+  localDynamoDbEndpoint,
+  portFrom,
+} from '../local/paths';
+import { demoCommandsFor, type LocalStack, PortInUseError, startLocalStack } from '../local/runtime';
+
+const out = (line = ''): void => {
+  process.stdout.write(`${line}\n`);
+};
+const err = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+const printDemo = (stack: LocalStack, baseUrl: string): void => {
+  if (stack.demo === undefined) {
+    err(
+      stack.paths.inMemory
+        ? 'No demo data (SEED_DEMO=0). Create credentials with `npm run cli -- create-client` and `create-session`.'
+        : 'No demo tokens are saved for this data directory. Create credentials with `npm run cli -- create-client` ' +
+            'and `create-session`, or start with an empty DATA_DIR to seed the demo data.',
+    );
+    return;
+  }
+  out('Try it (demo credentials; sessions last 30 days):');
+  for (const { title, command } of demoCommandsFor(stack.demo, baseUrl)) {
+    out();
+    out(`# ${title}`);
+    out(command);
+  }
+  out();
+};
+
+const main = async (): Promise<void> => {
+  const port = portFrom(process.env, 'PORT', DEFAULT_PORT);
+  const dynamodbPort = portFrom(process.env, 'DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
+  const dataDir = process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR;
+  const seedDemo = process.env.SEED_DEMO?.trim() !== '0';
+
+  const stack = await startLocalStack({ port, dynamodbPort, dataDir, seedDemo, log: err });
+  const baseUrl = `http://localhost:${stack.port}`;
+  printDemo(stack, baseUrl);
+  err(
+    `DynamoDB Local: ${localDynamoDbEndpoint(dynamodbPort)} (pid ${stack.dynamodbPid}); data: ${stack.paths.root ?? 'in memory'}`,
+  );
+  out(`Listening on ${baseUrl}`);
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    err(`${signal} received, stopping…`);
+    stack.stop().then(
+      () => {
+        err('Stopped.');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        err(`Stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+};
+
+main().catch((error: unknown) => {
+  const known =
+    error instanceof JavaMissingError || error instanceof PortInUseError || error instanceof LocalSettingError;
+  err(
+    known
+      ? (error as Error).message
+      : `Could not start the local stack: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  process.exit(1);
+});

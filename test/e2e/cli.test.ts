@@ -1,0 +1,148 @@
+/**
+ * `npm run cli` against a running local stack: credentials it issues work over HTTP, imported jobs
+ * become searchable, the index can be verified and rebuilt, and mistakes answer with exit code 2.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type LocalStack, startLocalStack } from '../../local/runtime';
+import { makeJob } from '../support/jobs';
+import { runProcess } from '../support/local-stack';
+
+let stack: LocalStack;
+let dataDir: string;
+let cliEnv: Record<string, string>;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'jobs-api-cli-'));
+  stack = await startLocalStack({
+    port: 0,
+    dataDir,
+    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    tablePrefix: `cli-${randomUUID().slice(0, 8)}`,
+    seedDemo: false,
+    log: () => {},
+  });
+  cliEnv = {
+    DYNAMODB_ENDPOINT: stack.dynamodbEndpoint,
+    JOBS_TABLE: stack.tables.jobsTable,
+    AUTH_TABLE: stack.tables.authTable,
+    DATA_DIR: dataDir,
+    CI: 'true',
+  };
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]) => runProcess('bin/cli.ts', args, cliEnv);
+
+const get = (path: string, clientToken: string, sessionToken: string) =>
+  fetch(`${stack.baseUrl}${path}`, {
+    headers: { Accept: 'application/json', 'X-Client-Token': clientToken, 'X-Session-Token': sessionToken },
+  });
+
+describe('npm run cli', { timeout: 120_000 }, () => {
+  it('issues a client and a session that the API accepts', async () => {
+    const client = await cli('create-client', '--name', 'Integration app', '--grants', 'search,reject');
+    expect(client.code).toBe(0);
+    const created = JSON.parse(client.stdout);
+    expect(Object.keys(created).sort()).toEqual(['clientId', 'token']);
+
+    const session = await cli(
+      'create-session',
+      '--client-token',
+      created.token,
+      '--account',
+      '4242',
+      '--role',
+      'operator',
+      '--ttl',
+      '600',
+      '--user',
+      'alice',
+    );
+    expect(session.code).toBe(0);
+    const opened = JSON.parse(session.stdout);
+    expect(Object.keys(opened).sort()).toEqual(['expiresAt', 'sessionId', 'token']);
+    expect(Date.parse(opened.expiresAt) - Date.now()).toBeGreaterThan(500_000);
+    expect(Date.parse(opened.expiresAt) - Date.now()).toBeLessThanOrEqual(600_000);
+
+    const response = await get('/search/fields', created.token, opened.token);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { fields: { id: string }[] };
+    expect(body.fields.map((field) => field.id)).toContain('AccountNumber');
+  });
+
+  it('imports NDJSON, reports bad lines by number, and the imported jobs become searchable', async () => {
+    const jobs = [makeJob({ name: 'Imported harbour shoot' }), makeJob({ name: 'Imported harbour night' })];
+    const file = join(dataDir, 'jobs.ndjson');
+    await writeFile(file, `${JSON.stringify(jobs[0])}\n{"id": "not a job"}\n${JSON.stringify(jobs[1])}\n`);
+    const result = await cli('import', file);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ imported: 2, unchanged: 0, failed: [{ line: 2, message: expect.any(String) }] });
+    expect(result.stderr).toContain('line 2:');
+
+    await stack.drained();
+    const client = JSON.parse((await cli('create-client', '--name', 'Searcher', '--grants', 'search')).stdout);
+    const session = JSON.parse(
+      (await cli('create-session', '--client-token', client.token, '--account', String(jobs[0]?.accountId))).stdout,
+    );
+    const response = await fetch(`${stack.baseUrl}/search`, {
+      method: 'POST',
+      headers: {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        'X-Client-Token': client.token,
+        'X-Session-Token': session.token,
+      },
+      body: JSON.stringify({ field: 'JobName', query: 'imported harb' }),
+    });
+    expect(((await response.json()) as { totalJobs: number }).totalJobs).toBe(2);
+  });
+
+  it('verifies the index against the table and rebuilds it', async () => {
+    await stack.drained();
+    const verified = await cli('verify-index');
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, missing: [], stale: [], extra: [] });
+
+    const rebuilt = await cli('reindex');
+    expect(rebuilt.code).toBe(0);
+    expect(JSON.parse(rebuilt.stdout)).toMatchObject({ failed: [] });
+    expect((await cli('verify-index')).code).toBe(0);
+  });
+
+  it.each([
+    [[]],
+    [['no-such-command']],
+    [['create-client', '--grants', 'search']],
+    [['create-client', '--name', 'x', '--grants', 'search,delete']],
+    [['create-client', '--name', 'x', '--grants', 'search', '--bogus']],
+    [['create-session', '--client-token', 't', '--account', 'seven']],
+    [['create-session', '--client-token', 't', '--account', '7', '--role', 'admin']],
+    [['import']],
+  ])('exits 2 with the usage on %j', async (args) => {
+    const result = await cli(...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Usage: npm run cli');
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits 1 when a session is asked for an unknown client', async () => {
+    const result = await cli('create-session', '--client-token', 'nobody', '--account', '7');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/client/i);
+  });
+
+  it('prints the usage on --help', async () => {
+    const result = await cli('--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('create-session');
+  });
+});

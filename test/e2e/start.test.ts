@@ -1,0 +1,154 @@
+/**
+ * `npm start` as a user runs it: a child process on free ports that seeds the demo data, prints curl
+ * commands that work as printed, says `Listening on http://localhost:<port>`, keeps its data in
+ * DATA_DIR across restarts, and stops cleanly on SIGTERM without leaving DynamoDB Local behind.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../local/dynamodb-local';
+import { isRunning, type RunningProcess, runProcess, startProcess } from '../support/local-stack';
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are read as arbitrary JSON
+type Json = any;
+
+const LISTENING = /Listening on http:\/\/localhost:(\d+)/;
+const DYNAMODB_PID = /DynamoDB Local: \S+ \(pid (\d+)\)/;
+
+const started: RunningProcess[] = [];
+const directories: string[] = [];
+
+afterAll(async () => {
+  for (const running of started) if (running.child.exitCode === null) running.child.kill('SIGKILL');
+  await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
+});
+
+const startStack = async (env: Record<string, string>) => {
+  const port = await freePort();
+  const dynamodbPort = await freePort();
+  const running = startProcess('bin/local.ts', [], { PORT: String(port), DYNAMODB_PORT: String(dynamodbPort), ...env });
+  started.push(running);
+  const [, listeningPort] = await running.waitFor(LISTENING);
+  const [, pid] = await running.waitFor(DYNAMODB_PID, 'stderr');
+  return { running, port: Number(listeningPort), dynamodbPort, dynamodbPid: Number(pid) };
+};
+
+const stopStack = async ({ running, dynamodbPid }: { running: RunningProcess; dynamodbPid: number }) => {
+  running.child.kill('SIGTERM');
+  expect(await running.exited).toBe(0);
+  expect(isRunning(dynamodbPid)).toBe(false);
+};
+
+/** Splits a printed curl command into its words (the commands quote with single quotes only). */
+const shellWords = (command: string): string[] =>
+  [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map(([, quoted, bare]) =>
+    quoted === undefined ? (bare ?? '') : quoted.replaceAll(`'\\''`, `'`),
+  );
+
+/** Sends the request a printed curl command describes. */
+const runCurl = async (command: string) => {
+  const words = shellWords(command);
+  expect(words[0]).toBe('curl');
+  let method = 'GET';
+  let url = '';
+  const headers = new Headers();
+  let body: string | undefined;
+  for (let index = 1; index < words.length; index++) {
+    const word = words[index] as string;
+    if (word === '-X') method = words[++index] as string;
+    else if (word === '-H') {
+      const header = words[++index] as string;
+      headers.set(header.slice(0, header.indexOf(':')), header.slice(header.indexOf(':') + 1).trim());
+    } else if (word === '--data-raw') body = words[++index];
+    else if (word.startsWith('http')) url = word;
+    else expect(word).toBe('-sS');
+  }
+  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+  return { url, status: response.status, json: (await response.json()) as Json };
+};
+
+describe('npm start', { timeout: 240_000 }, () => {
+  it('seeds the demo data, prints curl commands that work, and stops cleanly on SIGTERM', async () => {
+    const stack = await startStack({ DATA_DIR: ':memory:' });
+    const commands = stack.running
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('curl '));
+    expect(commands.length).toBeGreaterThanOrEqual(5);
+    expect(commands.some((command) => command.includes('/reject'))).toBe(true);
+    expect(commands.some((command) => command.includes('application/x-www-form-urlencoded'))).toBe(true);
+
+    for (const command of commands) {
+      const answer = await runCurl(command);
+      expect(answer.url.startsWith(`http://localhost:${stack.port}/`)).toBe(true);
+      expect({ command, status: answer.status }).toEqual({ command, status: 200 });
+    }
+    const search = await runCurl(commands.find((command) => command.includes('"field":"Global"')) as string);
+    expect(search.json.totalJobs).toBeGreaterThan(0);
+
+    await stopStack(stack);
+  });
+
+  it('keeps clients, sessions and demo tokens in DATA_DIR across a restart', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'jobs-api-start-'));
+    directories.push(dataDir);
+    const first = await startStack({ DATA_DIR: dataDir });
+    const demoCommands = first.running
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('curl '));
+
+    const cliEnv = { DYNAMODB_PORT: String(first.dynamodbPort), DATA_DIR: dataDir };
+    const client = await runProcess(
+      'bin/cli.ts',
+      ['create-client', '--name', 'Persisted app', '--grants', 'search'],
+      cliEnv,
+    );
+    expect(client.code).toBe(0);
+    const { token: clientToken } = JSON.parse(client.stdout);
+    const session = await runProcess(
+      'bin/cli.ts',
+      ['create-session', '--client-token', clientToken, '--account', '7', '--role', 'operator'],
+      cliEnv,
+    );
+    expect(session.code).toBe(0);
+    const { token: sessionToken } = JSON.parse(session.stdout);
+    await stopStack(first);
+
+    const second = await startStack({ DATA_DIR: dataDir });
+    const reprinted = second.running
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('curl '))
+      .map((line) => line.replace(`localhost:${second.port}`, `localhost:${first.port}`));
+    expect(reprinted).toEqual(demoCommands);
+    const response = await fetch(`http://localhost:${second.port}/search/fields`, {
+      headers: { Accept: 'application/json', 'X-Client-Token': clientToken, 'X-Session-Token': sessionToken },
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Json).fields.map((field: { id: string }) => field.id)).toContain(
+      'AccountNumber',
+    );
+    const search = await runCurl(
+      (second.running
+        .stdout()
+        .split('\n')
+        .find((line) => line.includes('"field":"Global"')) as string) ?? '',
+    );
+    expect(search.json.totalJobs).toBeGreaterThan(0);
+    await stopStack(second);
+  });
+
+  it('exits 1 with a clear message when the port is taken', async () => {
+    const stack = await startStack({ DATA_DIR: ':memory:', SEED_DEMO: '0' });
+    const clash = await runProcess('bin/local.ts', [], {
+      PORT: String(stack.port),
+      DYNAMODB_PORT: String(await freePort()),
+      DATA_DIR: ':memory:',
+    });
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain(`Port ${stack.port}`);
+    await stopStack(stack);
+  });
+});
