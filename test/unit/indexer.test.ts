@@ -1,0 +1,300 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createStreamIndexer } from '../../functions/indexing/stream-indexer';
+import { toFileItem, toJobItem } from '../../functions/jobs/items';
+import type { Job } from '../../functions/jobs/model';
+import { JobRepository } from '../../functions/jobs/repository';
+import type {
+  IndexedVersion,
+  IndexOperation,
+  IndexOutcome,
+  SearchDocument,
+  SearchIndex,
+  SearchResult,
+} from '../../functions/search/search-index';
+import { makeFile, makeJob } from '../support/jobs';
+
+/** An in-memory SearchIndex that records every apply() and answers what the test decides. */
+class RecordingIndex implements SearchIndex {
+  public readonly calls: IndexOperation[][] = [];
+  public answer: (operations: IndexOperation[]) => IndexOutcome[] | Promise<IndexOutcome[]> = (operations) =>
+    operations.map(() => ({ status: 'indexed' }));
+
+  public async apply(operations: IndexOperation[]): Promise<IndexOutcome[]> {
+    this.calls.push(operations);
+    return this.answer(operations);
+  }
+  public async search(): Promise<SearchResult> {
+    return { total: 0, jobs: [] };
+  }
+  public async *versions(): AsyncIterable<IndexedVersion> {}
+  public async get(): Promise<SearchDocument | undefined> {
+    return undefined;
+  }
+  public async clear(): Promise<void> {}
+  public async close(): Promise<void> {}
+}
+
+let sequence = 100;
+
+/** A stream record of a job item, shaped like Lambda's event. */
+const jobRecord = (
+  jobId: number,
+  options: { eventName?: 'INSERT' | 'MODIFY' | 'REMOVE'; newVersion?: number; oldVersion?: number; sk?: string } = {},
+): DynamoDBRecord => {
+  const eventName = options.eventName ?? 'MODIFY';
+  const keys = { pk: { S: `JOB#${jobId}` }, sk: { S: options.sk ?? 'JOB' } };
+  sequence += 1;
+  return {
+    eventID: `event-${sequence}`,
+    eventName,
+    eventVersion: '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: 'us-east-1',
+    eventSourceARN: 'arn:aws:dynamodb:us-east-1:000000000000:table/jobs/stream/2024-01-01T00:00:00.000',
+    dynamodb: {
+      ApproximateCreationDateTime: 1_700_000_000,
+      Keys: keys,
+      ...(options.newVersion === undefined
+        ? {}
+        : { NewImage: { ...keys, version: { N: String(options.newVersion) } } }),
+      ...(options.oldVersion === undefined
+        ? {}
+        : { OldImage: { ...keys, version: { N: String(options.oldVersion) } } }),
+      SequenceNumber: String(sequence).padStart(21, '0'),
+      SizeBytes: 100,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+  };
+};
+
+const failuresOf = (records: DynamoDBRecord[]) =>
+  records.map((record) => ({ itemIdentifier: record.dynamodb?.SequenceNumber as string }));
+
+describe('stream indexer', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+  const table = new Map<number, { job: Job; version: number }>();
+  const unreadable = new Set<number>();
+  let index: RecordingIndex;
+
+  const indexer = () =>
+    createStreamIndexer({
+      repository: () => new JobRepository(client, 'jobs'),
+      index: async () => index,
+      readConcurrency: 4,
+    });
+
+  const store = (job: Job, version: number): Job => {
+    table.set(job.id, { job, version });
+    return job;
+  };
+
+  beforeEach(() => {
+    table.clear();
+    unreadable.clear();
+    index = new RecordingIndex();
+    dynamo.reset();
+    dynamo.on(QueryCommand).callsFake(async (input: { ExpressionAttributeValues: { ':pk': string } }) => {
+      const jobId = Number(input.ExpressionAttributeValues[':pk'].slice('JOB#'.length));
+      if (unreadable.has(jobId)) {
+        throw Object.assign(new Error('Throughput exceeded'), { name: 'ProvisionedThroughputExceededException' });
+      }
+      const stored = table.get(jobId);
+      if (stored === undefined) return { Items: [] };
+      return {
+        Items: [
+          toJobItem(stored.job, stored.version),
+          ...stored.job.files.map((file) => toFileItem(stored.job.id, file)),
+        ],
+      };
+    });
+  });
+
+  afterEach(() => dynamo.reset());
+
+  it('writes every job of a batch in one bulk request, once per job however many records it has', async () => {
+    const first = store(makeJob({ files: [makeFile({ fileName: 'cem_test15.jpg' })] }), 3);
+    const second = store(makeJob(), 7);
+    const records = [
+      jobRecord(first.id, { newVersion: 2 }),
+      jobRecord(second.id, { newVersion: 7 }),
+      jobRecord(first.id, { newVersion: 3 }),
+    ];
+
+    const response = await indexer()({ Records: records });
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(index.calls).toHaveLength(1);
+    const operations = index.calls[0] ?? [];
+    expect(operations.map((operation) => operation.type)).toEqual(['upsert', 'upsert']);
+    const documents = operations.map((operation) => (operation.type === 'upsert' ? operation.document : undefined));
+    expect(documents.map((document) => [document?.summary.id, document?.version])).toEqual([
+      [first.id, 3],
+      [second.id, 7],
+    ]);
+    expect(documents[0]?.fileNames).toEqual(['cem_test15.jpg']);
+  });
+
+  it('indexes the state the table holds now, not the version a record carries', async () => {
+    const job = store(makeJob({ name: 'Current name' }), 9);
+
+    await indexer()({ Records: [jobRecord(job.id, { newVersion: 4, oldVersion: 3 })] });
+
+    const operation = index.calls[0]?.[0];
+    expect(operation?.type === 'upsert' && [operation.document.version, operation.document.summary.name]).toEqual([
+      9,
+      'Current name',
+    ]);
+  });
+
+  it('reads every touched job with a strongly consistent query', async () => {
+    const job = store(makeJob(), 1);
+
+    await indexer()({ Records: [jobRecord(job.id, { newVersion: 1 })] });
+
+    const queries = dynamo.commandCalls(QueryCommand);
+    expect(queries).toHaveLength(1);
+    expect(queries[0]?.args[0].input).toMatchObject({
+      ConsistentRead: true,
+      ExpressionAttributeValues: { ':pk': `JOB#${job.id}` },
+    });
+  });
+
+  it('treats indexed and stale outcomes as success', async () => {
+    const fresh = store(makeJob(), 2);
+    const old = store(makeJob(), 1);
+    index.answer = () => [{ status: 'indexed' }, { status: 'stale' }];
+
+    const response = await indexer()({
+      Records: [jobRecord(fresh.id, { newVersion: 2 }), jobRecord(old.id, { newVersion: 1 })],
+    });
+
+    expect(response.batchItemFailures).toEqual([]);
+  });
+
+  it('fails every record of a job the index answers retryable or rejected, and only those', async () => {
+    const good = store(makeJob(), 1);
+    const busy = store(makeJob(), 1);
+    const poison = store(makeJob(), 1);
+    index.answer = (operations) =>
+      operations.map((operation) => {
+        const jobId = operation.type === 'upsert' ? operation.document.summary.id : operation.jobId;
+        if (jobId === busy.id) return { status: 'retryable', reason: 'throttled' };
+        if (jobId === poison.id) return { status: 'rejected', reason: 'mapping conflict' };
+        return { status: 'indexed' };
+      });
+    const busyRecords = [jobRecord(busy.id, { newVersion: 1 }), jobRecord(busy.id, { newVersion: 1 })];
+    const poisonRecord = jobRecord(poison.id, { newVersion: 1 });
+    const records = [
+      busyRecords[0],
+      jobRecord(good.id, { newVersion: 1 }),
+      poisonRecord,
+      busyRecords[1],
+    ] as DynamoDBRecord[];
+
+    const response = await indexer()({ Records: records });
+
+    expect(index.calls).toHaveLength(1);
+    expect(response.batchItemFailures).toEqual(
+      failuresOf([busyRecords[0], poisonRecord, busyRecords[1]] as DynamoDBRecord[]),
+    );
+  });
+
+  it('fails every record of the batch when the bulk request itself fails', async () => {
+    const first = store(makeJob(), 1);
+    const second = store(makeJob(), 1);
+    index.answer = () => {
+      throw new Error('connection reset');
+    };
+    const records = [jobRecord(first.id, { newVersion: 1 }), jobRecord(second.id, { newVersion: 1 })];
+
+    const response = await indexer()({ Records: records });
+
+    expect(response.batchItemFailures).toEqual(failuresOf(records));
+  });
+
+  it('fails every record of the batch when the index answers a different number of outcomes', async () => {
+    const first = store(makeJob(), 1);
+    const second = store(makeJob(), 1);
+    index.answer = () => [{ status: 'indexed' }];
+    const records = [jobRecord(first.id, { newVersion: 1 }), jobRecord(second.id, { newVersion: 1 })];
+
+    const response = await indexer()({ Records: records });
+
+    expect(response.batchItemFailures).toEqual(failuresOf(records));
+  });
+
+  it('fails every record of the batch when the search engine cannot be opened', async () => {
+    const job = store(makeJob(), 1);
+    const records = [jobRecord(job.id, { newVersion: 1 })];
+    const broken = createStreamIndexer({
+      repository: () => new JobRepository(client, 'jobs'),
+      index: () => Promise.reject(new Error('engine unavailable')),
+    });
+
+    await expect(broken({ Records: records })).resolves.toEqual({ batchItemFailures: failuresOf(records) });
+  });
+
+  it('fails only the records of a job whose read failed, and still indexes the others', async () => {
+    const readable = store(makeJob(), 1);
+    const throttled = store(makeJob(), 1);
+    unreadable.add(throttled.id);
+    const throttledRecord = jobRecord(throttled.id, { newVersion: 1 });
+
+    const response = await indexer()({ Records: [jobRecord(readable.id, { newVersion: 1 }), throttledRecord] });
+
+    expect(response.batchItemFailures).toEqual(failuresOf([throttledRecord]));
+    expect(index.calls[0]?.map((operation) => operation.type === 'upsert' && operation.document.summary.id)).toEqual([
+      readable.id,
+    ]);
+  });
+
+  it('deletes a job the table no longer has, at the version of its last state', async () => {
+    const removed = makeJob();
+    const records = [
+      jobRecord(removed.id, { eventName: 'MODIFY', newVersion: 5, oldVersion: 4 }),
+      jobRecord(removed.id, { eventName: 'REMOVE', oldVersion: 5 }),
+    ];
+
+    const response = await indexer()({ Records: records });
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(index.calls).toEqual([[{ type: 'delete', jobId: removed.id, version: 5 }]]);
+  });
+
+  it('deletes with the highest version any record of the job carries', async () => {
+    const removed = makeJob();
+
+    await indexer()({
+      Records: [
+        jobRecord(removed.id, { eventName: 'MODIFY', newVersion: 8, oldVersion: 7 }),
+        jobRecord(removed.id, { eventName: 'MODIFY', newVersion: 6, oldVersion: 5 }),
+      ],
+    });
+
+    expect(index.calls).toEqual([[{ type: 'delete', jobId: removed.id, version: 8 }]]);
+  });
+
+  it('lets records that are not about a job item through without reading or indexing them', async () => {
+    const fileRecord = jobRecord(123, { sk: 'FILE#9' });
+    const foreign: DynamoDBRecord = {
+      ...jobRecord(1),
+      dynamodb: { Keys: { pk: { S: 'CLIENT#abc' } }, SequenceNumber: '7' },
+    };
+
+    const response = await indexer()({ Records: [fileRecord, foreign] });
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(index.calls).toEqual([]);
+    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(0);
+  });
+
+  it('answers an empty batch with no failures and no bulk request', async () => {
+    await expect(indexer()({ Records: [] })).resolves.toEqual({ batchItemFailures: [] });
+    expect(index.calls).toEqual([]);
+  });
+});
