@@ -1,0 +1,170 @@
+import { describe, expect, it, vi } from 'vitest';
+import { type AuthLookup, Authenticator, MAX_AUTH_CACHE_TTL_MS } from '../../../functions/auth/authenticate';
+import type { ClientRecord, SessionRecord } from '../../../functions/auth/store';
+import { hashToken } from '../../../functions/auth/tokens';
+import { expectApiError } from '../http/expect-api-error';
+
+const T0 = Date.parse('2025-01-01T00:00:00.000Z');
+
+const client = (overrides: Partial<ClientRecord> = {}): ClientRecord => ({
+  clientId: 'c1',
+  name: 'Portal',
+  grants: ['search'],
+  enabled: true,
+  createdAt: '2024-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+const session = (overrides: Partial<SessionRecord> = {}): SessionRecord => ({
+  sessionId: 's1',
+  clientId: 'c1',
+  accountId: 42,
+  userId: 'u1',
+  role: 'user',
+  createdAt: '2024-12-31T00:00:00.000Z',
+  expiresAt: new Date(T0 + 3_600_000).toISOString(),
+  ...overrides,
+});
+
+/** A lookup over mutable records keyed by token, counting reads. */
+const table = (records: { clients?: Record<string, ClientRecord>; sessions?: Record<string, SessionRecord> }) => {
+  const clients = new Map(Object.entries(records.clients ?? {}).map(([token, record]) => [hashToken(token), record]));
+  const sessions = new Map(Object.entries(records.sessions ?? {}).map(([token, record]) => [hashToken(token), record]));
+  const lookup = {
+    getClient: vi.fn(async (hash: string) => clients.get(hash)),
+    getSession: vi.fn(async (hash: string) => sessions.get(hash)),
+  } satisfies AuthLookup;
+  return { lookup, clients, sessions };
+};
+
+const setup = (cacheTtlMs = 60_000) => {
+  let now = T0;
+  const db = table({ clients: { ct: client() }, sessions: { st: session() } });
+  const authenticator = new Authenticator({ lookup: db.lookup, cacheTtlMs, now: () => now });
+  return { db, authenticator, advance: (ms: number) => (now += ms) };
+};
+
+describe('authenticator', () => {
+  it('builds the principal from the client and the session', async () => {
+    const { authenticator } = setup();
+    await expect(authenticator.authenticate('ct', 'st')).resolves.toEqual({
+      clientId: 'c1',
+      clientName: 'Portal',
+      grants: ['search'],
+      sessionId: 's1',
+      userId: 'u1',
+      accountId: 42,
+      role: 'user',
+    });
+  });
+
+  it('looks tokens up by their SHA-256 only', async () => {
+    const { authenticator, db } = setup();
+    await authenticator.authenticate('ct', 'st');
+    expect(db.lookup.getClient).toHaveBeenCalledWith(hashToken('ct'));
+    expect(db.lookup.getSession).toHaveBeenCalledWith(hashToken('st'));
+  });
+
+  it('refuses an unknown client with invalid_client', async () => {
+    const { authenticator } = setup();
+    await expectApiError(() => authenticator.authenticate('nope', 'st'), 'invalid_client');
+  });
+
+  it('refuses a disabled client with invalid_client', async () => {
+    const { authenticator, db } = setup();
+    db.clients.set(hashToken('ct'), client({ enabled: false }));
+    await expectApiError(() => authenticator.authenticate('ct', 'st'), 'invalid_client');
+  });
+
+  it('judges the client before the session', async () => {
+    const { authenticator } = setup();
+    await expectApiError(() => authenticator.authenticate('nope', 'nope'), 'invalid_client');
+  });
+
+  it('refuses an unknown session with invalid_session', async () => {
+    const { authenticator } = setup();
+    await expectApiError(() => authenticator.authenticate('ct', 'nope'), 'invalid_session');
+  });
+
+  it('refuses a session issued to another client with invalid_session', async () => {
+    const { authenticator, db } = setup();
+    db.sessions.set(hashToken('st'), session({ clientId: 'c2' }));
+    await expectApiError(() => authenticator.authenticate('ct', 'st'), 'invalid_session');
+  });
+
+  it('refuses a session the moment it expires, even when cached', async () => {
+    const { authenticator, advance } = setup();
+    await authenticator.authenticate('ct', 'st');
+    advance(3_600_000 - 1);
+    await expect(authenticator.authenticate('ct', 'st')).resolves.toMatchObject({ sessionId: 's1' });
+    advance(1);
+    await expectApiError(() => authenticator.authenticate('ct', 'st'), 'invalid_session');
+  });
+
+  it('serves lookups from the cache within its lifetime', async () => {
+    const { authenticator, db, advance } = setup(30_000);
+    await authenticator.authenticate('ct', 'st');
+    advance(29_999);
+    await authenticator.authenticate('ct', 'st');
+    expect(db.lookup.getClient).toHaveBeenCalledTimes(1);
+    expect(db.lookup.getSession).toHaveBeenCalledTimes(1);
+  });
+
+  it('notices a disabled client once the cache entry is older than the TTL', async () => {
+    const { authenticator, db, advance } = setup(30_000);
+    await authenticator.authenticate('ct', 'st');
+    db.clients.set(hashToken('ct'), client({ enabled: false }));
+    advance(30_000);
+    await expectApiError(() => authenticator.authenticate('ct', 'st'), 'invalid_client');
+  });
+
+  it('never caches for longer than 60 s, whatever it is configured with', async () => {
+    const { db } = setup();
+    let now = T0;
+    const authenticator = new Authenticator({ lookup: db.lookup, cacheTtlMs: 3_600_000, now: () => now });
+    await authenticator.authenticate('ct', 'st');
+    db.sessions.delete(hashToken('st'));
+    now += MAX_AUTH_CACHE_TTL_MS - 1;
+    await expect(authenticator.authenticate('ct', 'st')).resolves.toBeDefined();
+    now += 1;
+    await expectApiError(() => authenticator.authenticate('ct', 'st'), 'invalid_session');
+  });
+
+  it('accepts a token created after a negative answer once that answer ages out', async () => {
+    const { authenticator, db, advance } = setup(60_000);
+    await expectApiError(() => authenticator.authenticate('ct', 'later'), 'invalid_session');
+    db.sessions.set(hashToken('later'), session({ sessionId: 's-later' }));
+    await expectApiError(() => authenticator.authenticate('ct', 'later'), 'invalid_session');
+    advance(60_000);
+    await expect(authenticator.authenticate('ct', 'later')).resolves.toMatchObject({ sessionId: 's-later' });
+  });
+
+  it('reads the table on every request when the cache is off', async () => {
+    const { authenticator, db } = setup(0);
+    await authenticator.authenticate('ct', 'st');
+    await authenticator.authenticate('ct', 'st');
+    expect(db.lookup.getClient).toHaveBeenCalledTimes(2);
+  });
+
+  it('lets lookup failures through uncached', async () => {
+    const { authenticator, db } = setup();
+    db.lookup.getSession.mockRejectedValueOnce(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+    await expect(authenticator.authenticate('ct', 'st')).rejects.toThrow('throttled');
+    await expect(authenticator.authenticate('ct', 'st')).resolves.toBeDefined();
+  });
+
+  it('forgets cached lookups on clearCache', async () => {
+    const { authenticator, db } = setup();
+    await authenticator.authenticate('ct', 'st');
+    authenticator.clearCache();
+    await authenticator.authenticate('ct', 'st');
+    expect(db.lookup.getClient).toHaveBeenCalledTimes(2);
+  });
+
+  it('hands out a copy of the grants', async () => {
+    const { authenticator, db } = setup();
+    const principal = await authenticator.authenticate('ct', 'st');
+    principal.grants.push('reject');
+    expect(db.clients.get(hashToken('ct'))?.grants).toEqual(['search']);
+  });
+});

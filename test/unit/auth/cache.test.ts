@@ -1,0 +1,63 @@
+import { describe, expect, it, vi } from 'vitest';
+import { LookupCache } from '../../../functions/auth/cache';
+
+const clock = () => {
+  let now = 1_000;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+};
+
+describe('lookup cache', () => {
+  it('serves a value until its time is up, then loads again', async () => {
+    const time = clock();
+    const cache = new LookupCache<string>({ ttlMs: 100, maxEntries: 10, now: time.now });
+    const load = vi.fn(async () => 'v');
+    await cache.getOrLoad('k', load);
+    time.advance(99);
+    await cache.getOrLoad('k', load);
+    expect(load).toHaveBeenCalledTimes(1);
+    time.advance(1);
+    await cache.getOrLoad('k', load);
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('remembers negative answers', async () => {
+    const cache = new LookupCache<string | undefined>({ ttlMs: 100, maxEntries: 10, now: clock().now });
+    const load = vi.fn(async () => undefined);
+    expect(await cache.getOrLoad('k', load)).toBeUndefined();
+    expect(await cache.getOrLoad('k', load)).toBeUndefined();
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('caches nothing with a zero TTL', async () => {
+    const cache = new LookupCache<string>({ ttlMs: 0, maxEntries: 10, now: clock().now });
+    const load = vi.fn(async () => 'v');
+    await cache.getOrLoad('k', load);
+    await cache.getOrLoad('k', load);
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(cache.size).toBe(0);
+  });
+
+  it('holds at most maxEntries, forgetting the oldest first', () => {
+    const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 2, now: clock().now });
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    expect(cache.size).toBe(2);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')).toEqual({ value: 2 });
+    expect(cache.get('c')).toEqual({ value: 3 });
+  });
+
+  it('does not cache a failed load', async () => {
+    const cache = new LookupCache<string>({ ttlMs: 100, maxEntries: 10, now: clock().now });
+    await expect(cache.getOrLoad('k', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(await cache.getOrLoad('k', async () => 'v')).toBe('v');
+  });
+
+  it('forgets everything on clear', () => {
+    const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 10, now: clock().now });
+    cache.set('a', 1);
+    cache.clear();
+    expect(cache.get('a')).toBeUndefined();
+  });
+});
