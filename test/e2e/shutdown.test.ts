@@ -28,7 +28,7 @@ const refusesConnections = (url: string): Promise<boolean> =>
     socket.once('error', () => resolve(true));
   });
 
-describe('local stack shutdown', () => {
+describe('local stack shutdown', { timeout: 180_000 }, () => {
   it('answers the requests in flight, then stops the server and DynamoDB Local, leaving no process', async () => {
     const stack = await startLocalStack({
       port: 0,
