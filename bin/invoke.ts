@@ -1,0 +1,311 @@
+/**
+ * `npm run invoke -- <function> <event.json>`: runs one Lambda handler module on an event against the
+ * local stack of `npm start` and prints the handler's result as JSON — the Docker-free twin of
+ * `sam local invoke`.
+ *
+ * Functions: search, search-fields, reject, indexer. API Gateway events get their `X-Client-Token` and
+ * `X-Session-Token` headers replaced by `--client-token` / `--session-token`, else by the
+ * `CLIENT_TOKEN` / `SESSION_TOKEN` environment variables, else by the demo user's tokens that
+ * `npm start` saved in `$DATA_DIR/demo-tokens.json`.
+ *
+ * Environment (each optional): DATA_DIR (default `.data`), DYNAMODB_PORT (default 8000) or
+ * DYNAMODB_ENDPOINT, JOBS_TABLE / AUTH_TABLE (default `jobs-api-local-Jobs` / `jobs-api-local-Auth`),
+ * SEARCH_DB_PATH (default `$DATA_DIR/search.sqlite`).
+ *
+ * The result goes to standard output; the handler's own logs go to standard error. The exit code is 0
+ * when the handler returned (whatever the HTTP status it answered), 1 when it threw, 2 on a usage error.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
+import { lambdaContext } from '../local/api-event';
+import { loadDemoTokens } from '../local/demo-auth';
+import {
+  DEFAULT_DATA_DIR,
+  DEFAULT_DYNAMODB_PORT,
+  dataPaths,
+  localDynamoDbEndpoint,
+  localTableNames,
+  portFrom,
+} from '../local/paths';
+
+/** The handler modules `invoke` runs, by function name (the entry file under `functions/`). */
+export const INVOKABLE_FUNCTIONS = ['search', 'search-fields', 'reject', 'indexer'] as const;
+
+export type InvokableFunction = (typeof INVOKABLE_FUNCTIONS)[number];
+
+/** The repository root. */
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+
+export const USAGE = [
+  'Usage: npm run invoke -- <function> <event.json> [--client-token <token>] [--session-token <token>]',
+  '',
+  `  <function>       ${INVOKABLE_FUNCTIONS.join(', ')}`,
+  '  <event.json>     an API Gateway REST (v1) proxy event, or a DynamoDB stream event for indexer (see events/)',
+  "  --client-token   replaces the event's X-Client-Token header (default: $CLIENT_TOKEN, else the demo user's)",
+  "  --session-token  replaces the event's X-Session-Token header (default: $SESSION_TOKEN, else the demo user's)",
+  '',
+  'Runs against the stack of `npm start` (DynamoDB Local on $DYNAMODB_PORT, default 8000; data in $DATA_DIR).',
+].join('\n');
+
+/** The command line was not understood. */
+export class InvokeUsageError extends Error {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'InvokeUsageError';
+  }
+}
+
+/** What the command line asks for. */
+export interface InvokeArgs {
+  functionName: InvokableFunction;
+  eventPath: string;
+  clientToken?: string;
+  sessionToken?: string;
+  help?: boolean;
+}
+
+const isInvokable = (name: string): name is InvokableFunction =>
+  (INVOKABLE_FUNCTIONS as readonly string[]).includes(name);
+
+const TOKEN_FLAGS = { '--client-token': 'clientToken', '--session-token': 'sessionToken' } as const;
+
+/** Parses `<function> <event.json> [--client-token T] [--session-token T]` (also `--flag=value`). */
+export const parseInvokeArgs = (argv: readonly string[]): InvokeArgs => {
+  const positional: string[] = [];
+  const tokens: { clientToken?: string; sessionToken?: string } = {};
+  const queue = [...argv];
+  for (let arg = queue.shift(); arg !== undefined; arg = queue.shift()) {
+    if (arg === '-h' || arg === '--help') return { functionName: 'search', eventPath: '', help: true };
+    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = equals === -1 ? arg : arg.slice(0, equals);
+    if (flag in TOKEN_FLAGS) {
+      const value = equals === -1 ? queue.shift() : arg.slice(equals + 1);
+      if (value === undefined || value.trim() === '' || (equals === -1 && value.startsWith('--'))) {
+        throw new InvokeUsageError(`${flag} needs a value`);
+      }
+      tokens[TOKEN_FLAGS[flag as keyof typeof TOKEN_FLAGS]] = value.trim();
+      continue;
+    }
+    if (arg.startsWith('-')) throw new InvokeUsageError(`Unknown option ${arg}`);
+    positional.push(arg);
+  }
+  const [functionName, eventPath, ...rest] = positional;
+  if (functionName === undefined || eventPath === undefined) {
+    throw new InvokeUsageError('A function name and an event file are required');
+  }
+  if (rest.length > 0) throw new InvokeUsageError(`Unexpected argument ${rest[0]}`);
+  if (!isInvokable(functionName)) {
+    throw new InvokeUsageError(`Unknown function "${functionName}"; expected one of ${INVOKABLE_FUNCTIONS.join(', ')}`);
+  }
+  return { functionName, eventPath, ...tokens };
+};
+
+/**
+ * The environment a handler needs to run against the local stack of `npm start`. Variables already
+ * set in `env` win, so any of them can point elsewhere.
+ */
+export const localInvokeEnvironment = (env: NodeJS.ProcessEnv): Record<string, string> => {
+  const paths = dataPaths(env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
+  const tables = localTableNames();
+  const defaults: Record<string, string> = {
+    JOBS_TABLE: tables.jobsTable,
+    AUTH_TABLE: tables.authTable,
+    DYNAMODB_ENDPOINT: localDynamoDbEndpoint(portFrom(env, 'DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT)),
+    SEARCH_ENGINE: 'embedded',
+    SEARCH_DB_PATH: paths.searchDb,
+    AWS_REGION: 'us-east-1',
+    // DynamoDB Local accepts any credentials, but the SDK needs some.
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    POWERTOOLS_SERVICE_NAME: 'jobs-api',
+  };
+  const merged: Record<string, string> = {};
+  for (const [name, value] of Object.entries(defaults)) merged[name] = env[name]?.trim() || value;
+  return merged;
+};
+
+/** The tokens to put into an API event, and where they came from. */
+export interface ResolvedTokens {
+  clientToken?: string;
+  sessionToken?: string;
+  /** For each token: `flag`, `env`, `demo`, or `event` (left as the event has it). */
+  sources: { clientToken: TokenSource; sessionToken: TokenSource };
+}
+
+export type TokenSource = 'flag' | 'env' | 'demo' | 'event';
+
+/**
+ * Picks each token from the command line, else the environment (`CLIENT_TOKEN`, `SESSION_TOKEN`), else
+ * the demo user's tokens `npm start` saved; otherwise the event keeps its own header.
+ */
+export const resolveTokens = async (
+  args: Pick<InvokeArgs, 'clientToken' | 'sessionToken'>,
+  env: NodeJS.ProcessEnv,
+  demoTokensPath: string | undefined,
+): Promise<ResolvedTokens> => {
+  const demo = demoTokensPath === undefined ? undefined : (await loadDemoTokens(demoTokensPath))?.sessions.user;
+  const pick = (flag: string | undefined, fromEnv: string | undefined, fromDemo: string | undefined) => {
+    if (flag) return { value: flag, source: 'flag' as const };
+    if (fromEnv?.trim()) return { value: fromEnv.trim(), source: 'env' as const };
+    if (fromDemo) return { value: fromDemo, source: 'demo' as const };
+    return { value: undefined, source: 'event' as const };
+  };
+  const client = pick(args.clientToken, env.CLIENT_TOKEN, demo?.clientToken);
+  const session = pick(args.sessionToken, env.SESSION_TOKEN, demo?.sessionToken);
+  return {
+    ...(client.value === undefined ? {} : { clientToken: client.value }),
+    ...(session.value === undefined ? {} : { sessionToken: session.value }),
+    sources: { clientToken: client.source, sessionToken: session.source },
+  };
+};
+
+type HeaderMap = Record<string, string | undefined>;
+type MultiHeaderMap = Record<string, string[] | undefined>;
+
+const withHeader = <T>(
+  headers: Record<string, T | undefined> | null | undefined,
+  name: string,
+  value: T,
+): Record<string, T | undefined> => {
+  const kept = Object.entries(headers ?? {}).filter(([key]) => key.toLowerCase() !== name.toLowerCase());
+  return Object.fromEntries([...kept, [name, value]]);
+};
+
+/** Whether an event is an API Gateway proxy event (it has an HTTP method). */
+export const isApiEvent = (event: unknown): event is Record<string, unknown> & { httpMethod: string } =>
+  typeof event === 'object' && event !== null && typeof (event as { httpMethod?: unknown }).httpMethod === 'string';
+
+/**
+ * An API event with its token headers replaced (in `headers` and `multiValueHeaders`, whatever the
+ * case of the names it had). Other events are returned unchanged.
+ */
+export const applyTokens = <T>(event: T, tokens: Pick<ResolvedTokens, 'clientToken' | 'sessionToken'>): T => {
+  if (!isApiEvent(event)) return event;
+  let headers = (event.headers ?? {}) as HeaderMap;
+  let multiValueHeaders = (event.multiValueHeaders ?? {}) as MultiHeaderMap;
+  const replacements: [string, string | undefined][] = [
+    ['X-Client-Token', tokens.clientToken],
+    ['X-Session-Token', tokens.sessionToken],
+  ];
+  for (const [name, value] of replacements) {
+    if (value === undefined) continue;
+    headers = withHeader(headers, name, value);
+    multiValueHeaders = withHeader(multiValueHeaders, name, [value]);
+  }
+  return { ...event, headers, multiValueHeaders };
+};
+
+/** What an invocation gave. */
+export type InvokeOutcome =
+  | { ok: true; result: unknown }
+  | { ok: false; error: { errorType: string; errorMessage: string } };
+
+type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+/** How long the handler may run: API Gateway's budget for API functions, a minute for the indexer. */
+const budgetOf = (name: InvokableFunction): number => (name === 'indexer' ? 60_000 : 10_000);
+
+/** Loads a handler module (after the environment is set: modules read it when first used). */
+export const loadHandler = async (name: InvokableFunction): Promise<Handler> => {
+  const module = (await import(pathToFileURL(join(ROOT, 'functions', `${name}.ts`)).href)) as { handler?: unknown };
+  if (typeof module.handler !== 'function') throw new Error(`functions/${name}.ts exports no handler`);
+  return module.handler as Handler;
+};
+
+/**
+ * Runs a handler on an event, the way the Lambda runtime would: with a context whose remaining time
+ * counts down, catching what it throws as Lambda reports it (`errorType`, `errorMessage`).
+ */
+export const invokeHandler = async (
+  name: InvokableFunction,
+  handler: Handler,
+  event: unknown,
+): Promise<InvokeOutcome> => {
+  const context = lambdaContext({ functionName: `jobs-api-local-${name}`, budgetMs: budgetOf(name) });
+  try {
+    return { ok: true, result: await handler(event, context) };
+  } catch (error) {
+    const errorType = error instanceof Error ? error.name : 'Error';
+    const errorMessage = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: { errorType, errorMessage } };
+  }
+};
+
+/** Sends everything written to standard output while `work` runs to standard error instead. */
+export const withStdoutOnStderr = async <T>(work: () => Promise<T>): Promise<T> => {
+  const write = process.stdout.write;
+  process.stdout.write = ((...args: Parameters<typeof process.stderr.write>) =>
+    process.stderr.write(...args)) as typeof process.stdout.write;
+  try {
+    return await work();
+  } finally {
+    process.stdout.write = write;
+  }
+};
+
+const readEvent = async (path: string): Promise<unknown> => {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new InvokeUsageError(`Cannot read the event file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new InvokeUsageError(`The event file ${path} is not JSON: ${(error as Error).message}`);
+  }
+};
+
+const note = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+const flushed = (text: string): Promise<void> =>
+  new Promise((resolve) => {
+    process.stdout.write(text, () => resolve());
+  });
+
+const main = async (): Promise<number> => {
+  const args = parseInvokeArgs(process.argv.slice(2));
+  if (args.help) {
+    note(USAGE);
+    return 0;
+  }
+  const event = await readEvent(args.eventPath);
+  Object.assign(process.env, localInvokeEnvironment(process.env));
+  const paths = dataPaths(process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
+  if (paths.inMemory) note('DATA_DIR is :memory: — the search index is not shared with `npm start`.');
+
+  let input = event;
+  if (isApiEvent(event)) {
+    const tokens = await resolveTokens(args, process.env, paths.demoTokens);
+    input = applyTokens(event, tokens);
+    if (tokens.sources.clientToken === 'event' || tokens.sources.sessionToken === 'event') {
+      note(
+        'No token given for some header (flags, CLIENT_TOKEN/SESSION_TOKEN, or demo tokens): the event keeps its own.',
+      );
+    }
+  }
+
+  const handler = await loadHandler(args.functionName);
+  const outcome = await withStdoutOnStderr(() => invokeHandler(args.functionName, handler, input));
+  await flushed(`${JSON.stringify(outcome.ok ? outcome.result : outcome.error, null, 2)}\n`);
+  return outcome.ok ? 0 : 1;
+};
+
+if (import.meta.main) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      if (error instanceof InvokeUsageError) {
+        note(`${error.message}\n\n${USAGE}`);
+        process.exit(2);
+      }
+      note(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      process.exit(1);
+    },
+  );
+}
