@@ -36,7 +36,7 @@ interface JobFault {
 }
 
 interface RequestFault {
-  kind: 'throw' | 'timeout';
+  kind: 'throw' | 'timeout' | 'delay';
   delayMs: number;
   remaining: number;
 }
@@ -77,6 +77,12 @@ export class FaultyIndex implements SearchIndex {
     return this;
   }
 
+  /** The next `times` apply() calls wait `delayMs`, then go to the real engine (a slow request). */
+  public delayRequests(delayMs: number, times = 1): this {
+    this.requestFaults.push({ kind: 'delay', delayMs, remaining: times });
+    return this;
+  }
+
   /** Whether every injected fault has been used up. */
   public get exhausted(): boolean {
     return (
@@ -89,11 +95,9 @@ export class FaultyIndex implements SearchIndex {
     const requestFault = this.requestFaults.find((fault) => fault.remaining > 0);
     if (requestFault !== undefined) {
       requestFault.remaining -= 1;
-      if (requestFault.kind === 'timeout') {
-        await new Promise((resolve) => setTimeout(resolve, requestFault.delayMs));
-        throw new InjectedTimeoutError(requestFault.delayMs);
-      }
-      throw new InjectedIndexError();
+      if (requestFault.kind !== 'throw') await new Promise((resolve) => setTimeout(resolve, requestFault.delayMs));
+      if (requestFault.kind === 'timeout') throw new InjectedTimeoutError(requestFault.delayMs);
+      if (requestFault.kind === 'throw') throw new InjectedIndexError();
     }
     const injected = new Map<number, IndexOutcome>();
     operations.forEach((operation, position) => {
