@@ -302,3 +302,31 @@ export const assertMatchesOpenApi = (request: ObservedRequest, response: Observe
   if (isDocsPath(request.path.split('?')[0] ?? request.path)) return;
   openApiValidator().assert(request, response);
 };
+
+/**
+ * A drop-in `fetch` for end-to-end tests: sends the request, checks the answer against openapi.yaml
+ * (throwing {@link OpenApiMismatchError} on a mismatch) and returns the response unread.
+ */
+export const fetchMatchingOpenApi = async (input: string | URL, init: RequestInit = {}): Promise<Response> => {
+  const response = await fetch(input, init);
+  const url = new URL(String(input));
+  assertMatchesOpenApi(
+    { method: init.method ?? 'GET', path: url.pathname },
+    { status: response.status, headers: response.headers, body: await response.clone().text() },
+  );
+  return response;
+};
+
+/** Reads a raw HTTP/1.1 answer (as received on a socket) into status, headers and body text. */
+export const parseRawHttpAnswer = (raw: string): ObservedResponse => {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = split === -1 ? raw : raw.slice(0, split);
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const status = Number(/^HTTP\/\d(?:\.\d)? (\d{3})/.exec(statusLine)?.[1] ?? Number.NaN);
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status, headers, body: split === -1 ? '' : raw.slice(split + 4) };
+};
