@@ -56,8 +56,9 @@ export const toApiError = (error: unknown, fallbackRetryAfterSeconds = 1): ApiEr
 export const errorFormatter = (opts: Partial<ErrorFormatterOptions> = {}): HttpMiddleware => {
   const options: ErrorFormatterOptions = { ...defaults, ...opts };
 
-  const report = (apiError: ApiError, error: unknown, request: HttpRequest): void => {
+  const report = (apiError: ApiError, error: unknown, request: HttpRequest, requestId: string): void => {
     const details = {
+      requestId,
       code: apiError.code,
       status: apiError.status,
       path: request.event?.path,
@@ -82,7 +83,7 @@ export const errorFormatter = (opts: Partial<ErrorFormatterOptions> = {}): HttpM
     const apiError = toApiError(error, options.retryAfterSeconds);
     const { requestId } = stateOf(request.event ?? {});
     try {
-      report(apiError, error, request);
+      report(apiError, error, request, requestId);
     } catch {
       // Reporting must never change the answer.
     }

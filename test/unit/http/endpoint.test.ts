@@ -1,7 +1,7 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(() => {
   Object.assign(process.env, {
@@ -9,7 +9,8 @@ vi.hoisted(() => {
     AUTH_TABLE: 'auth-unit',
     SEARCH_ENGINE: 'embedded',
     DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    // Logs are captured (see beforeEach) so that the tests can read what was written.
+    POWERTOOLS_LOG_LEVEL: 'DEBUG',
     POWERTOOLS_METRICS_DISABLED: 'true',
   });
 });
@@ -18,6 +19,7 @@ import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate'
 import type { Principal } from '../../../functions/auth/principal';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
+import { logger } from '../../../functions/observability';
 import { optionalInteger, optionalStringList } from '../../../functions/http/body-fields';
 import { httpEndpoint } from '../../../functions/http/endpoint';
 import { ApiError, DependencyUnavailableError } from '../../../functions/http/errors';
@@ -87,7 +89,17 @@ const expectCode = async (
   return result;
 };
 
+/** What the logger wrote during the current test. */
+let logged: string[] = [];
+
 beforeEach(() => {
+  logged = [];
+  const capture = (chunk: string | Uint8Array) => {
+    logged.push(String(chunk));
+    return true;
+  };
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
   resetConfig();
   resetDocumentClient();
   resetDefaultAuthenticator();
@@ -103,6 +115,10 @@ beforeEach(() => {
       { token: 'session-search', clientId: 'c-search', accountId: 42, role: 'user' },
     ],
   });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 const tooLarge = JSON.stringify({ pad: 'x'.repeat(MAX_BODY_BYTES) });
@@ -243,6 +259,37 @@ describe('the shared chain around a POST endpoint', () => {
     it('answers 500 to a bug, leaking nothing', async () => {
       const result = await expectCode({ headers: good, body: { fileId: '500' } }, 500, 'internal_error');
       expect(result.body).not.toMatch(/bug|jobs-unit|Error/);
+    });
+  });
+
+  describe('logging', () => {
+    const captureLogs = async (action: () => Promise<unknown>): Promise<string> => {
+      logged = [];
+      await action();
+      return logged.join('');
+    };
+
+    it('logs the real cause of a 500 with the request id, and never the tokens', async () => {
+      const output = await captureLogs(() => call({ headers: good, body: { fileId: '500' } }));
+      expect(output).toContain('the handler has a bug');
+      expect(output).toContain('req-post');
+      expect(output).not.toContain('client-all');
+      expect(output).not.toContain('session-user');
+    });
+
+    it('logs a refused request by its code, never the tokens', async () => {
+      const output = await captureLogs(() => call({ headers: { ...good, 'X-Client-Token': 'unknown-secret' } }));
+      expect(output).toContain('invalid_client');
+      expect(output).not.toContain('unknown-secret');
+      expect(output).not.toContain('session-user');
+    });
+
+    it('redacts the token headers when the event itself is logged', async () => {
+      const event = apiEvent({ method: 'POST', path: '/reject', headers: good, body: {} });
+      const output = await captureLogs(async () => logger.logEventIfEnabled(event, true));
+      expect(output).toContain('application/json');
+      expect(output).not.toContain('client-all');
+      expect(output).not.toContain('session-user');
     });
   });
 });
