@@ -174,6 +174,11 @@ export interface RejectPlan {
   changedJobs: Array<{ job: StoredJob; files: FileChange[] }>;
   /** Jobs whose requested files are all unchanged repeats, in a request that changes other jobs. */
   unchangedJobs: StoredJob[];
+  /**
+   * Files that repeat their current review, in a request that changes other files: the write checks
+   * that each is still as read, so the answer it gives for them is still true when it commits.
+   */
+  unchangedFiles: FileItem[];
   /** The answer once the plan is written (or immediately, when there is nothing to write). */
   response: RejectResponseBody;
 }
@@ -198,10 +203,12 @@ export const planRejection = (
   }
   const changes = new Map<number, { job: StoredJob; files: FileChange[] }>();
   const jobs = new Map<number, StoredJob>();
+  const repeats: FileItem[] = [];
   const files: RejectedFile[] = request.files.map((rejection) => {
     const { job, file, item } = stored.get(rejection.fileId)!;
     if (!jobs.has(job.id)) jobs.set(job.id, job);
     if (isSameRejection(file, rejection)) {
+      repeats.push(item);
       return {
         fileId: file.id,
         jobId: job.id,
@@ -226,6 +233,7 @@ export const planRejection = (
   return {
     changedJobs,
     unchangedJobs: changedJobs.length === 0 ? [] : [...jobs.values()].filter((job) => !changes.has(job.id)),
+    unchangedFiles: changedJobs.length === 0 ? [] : repeats,
     response: {
       _type: 'RejectResponseBody',
       files,
@@ -297,37 +305,67 @@ const fileUpdate = (tableName: string, change: FileChange, now: string): Transac
   };
 };
 
-const jobUpdate = (tableName: string, job: StoredJob, now: string): TransactItem => ({
-  Update: {
-    TableName: tableName,
-    Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
-    UpdateExpression: 'SET #status = :status, #reviewedDate = :now, #version = :next',
-    ConditionExpression: '#version = :read',
-    ExpressionAttributeNames: { '#status': 'status', '#reviewedDate': 'reviewedDate', '#version': 'version' },
-    ExpressionAttributeValues: {
-      ':status': REJECTED_JOB_STATUS,
-      ':now': now,
-      ':read': job.version,
-      ':next': job.version + 1,
-    },
-  },
-});
+/**
+ * The one thing a rejection reads from its job item (besides the owner, which never changes): that the
+ * job is in review. The condition holds while the status is one of {@link REVIEWABLE_STATUSES}, so
+ * rejections of different files of one job do not invalidate each other, while a job archived or sent
+ * back to work in the meantime still fails the write.
+ */
+const reviewableCondition = () => {
+  const values: Record<string, unknown> = {};
+  const placeholders = REVIEWABLE_STATUSES.map((status, index) => {
+    values[`:reviewable${index}`] = status;
+    return `:reviewable${index}`;
+  });
+  return { expression: `#status IN (${placeholders.join(', ')})`, names: { '#status': 'status' }, values };
+};
 
-const jobUnchanged = (tableName: string, job: StoredJob): TransactItem => ({
-  ConditionCheck: {
-    TableName: tableName,
-    Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
-    ConditionExpression: '#version = :read',
-    ExpressionAttributeNames: { '#version': 'version' },
-    ExpressionAttributeValues: { ':read': job.version },
-  },
-});
+const jobUpdate = (tableName: string, job: StoredJob, now: string): TransactItem => {
+  const guard = reviewableCondition();
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
+      UpdateExpression: 'SET #status = :status, #reviewedDate = :now ADD #version :one',
+      ConditionExpression: guard.expression,
+      ExpressionAttributeNames: { ...guard.names, '#reviewedDate': 'reviewedDate', '#version': 'version' },
+      ExpressionAttributeValues: { ...guard.values, ':status': REJECTED_JOB_STATUS, ':now': now, ':one': 1 },
+    },
+  };
+};
+
+const jobUnchanged = (tableName: string, job: StoredJob): TransactItem => {
+  const guard = reviewableCondition();
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
+      ConditionExpression: guard.expression,
+      ExpressionAttributeNames: guard.names,
+      ExpressionAttributeValues: guard.values,
+    },
+  };
+};
+
+const fileUnchanged = (tableName: string, item: FileItem): TransactItem => {
+  const guard = unchangedCondition(item);
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: { pk: item.pk, sk: item.sk },
+      ConditionExpression: guard.expression,
+      ExpressionAttributeNames: guard.names,
+      ...(Object.keys(guard.values).length > 0 ? { ExpressionAttributeValues: guard.values } : {}),
+    },
+  };
+};
 
 /**
- * The items of the one transaction that writes a plan: per changed job, its files and the job item
- * (review status, `reviewedDate`, version + 1, conditioned on the version read); per unchanged job of
- * the request, a check that its version is still the one read. At most 50 files and 50 jobs: within
- * the 100 items a transaction may hold.
+ * The items of the one transaction that writes a plan: per changed job, its files (each guarded by
+ * what was read) and the job item (review status, `reviewedDate`, version incremented atomically by
+ * one, conditioned on the job still being in review); per unchanged job of the request, a check that
+ * it is still in review; per repeated file, a check that it is still as read. Every file of the request
+ * is one item and every job one more: at most 50 + 50, within the 100 items a transaction may hold.
  */
 export const transactItems = (tableName: string, plan: RejectPlan, now: string): TransactItem[] => [
   ...plan.changedJobs.flatMap(({ job, files }) => [
@@ -335,6 +373,7 @@ export const transactItems = (tableName: string, plan: RejectPlan, now: string):
     jobUpdate(tableName, job, now),
   ]),
   ...plan.unchangedJobs.map((job) => jobUnchanged(tableName, job)),
+  ...plan.unchangedFiles.map((item) => fileUnchanged(tableName, item)),
 ];
 
 /** Whether a failed transaction lost a race (retry the whole read-check-write) rather than failed for good. */

@@ -346,16 +346,18 @@ describe('rejecting files in DynamoDB', () => {
   it('gives up with a contention error after its attempts when every write loses the race', async () => {
     const stored = job();
     await store(stored);
-    const bumping = {
+    let touches = 0;
+    const touching = {
       send: async (command: unknown) => {
         if (command instanceof TransactWriteCommand) {
+          touches += 1;
           await client.send(
             new UpdateCommand({
               TableName: tableName,
-              Key: { pk: jobKeys.pk(stored.id), sk: jobKeys.jobSk },
-              UpdateExpression: 'SET #version = #version + :one',
-              ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':one': 1 },
+              Key: { pk: jobKeys.pk(stored.id), sk: jobKeys.fileSk(stored.files[0]!.id) },
+              UpdateExpression: 'SET #reviewDate = :touched',
+              ExpressionAttributeNames: { '#reviewDate': 'reviewDate' },
+              ExpressionAttributeValues: { ':touched': new Date(Date.UTC(2024, 0, touches)).toISOString() },
             }),
           );
         }
@@ -363,7 +365,7 @@ describe('rejecting files in DynamoDB', () => {
       },
     } as unknown as Client;
 
-    const outcome = useCase({ client: bumping, retry: { maxAttempts: 3 }, sleep: async () => {} }).run(
+    const outcome = useCase({ client: touching, retry: { maxAttempts: 3 }, sleep: async () => {} }).run(
       { files: [cropping(stored.files[0]!.id)] },
       user(10),
     );
@@ -400,5 +402,25 @@ describe('rejecting files in DynamoDB', () => {
       });
     }
     expect(await jobItem(stored.id)).toMatchObject({ version: 1 + stored.files.length, status: 'CJ_REJECT_READY' });
+  });
+
+  it('answers success to 20 concurrent rejects of 20 different files of one job, adding one version per write', async () => {
+    const stored = job({ files: Array.from({ length: 20 }, () => jobFile()) });
+    await store(stored);
+    const versionBefore = (await jobItem(stored.id))!.version as number;
+    const responses = await Promise.all(
+      stored.files.map((file, index) =>
+        useCase().run({ files: [cropping(file.id, { customRejection: `rework ${index}` })] }, user(10)),
+      ),
+    );
+    expect(responses.map((response) => response.files[0]!.fileId)).toEqual(stored.files.map((file) => file.id));
+    expect(responses.every((response) => response.jobs[0]!.status === 'CJ_REJECT_READY')).toBe(true);
+    for (const [index, file] of stored.files.entries()) {
+      expect(await fileItem(stored.id, file.id)).toMatchObject({
+        isRejected: true,
+        reviews: { customRejection: `rework ${index}` },
+      });
+    }
+    expect(await jobItem(stored.id)).toMatchObject({ version: versionBefore + 20, status: 'CJ_REJECT_READY' });
   });
 });

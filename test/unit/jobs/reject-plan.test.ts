@@ -182,6 +182,7 @@ describe('planning a rejection', () => {
     const plan = planRejection({ files: [rejection(1)] }, new Map([[1, stored(job, file)]]), user, NOW);
     expect(plan.changedJobs).toEqual([]);
     expect(plan.unchangedJobs).toEqual([]);
+    expect(plan.unchangedFiles).toEqual([]);
     expect(plan.response.files).toEqual([
       { fileId: 1, jobId: 100, isRejected: true, rejectionReason: ' - Cropping', reviewDate: EARLIER },
     ]);
@@ -205,6 +206,7 @@ describe('planning a rejection', () => {
     const plan = planRejection({ files: [rejection(1), rejection(2)] }, files, user, NOW);
     expect(plan.changedJobs.map(({ job }) => job.id)).toEqual([200]);
     expect(plan.unchangedJobs.map((job) => job.id)).toEqual([100]);
+    expect(plan.unchangedFiles.map((item) => item.fileId)).toEqual([1]);
     expect(plan.response.files.map((f) => f.reviewDate)).toEqual([EARLIER, NOW]);
     expect(plan.response.jobs).toEqual([
       { id: 100, status: 'CJ_REJECT_READY' },
@@ -287,7 +289,7 @@ describe('the transaction of a plan', () => {
   const before = jobFile(1, { reviewDate: EARLIER, isRejected: true });
   const files = new Map([[1, stored(job, before)]]);
 
-  it('updates each file guarded by what was read, and the job guarded by its version, bumping it by one', () => {
+  it('updates each file guarded by what was read, and the job guarded by its review status, adding one to its version', () => {
     const plan = planRejection({ files: [rejection(1)] }, files, user, NOW);
     const [fileWrite, jobWrite] = transactItems('jobs', plan, NOW);
     expect(fileWrite?.Update?.Key).toEqual({ pk: 'JOB#100', sk: 'FILE#1' });
@@ -300,8 +302,42 @@ describe('the transaction of a plan', () => {
     });
     expect(jobWrite?.Update).toMatchObject({
       Key: { pk: 'JOB#100', sk: 'JOB' },
-      ConditionExpression: '#version = :read',
-      ExpressionAttributeValues: { ':status': 'CJ_REJECT_READY', ':now': NOW, ':read': 7, ':next': 8 },
+      UpdateExpression: expect.stringContaining('ADD #version :one'),
+      ConditionExpression: '#status IN (:reviewable0, :reviewable1, :reviewable2, :reviewable3)',
+      ExpressionAttributeValues: {
+        ':status': 'CJ_REJECT_READY',
+        ':now': NOW,
+        ':one': 1,
+        ':reviewable0': 'CJ_REVIEWING',
+        ':reviewable1': 'CJ_FINISHED',
+        ':reviewable2': 'CJ_REJECT_READY',
+        ':reviewable3': 'CJ_REJECT_ERROR',
+      },
+    });
+    expect(jobWrite?.Update?.ExpressionAttributeValues).not.toHaveProperty(':read');
+  });
+
+  it('checks that repeated files are still as read and their jobs still in review', () => {
+    const review: Review = { customRejection: null, rejects: rejection(1).rejects, reviewDate: EARLIER };
+    const repeatedJob = storedJob(200, { status: 'CJ_REJECT_READY' });
+    const repeated = jobFile(2, { isRejected: true, reviews: review, reviewDate: EARLIER });
+    const plan = planRejection(
+      { files: [rejection(1), rejection(2)] },
+      new Map([
+        [1, stored(job, jobFile(1))],
+        [2, stored(repeatedJob, repeated)],
+      ]),
+      user,
+      NOW,
+    );
+    const [, , jobCheck, fileCheck] = transactItems('jobs', plan, NOW);
+    expect(jobCheck?.ConditionCheck).toMatchObject({
+      Key: { pk: 'JOB#200', sk: 'JOB' },
+      ConditionExpression: expect.stringContaining('#status IN'),
+    });
+    expect(fileCheck?.ConditionCheck).toMatchObject({
+      Key: { pk: 'JOB#200', sk: 'FILE#2' },
+      ExpressionAttributeValues: { ':was_reviewDate': EARLIER, ':was_isRejected': true },
     });
   });
 
