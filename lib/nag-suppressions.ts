@@ -50,17 +50,11 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     },
   );
 
-  for (const name of ['Search', 'SearchFields', 'Reject'] as const) {
+  for (const name of ['Search', 'SearchFields', 'Reject', 'Indexer'] as const) {
     Validations.of(stack.functions[name]).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });
   }
   Validations.of(stack.functions.Search).acknowledge({ id: indexPathsFinding, reason: indexPathsReason });
-  Validations.of(stack.functions.Indexer).acknowledge(
-    {
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: `${XRAY_REASON} The stream event source also needs dynamodb:ListStreams, which has no resource-level permissions either.`,
-    },
-    { id: indexPathsFinding, reason: indexPathsReason },
-  );
+  Validations.of(stack.functions.Indexer).acknowledge({ id: indexPathsFinding, reason: indexPathsReason });
 
   Validations.of(stack.streamIndexer.deadLetterQueue).acknowledge({
     id: 'AwsSolutions-SQS3',
