@@ -50,6 +50,11 @@ export interface JobRepositoryOptions {
   maxConflictRetries?: number;
   /** Items per Scan page. */
   scanPageSize?: number;
+  /**
+   * Most item writes done as one transaction (DynamoDB's limit is 100); a larger write goes files first,
+   * in batches, and the job item last.
+   */
+  maxTransactionItems?: number;
 }
 
 /** Every attempt of an upsert lost an optimistic-lock race against concurrent writers of the same job. */
@@ -197,12 +202,17 @@ export class JobRepository {
   private readonly tableName: string;
   private readonly maxConflictRetries: number;
   private readonly scanPageSize: number;
+  private readonly maxTransactionItems: number;
 
   public constructor(client: DynamoDBDocumentClient, tableName: string, options: JobRepositoryOptions = {}) {
     this.client = client;
     this.tableName = tableName;
     this.maxConflictRetries = options.maxConflictRetries ?? 8;
     this.scanPageSize = options.scanPageSize ?? 1_000;
+    this.maxTransactionItems = Math.max(
+      1,
+      Math.min(MAX_TRANSACTION_ITEMS, options.maxTransactionItems ?? MAX_TRANSACTION_ITEMS),
+    );
   }
 
   /** Every item of a job's partition (one paginated Query). */
@@ -292,7 +302,7 @@ export class JobRepository {
                   },
                 },
               ];
-        if (jobDelete.length + fileKeys.length <= MAX_TRANSACTION_ITEMS) {
+        if (jobDelete.length + fileKeys.length <= this.maxTransactionItems) {
           await dynamo(() =>
             this.client.send(
               new TransactWriteCommand({
@@ -334,7 +344,7 @@ export class JobRepository {
     };
     const pk = jobKeys.pk(jobItem.id);
     const fileWrites = plan.filePuts.length + plan.fileDeletes.length;
-    if (fileWrites + 1 <= MAX_TRANSACTION_ITEMS) {
+    if (fileWrites + 1 <= this.maxTransactionItems) {
       await dynamo(() =>
         this.client.send(
           new TransactWriteCommand({
