@@ -12,12 +12,14 @@ import { JobRepository } from '../functions/jobs/repository';
 import { resetSearchIndex, searchIndex } from '../functions/search/engine';
 import { ImportAbortedError, type ImportResult, importNdjson } from '../local/import';
 import {
+  assertSupportedNode,
   DEFAULT_DATA_DIR,
   DEFAULT_DYNAMODB_PORT,
   dataPaths,
   localDynamoDbEndpoint,
   localTableNames,
   portFrom,
+  UnsupportedNodeError,
 } from '../local/paths';
 import { createProgressBar } from '../local/progress';
 import { reindex } from '../local/reindex';
@@ -269,6 +271,7 @@ const runCli = async (argv: string[]): Promise<number> => {
     return 2;
   }
   try {
+    assertSupportedNode();
     const target = await selectTarget(parsed.values);
     return await command(parsed.values, positionals, target);
   } catch (error) {
@@ -276,7 +279,11 @@ const runCli = async (argv: string[]): Promise<number> => {
       message(`${error.message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof UnknownClientError || error instanceof CommandFailedError) {
+    if (
+      error instanceof UnknownClientError ||
+      error instanceof CommandFailedError ||
+      error instanceof UnsupportedNodeError
+    ) {
       message(error.message);
       return 1;
     }

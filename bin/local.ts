@@ -12,6 +12,7 @@ import {
   LocalSettingError,
   localDynamoDbEndpoint,
   portFrom,
+  UnsupportedNodeError,
 } from '../local/paths';
 import { demoCommandsFor, type LocalStack, PortInUseError, startLocalStack } from '../local/runtime';
 

@@ -96,3 +96,22 @@ export const portFrom = (env: NodeJS.ProcessEnv, name: string, fallback: number)
   }
   return port;
 };
+
+/** The oldest Node.js major version the local tools run on (the Lambda runtime's; `node:sqlite` needs it). */
+export const MIN_NODE_MAJOR = 24;
+
+/** Node.js is older than the local tools need. */
+export class UnsupportedNodeError extends Error {
+  public constructor(version: string) {
+    super(
+      `Node.js ${MIN_NODE_MAJOR} or newer is needed, this is ${version}. Run through npm (\`npm start\`, ` +
+        '`npm run cli -- …`) or npx, which put the project’s own Node.js first on PATH.',
+    );
+    this.name = 'UnsupportedNodeError';
+  }
+}
+
+/** Throws {@link UnsupportedNodeError} when the running Node.js is too old. */
+export const assertSupportedNode = (version: string = process.versions.node): void => {
+  if (Number(version.split('.')[0]) < MIN_NODE_MAJOR) throw new UnsupportedNodeError(`v${version}`);
+};

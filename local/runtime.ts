@@ -36,6 +36,7 @@ import {
   DEFAULT_TABLE_PREFIX,
   dataPaths,
   type LocalTables,
+  assertSupportedNode,
   localTableNames,
 } from './paths';
 import { createLocalServer, type LocalServer, type RequestLogEntry } from './server';
@@ -237,6 +238,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   const tables = localTableNames(options.tablePrefix ?? DEFAULT_TABLE_PREFIX);
   const port = options.port ?? DEFAULT_PORT;
   const teardown = new Teardown();
+  assertSupportedNode();
   try {
     await assertPortFree(port, 'the API');
     if (paths.root !== undefined) await mkdir(paths.root, { recursive: true });
