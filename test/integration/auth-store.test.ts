@@ -10,8 +10,10 @@ import { createTestTables, type TestTables } from '../support/dynamo';
 
 let tables: TestTables;
 let store: AuthStore;
+/** Generous budgets: the shared test machine can be slow; these tests are about behaviour, not speed. */
+const BUDGET_MS = 9_000;
 const client = () =>
-  createDocumentClient({ region: 'us-east-1', dynamodbEndpoint: tables.endpoint, dependencyTimeoutMs: 3_000 });
+  createDocumentClient({ region: 'us-east-1', dynamodbEndpoint: tables.endpoint, dependencyTimeoutMs: BUDGET_MS });
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> => {
   try {
@@ -25,7 +27,7 @@ const codeOf = async (promise: Promise<unknown>): Promise<string> => {
 
 beforeAll(async () => {
   tables = await createTestTables();
-  store = new AuthStore(client(), tables.authTable, { timeoutMs: 3_000 });
+  store = new AuthStore(client(), tables.authTable, { timeoutMs: BUDGET_MS });
 });
 
 describe('AuthStore and Authenticator on DynamoDB Local', () => {
