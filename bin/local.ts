@@ -78,7 +78,10 @@ const main = async (): Promise<void> => {
 
 main().catch((error: unknown) => {
   const known =
-    error instanceof JavaMissingError || error instanceof PortInUseError || error instanceof LocalSettingError;
+    error instanceof JavaMissingError ||
+    error instanceof PortInUseError ||
+    error instanceof LocalSettingError ||
+    error instanceof UnsupportedNodeError;
   err(
     known
       ? (error as Error).message
