@@ -55,7 +55,7 @@ export const JOBS_TABLE = {
 
 /**
  * Auth table: clients (`pk = CLIENT#<sha256(token)>`) and sessions (`pk = SESSION#<sha256(token)>`).
- * Sessions expire by TTL on `expiresAt` (epoch seconds); expiry is also checked on every read, since
+ * Sessions carry `expiresAt` (ISO) and expire by TTL on `ttl` (epoch seconds); expiry is also checked on every read, since
  * TTL deletion is lazy.
  */
 export const AUTH_TABLE = {
