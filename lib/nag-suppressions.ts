@@ -50,6 +50,15 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     },
   );
 
+  if (!stack.searchDomain.zoneAware) {
+    Validations.of(stack.searchDomain).acknowledge({
+      id: 'AwsSolutions-OS7',
+      reason:
+        'Zone awareness was turned off by context (searchZoneCount=1), which only a development deployment ' +
+        'should do; the production default spreads the nodes over two zones.',
+    });
+  }
+
   for (const name of ['Search', 'SearchFields', 'Reject', 'Indexer'] as const) {
     Validations.of(stack.functions[name]).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });
   }

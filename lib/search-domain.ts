@@ -40,12 +40,15 @@ export class SearchDomain extends Construct {
   public readonly domain: Domain;
   /** The index (or alias) the functions use. */
   public readonly indexName: string;
+  /** Whether the data nodes are spread over several availability zones. */
+  public readonly zoneAware: boolean;
   private readonly grants: PathGrant[] = [];
   private readonly domainArnPattern: string;
 
   public constructor(scope: Construct, id: string, props: SearchDomainProps) {
     super(scope, id);
     this.indexName = props.indexName;
+    this.zoneAware = props.zoneCount > 1;
     const removalPolicy = props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const logGroup = (name: string): LogGroup =>
       new LogGroup(this, name, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });

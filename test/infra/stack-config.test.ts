@@ -1,0 +1,139 @@
+/**
+ * Configuration by context: defaults, validation of every value, and a stack built from a
+ * non-default configuration (synthesized once, without bundling).
+ */
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildJobsApi } from '../../lib/app';
+import {
+  type ContextReader,
+  DEFAULT_CONFIG,
+  readStackConfig,
+  StackConfigError,
+  stackNameFor,
+} from '../../lib/stack-config';
+
+const from =
+  (context: Record<string, unknown>): ContextReader =>
+  (key) =>
+    context[key];
+
+describe('reading the configuration from context', () => {
+  it('uses the small-production defaults when nothing is set', () => {
+    expect(readStackConfig(from({}))).toEqual(DEFAULT_CONFIG);
+    expect(DEFAULT_CONFIG).toMatchObject({ stage: 'prod', deletionProtection: true, searchInstanceCount: 2 });
+  });
+
+  it('accepts values given on the command line as strings', () => {
+    const config = readStackConfig(
+      from({
+        stage: 'staging',
+        searchInstanceCount: '3',
+        searchZoneCount: '3',
+        searchInstanceType: 't3.medium.search',
+        searchVolumeSizeGiB: '50',
+        retentionDays: '30',
+        deletionProtection: 'false',
+        throttleRateLimit: '20',
+        throttleBurstLimit: '40',
+        apiMemoryMiB: '512',
+        alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alerts',
+      }),
+    );
+    expect(config).toEqual({
+      stage: 'staging',
+      searchInstanceCount: 3,
+      searchZoneCount: 3,
+      searchInstanceType: 't3.medium.search',
+      searchVolumeSizeGiB: 50,
+      retentionDays: 30,
+      deletionProtection: false,
+      throttleRateLimit: 20,
+      throttleBurstLimit: 40,
+      apiMemoryMiB: 512,
+      alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alerts',
+    });
+  });
+
+  it.each([
+    [{ stage: 'Prod' }, 'stage'],
+    [{ stage: 'a'.repeat(21) }, 'stage'],
+    [{ searchInstanceCount: '0' }, 'searchInstanceCount'],
+    [{ searchInstanceCount: 'two' }, 'searchInstanceCount'],
+    [{ searchInstanceCount: 3 }, 'searchInstanceCount'],
+    [{ searchZoneCount: 4 }, 'searchZoneCount'],
+    [{ searchInstanceType: 'm6g.large' }, 'searchInstanceType'],
+    [{ retentionDays: 45 }, 'retentionDays'],
+    [{ deletionProtection: 'yes' }, 'deletionProtection'],
+    [{ throttleRateLimit: 1.5 }, 'throttleRateLimit'],
+    [{ alarmTopicArn: 'ops-alerts' }, 'alarmTopicArn'],
+  ])('refuses %j, naming %s', (context, key) => {
+    expect(() => readStackConfig(from(context))).toThrow(StackConfigError);
+    expect(() => readStackConfig(from(context))).toThrow(`"${key}"`);
+  });
+
+  it('names the stack after the stage', () => {
+    expect(stackNameFor('staging')).toBe('JobsApi-staging');
+  });
+});
+
+describe('a stack built from a non-default configuration', () => {
+  let template: Template;
+
+  beforeAll(() => {
+    const app = new App({
+      context: {
+        'aws:cdk:bundling-stacks': [],
+        stage: 'dev',
+        searchInstanceType: 't3.small.search',
+        searchInstanceCount: '1',
+        searchZoneCount: '1',
+        deletionProtection: 'false',
+        retentionDays: '14',
+        alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:ops',
+      },
+    });
+    const stack = buildJobsApi(app);
+    expect(stack.stackName).toBe('JobsApi-dev');
+    template = Template.fromStack(stack);
+  });
+
+  it('sizes the domain from context, without zone awareness for a single node', () => {
+    template.hasResourceProperties('AWS::OpenSearchService::Domain', {
+      DomainName: 'jobs-dev',
+      ClusterConfig: {
+        InstanceType: 't3.small.search',
+        InstanceCount: 1,
+        ZoneAwarenessEnabled: false,
+        DedicatedMasterEnabled: false,
+        MultiAZWithStandbyEnabled: false,
+      },
+    });
+  });
+
+  it('lets the tables be deleted with the stack when deletion protection is off', () => {
+    for (const table of Object.values(template.findResources('AWS::DynamoDB::GlobalTable'))) {
+      expect(table.DeletionPolicy).toBe('Delete');
+      expect(table.Properties.Replicas[0].DeletionProtectionEnabled).toBe(false);
+    }
+  });
+
+  it('keeps logs for the configured retention', () => {
+    const retentions = Object.values(template.findResources('AWS::Logs::LogGroup')).map(
+      (group) => group.Properties.RetentionInDays,
+    );
+    expect(new Set(retentions)).toEqual(new Set([14]));
+  });
+
+  it('sends every alarm to the configured topic', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms.length).toBeGreaterThan(0);
+    for (const alarm of alarms)
+      expect(alarm.Properties.AlarmActions).toEqual(['arn:aws:sns:us-east-1:123456789012:ops']);
+  });
+
+  it('names the API stage after the stage', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'dev' });
+  });
+});
