@@ -26,6 +26,7 @@ import {
   saveDemoTokens,
 } from './demo-auth';
 import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './demo-data';
+import { docsRoute } from './docs';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
 import { importJobs } from './import';
 import {
@@ -304,6 +305,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     const server: LocalServer = createLocalServer({
       ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
       functionNamePrefix: options.tablePrefix ?? DEFAULT_TABLE_PREFIX,
+      extraRoutes: [docsRoute],
       ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
     });
     const host = options.host ?? '127.0.0.1';

@@ -85,6 +85,12 @@ export const localAnswer = (
   headers: Record<string, string> = {},
 ): APIGatewayProxyResult => errorResponse(new ApiError(code, context, { headers }), requestId);
 
+/**
+ * A path the local server answers besides the API (the API's documentation): writes the answer and
+ * returns `true` for a request it serves, returns `false` having written nothing otherwise.
+ */
+export type ExtraRoute = (request: IncomingMessage, response: ServerResponse) => boolean;
+
 /** One line of the server's request log. */
 export interface RequestLogEntry {
   requestId: string;
@@ -113,6 +119,8 @@ export interface LocalServerOptions {
   functionNamePrefix?: string;
   /** Receives one entry per answered request. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Routes asked, in order, before the API's (default none). */
+  extraRoutes?: readonly ExtraRoute[];
 }
 
 /** A running (or ready to run) local server. */
@@ -135,6 +143,7 @@ const DEFAULTS = {
   invocationBudgetMs: DEFAULT_INVOCATION_BUDGET_MS,
   functionNamePrefix: 'jobs-api-local',
   onRequest: (_entry: RequestLogEntry): void => {},
+  extraRoutes: [] as readonly ExtraRoute[],
 };
 
 /** Whether a request states how long its body is (a Content-Length, or chunked transfer coding). */
@@ -271,6 +280,10 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
     const path = decodePath(new URL(request.url ?? '/', 'http://localhost').pathname);
     const entry = { requestId, method, path, started };
 
+    if (settings.extraRoutes.some((extra) => extra(request, response))) {
+      settings.onRequest({ requestId, method, path, status: response.statusCode, durationMs: Date.now() - started });
+      return;
+    }
     const route = findRoute(path);
     if (route === undefined) {
       respond(request, response, localAnswer('not_found', requestId), entry);

@@ -423,6 +423,17 @@ describe('form bodies', () => {
   });
 });
 
+describe('beside the API', () => {
+  it('serves the API description and its reference page', async () => {
+    const description = await fetch(`${stack.baseUrl}/openapi.json`);
+    expect(description.status).toBe(200);
+    expect(((await description.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+    const page = await fetch(`${stack.baseUrl}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+  });
+});
+
 describe('every answer', () => {
   it('carries the common headers on success too, with a fresh request id each time', async () => {
     const first = await stack.request('/search', { body: {} });

@@ -212,6 +212,22 @@ describe('local HTTP server', () => {
     await expect(fetch(`${url}/search`, { method: 'POST', body: '{}' })).rejects.toThrow();
   });
 
+  it('asks extra routes first and hands every other path to the API', async () => {
+    const { url } = await start(echo, {
+      extraRoutes: [
+        (request, response) => {
+          if (request.url !== '/docs') return false;
+          response.writeHead(200, { 'Content-Type': 'text/html' }).end('<html></html>');
+          return true;
+        },
+      ],
+    });
+    const docs = await fetch(`${url}/docs`);
+    expect(await docs.text()).toBe('<html></html>');
+    expect((await fetch(`${url}/search/fields`)).status).toBe(200);
+    expect((await fetch(`${url}/elsewhere`)).status).toBe(404);
+  });
+
   it('maps HTTP parse errors to SPEC answers and ignores connection resets', () => {
     expect(clientErrorAnswer('ERR_HTTP_REQUEST_TIMEOUT', 'r')?.statusCode).toBe(408);
     expect(clientErrorAnswer('HPE_INVALID_CONTENT_LENGTH', 'r')?.statusCode).toBe(411);
