@@ -36,25 +36,32 @@ const textColumns = TEXT_COLUMN_FIELDS.map((field) => TEXT_COLUMNS[field]);
 
 /** The statements every write uses, prepared once per connection. */
 class WriteStatements {
-  public readonly jobVersion: StatementSync;
+  public readonly current: StatementSync;
   public readonly tombstoneVersion: StatementSync;
   public readonly upsertJob: StatementSync;
+  public readonly upsertDocument: StatementSync;
   public readonly deleteJob: StatementSync;
+  public readonly deleteDocument: StatementSync;
   public readonly deleteText: StatementSync;
   public readonly insertText: StatementSync;
   public readonly upsertTombstone: StatementSync;
   public readonly deleteTombstone: StatementSync;
+  public readonly addCount: StatementSync;
 
   public constructor(db: DatabaseSync) {
-    this.jobVersion = db.prepare('SELECT version FROM jobs WHERE id = ?');
+    this.current = db.prepare('SELECT version, account_id AS accountId, status FROM jobs WHERE id = ?');
     this.tombstoneVersion = db.prepare('SELECT version FROM tombstones WHERE id = ?');
     this.upsertJob = db.prepare(
-      'INSERT INTO jobs (id, version, account_id, status, guid, created, delivered, document)' +
-        ' VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version,' +
+      'INSERT INTO jobs (id, version, account_id, status, guid, created, delivered)' +
+        ' VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version,' +
         ' account_id = excluded.account_id, status = excluded.status, guid = excluded.guid,' +
-        ' created = excluded.created, delivered = excluded.delivered, document = excluded.document',
+        ' created = excluded.created, delivered = excluded.delivered',
+    );
+    this.upsertDocument = db.prepare(
+      'INSERT INTO documents (id, document) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET document = excluded.document',
     );
     this.deleteJob = db.prepare('DELETE FROM jobs WHERE id = ?');
+    this.deleteDocument = db.prepare('DELETE FROM documents WHERE id = ?');
     this.deleteText = db.prepare('DELETE FROM jobs_text WHERE rowid = ?');
     this.insertText = db.prepare(
       `INSERT INTO jobs_text (rowid, ${textColumns.join(', ')}) VALUES (?, ${textColumns.map(() => '?').join(', ')})`,
@@ -63,13 +70,19 @@ class WriteStatements {
       'INSERT INTO tombstones (id, version) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version',
     );
     this.deleteTombstone = db.prepare('DELETE FROM tombstones WHERE id = ?');
+    this.addCount = db.prepare(
+      'INSERT INTO counts (account_id, status, jobs) VALUES (?, ?, ?)' +
+        ' ON CONFLICT (account_id, status) DO UPDATE SET jobs = jobs + excluded.jobs',
+    );
   }
 }
 
-const versionOf = (statement: StatementSync, id: number): number | undefined => {
-  const row = statement.get(id) as { version: number } | undefined;
-  return row?.version;
-};
+/** What the index holds of a job before a write. */
+interface CurrentJob {
+  version: number;
+  accountId: number;
+  status: string;
+}
 
 /** A {@link SearchIndex} on SQLite FTS5. Calls are synchronous underneath; the interface stays async. */
 export class EmbeddedSearchIndex implements SearchIndex {
@@ -128,7 +141,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   public async get(jobId: number): Promise<SearchDocument | undefined> {
     const row = this.#read(
-      () => this.#statement('SELECT document FROM jobs WHERE id = ?').get(jobId) as { document: string } | undefined,
+      () =>
+        this.#statement('SELECT document FROM documents WHERE id = ?').get(jobId) as { document: string } | undefined,
     );
     return row === undefined ? undefined : (JSON.parse(row.document) as SearchDocument);
   }
@@ -136,7 +150,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   public async clear(): Promise<void> {
     this.#transaction(() => {
       this.#db.exec(
-        "DELETE FROM jobs; DELETE FROM tombstones; DELETE FROM counts; INSERT INTO jobs_text (jobs_text) VALUES ('delete-all');",
+        "DELETE FROM jobs; DELETE FROM documents; DELETE FROM tombstones; DELETE FROM counts; INSERT INTO jobs_text (jobs_text) VALUES ('delete-all');",
       );
     });
   }
@@ -160,19 +174,33 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return this.#upsert(row);
   }
 
+  #current(id: number): CurrentJob | undefined {
+    return this.#writes.current.get(id) as CurrentJob | undefined;
+  }
+
   /** The version the index last saw for a job: its live document's, or its tombstone's. */
-  #storedVersion(id: number): number | undefined {
-    return versionOf(this.#writes.jobVersion, id) ?? versionOf(this.#writes.tombstoneVersion, id);
+  #storedVersion(current: CurrentJob | undefined, id: number): number | undefined {
+    if (current !== undefined) return current.version;
+    const tombstone = this.#writes.tombstoneVersion.get(id) as { version: number } | undefined;
+    return tombstone?.version;
   }
 
   #upsert(row: JobRow): IndexOutcome {
-    const stored = this.#storedVersion(row.id);
+    const current = this.#current(row.id);
+    const stored = this.#storedVersion(current, row.id);
     if (stored !== undefined && row.version < stored) return { status: 'stale' };
     const w = this.#writes;
-    w.upsertJob.run(row.id, row.version, row.accountId, row.status, row.guid, row.created, row.delivered, row.document);
-    w.deleteText.run(row.id);
+    w.upsertJob.run(row.id, row.version, row.accountId, row.status, row.guid, row.created, row.delivered);
+    w.upsertDocument.run(row.id, row.document);
+    if (current !== undefined) w.deleteText.run(row.id);
     w.insertText.run(row.id, ...row.texts);
-    w.deleteTombstone.run(row.id);
+    if (current === undefined) {
+      w.deleteTombstone.run(row.id);
+      w.addCount.run(row.accountId, row.status, 1);
+    } else if (current.accountId !== row.accountId || current.status !== row.status) {
+      w.addCount.run(current.accountId, current.status, -1);
+      w.addCount.run(row.accountId, row.status, 1);
+    }
     return { status: 'indexed' };
   }
 
@@ -180,11 +208,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (!Number.isSafeInteger(id) || !Number.isSafeInteger(version)) {
       return { status: 'rejected', reason: `invalid delete of job ${id} at version ${version}` };
     }
-    const stored = this.#storedVersion(id);
+    const current = this.#current(id);
+    const stored = this.#storedVersion(current, id);
     if (stored !== undefined && version < stored) return { status: 'stale' };
     const w = this.#writes;
-    w.deleteJob.run(id);
-    w.deleteText.run(id);
+    if (current !== undefined) {
+      w.deleteJob.run(id);
+      w.deleteDocument.run(id);
+      w.deleteText.run(id);
+      w.addCount.run(current.accountId, current.status, -1);
+    }
     w.upsertTombstone.run(id, version);
     return { status: 'indexed' };
   }

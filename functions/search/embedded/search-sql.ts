@@ -95,7 +95,8 @@ export const searchStatements = (query: SearchQuery): SearchStatements => {
     sql:
       `WITH page AS (SELECT j.id, j.created FROM jobs j${where(conditions)}` +
       ' ORDER BY j.created DESC, j.id DESC LIMIT ? OFFSET ?)' +
-      " SELECT json_extract(jobs.document, '$.summary') AS summary FROM page JOIN jobs ON jobs.id = page.id" +
+      " SELECT json_extract(documents.document, '$.summary') AS summary FROM page" +
+      ' JOIN documents ON documents.id = page.id' +
       ' ORDER BY page.created DESC, page.id DESC',
     params: [...conditions.params, query.limit, query.offset],
   };
