@@ -1,0 +1,293 @@
+/**
+ * The OpenSearch engine against a fake node (a local node:http server standing in for OpenSearch):
+ * which requests it sends, and how it reads the answers and the failures.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toSearchDocument } from '../../../functions/jobs/search-document';
+import { INDEX_DEFINITION } from '../../../functions/search/opensearch/index-definition';
+import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
+import { searchBody } from '../../../functions/search/opensearch/search-body';
+import { type SearchQuery, SearchUnavailableError } from '../../../functions/search/search-index';
+import { makeFile, makeJob } from '../../support/jobs';
+
+interface Recorded {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: string;
+}
+
+interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+type Route = (request: Recorded) => Reply;
+
+/** A fake OpenSearch node: records every request and answers with the route's reply. */
+class FakeNode {
+  public readonly requests: Recorded[] = [];
+  public route: Route = () => ({ status: 404, body: { error: { type: 'not_routed' } } });
+  readonly #server: Server;
+
+  public constructor() {
+    this.#server = createServer((request, response) => this.#handle(request, response));
+  }
+
+  public async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  }
+
+  public async stop(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** Requests other than the index-exists probe. */
+  public calls(): Recorded[] {
+    return this.requests.filter((request) => request.method !== 'HEAD');
+  }
+
+  #handle(request: IncomingMessage, response: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const url = new URL(request.url ?? '/', 'http://fake');
+      const recorded = {
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      this.requests.push(recorded);
+      const reply = this.route(recorded);
+      const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
+      response.writeHead(reply.status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(payload),
+      });
+      response.end(request.method === 'HEAD' ? undefined : payload);
+    });
+  }
+}
+
+const ndjson = (body: string): unknown[] =>
+  body
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line));
+
+const query = (overrides: Partial<SearchQuery> = {}): SearchQuery => ({
+  field: 'JobName',
+  text: 'spring',
+  globalFields: [],
+  globalMatchesAccountNumber: false,
+  accountId: 5,
+  offset: 20,
+  limit: 10,
+  ...overrides,
+});
+
+const document = (id: number, version: number) =>
+  toSearchDocument(
+    makeJob({
+      id,
+      guid: `guid-${id}`,
+      createdDate: '2024-05-06T07:08:09.010Z',
+      files: [makeFile({ id: id * 10, fileName: `file_${id}.jpg` })],
+    }),
+    version,
+  );
+
+/** An index that exists, answering HEAD with 200. */
+const existing =
+  (route: Route): Route =>
+  (request) =>
+    request.method === 'HEAD' ? { status: 200 } : route(request);
+
+describe('OpenSearch engine', () => {
+  let node: FakeNode;
+  let url: string;
+  let index: OpenSearchSearchIndex;
+
+  const engine = (refreshOnWrite = false) =>
+    new OpenSearchSearchIndex({
+      engine: 'opensearch',
+      url,
+      index: 'jobs',
+      region: 'eu-west-1',
+      timeoutMs: 2_000,
+      refreshOnWrite,
+    });
+
+  beforeEach(async () => {
+    node = new FakeNode();
+    url = await node.start();
+    index = engine();
+  });
+
+  afterEach(async () => {
+    await index.close();
+    await node.stop();
+  });
+
+  it('creates the index with its mapping on first use when it is missing', async () => {
+    node.route = (request) => {
+      if (request.method === 'HEAD') return { status: 404 };
+      if (request.method === 'PUT' && request.path === '/jobs') return { status: 200, body: { acknowledged: true } };
+      return { status: 200, body: { hits: { total: { value: 0, relation: 'eq' }, hits: [] } } };
+    };
+    await index.search(query());
+    await index.search(query());
+    const created = node.requests.filter((request) => request.method === 'PUT');
+    expect(created).toHaveLength(1);
+    expect(JSON.parse(created[0]?.body ?? '')).toEqual(JSON.parse(JSON.stringify(INDEX_DEFINITION)));
+    expect(node.requests.filter((request) => request.method === 'HEAD')).toHaveLength(1);
+  });
+
+  it('accepts an index another writer created first', async () => {
+    node.route = (request) => {
+      if (request.method === 'HEAD') return { status: 404 };
+      if (request.method === 'PUT')
+        return { status: 400, body: { error: { type: 'resource_already_exists_exception' } } };
+      return { status: 200, body: { hits: { total: { value: 0, relation: 'eq' }, hits: [] } } };
+    };
+    await expect(index.search(query())).resolves.toEqual({ total: 0, jobs: [] });
+  });
+
+  it('searches with the query body and returns the exact total and the summaries', async () => {
+    const first = document(1, 1);
+    node.route = existing(() => ({
+      status: 200,
+      body: {
+        hits: {
+          total: { value: 31, relation: 'eq' },
+          hits: [{ _id: '1', _source: { document: { summary: first.summary } } }],
+        },
+      },
+    }));
+    await expect(index.search(query())).resolves.toEqual({ total: 31, jobs: [first.summary] });
+    const [call] = node.calls();
+    expect(call?.method).toBe('POST');
+    expect(call?.path).toBe('/jobs/_search');
+    expect(JSON.parse(call?.body ?? '')).toEqual(searchBody(query()));
+  });
+
+  it('sends one _bulk request per apply and maps each item', async () => {
+    node.route = existing(() => ({
+      status: 200,
+      body: { errors: true, items: [{ index: { status: 201, result: 'created' } }, { delete: { status: 409 } }] },
+    }));
+    const outcomes = await index.apply([
+      { type: 'upsert', document: document(1, 3) },
+      { type: 'delete', jobId: 2, version: 1 },
+    ]);
+    expect(outcomes).toEqual([{ status: 'indexed' }, { status: 'stale' }]);
+    const calls = node.calls();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.path).toBe('/_bulk');
+    expect(calls[0]?.query.get('refresh')).toBe('false');
+    expect(ndjson(calls[0]?.body ?? '')).toEqual([
+      { index: { _index: 'jobs', _id: '1', version: 3, version_type: 'external_gte' } },
+      expect.objectContaining({ jobId: 1, document: document(1, 3) }),
+      { delete: { _index: 'jobs', _id: '2', version: 1, version_type: 'external_gte' } },
+    ]);
+  });
+
+  it('refreshes on write when asked to', async () => {
+    await index.close();
+    index = engine(true);
+    node.route = existing(() => ({ status: 200, body: { errors: false, items: [{ delete: { status: 200 } }] } }));
+    await index.apply([{ type: 'delete', jobId: 2, version: 1 }]);
+    expect(node.calls()[0]?.query.get('refresh')).toBe('true');
+  });
+
+  it('sends nothing for an empty batch', async () => {
+    await expect(index.apply([])).resolves.toEqual([]);
+    expect(node.requests).toEqual([]);
+  });
+
+  it('makes every operation retryable when the bulk request itself fails', async () => {
+    node.route = existing(() => ({ status: 503, body: { error: { type: 'cluster_block_exception' } } }));
+    const outcomes = await index.apply([
+      { type: 'upsert', document: document(1, 1) },
+      { type: 'delete', jobId: 2, version: 1 },
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['retryable', 'retryable']);
+  });
+
+  it('answers SearchUnavailableError when OpenSearch is overloaded or failing', async () => {
+    for (const status of [429, 500, 503]) {
+      node.route = existing(() => ({ status, body: { error: { type: 'boom' } } }));
+      await expect(index.search(query()), String(status)).rejects.toBeInstanceOf(SearchUnavailableError);
+    }
+  });
+
+  it('answers SearchUnavailableError when OpenSearch cannot be reached, and retries writes later', async () => {
+    await node.stop();
+    await expect(index.search(query())).rejects.toBeInstanceOf(SearchUnavailableError);
+    await expect(index.get(1)).rejects.toBeInstanceOf(SearchUnavailableError);
+    const outcomes = await index.apply([{ type: 'delete', jobId: 2, version: 1 }]);
+    expect(outcomes[0]?.status).toBe('retryable');
+    node = new FakeNode();
+    url = await node.start();
+  });
+
+  it('reads a document back, and nothing for a job it does not hold', async () => {
+    const held = document(4, 2);
+    node.route = existing((request) =>
+      request.path === '/jobs/_doc/4'
+        ? { status: 200, body: { _id: '4', _version: 2, found: true, _source: { jobId: 4, document: held } } }
+        : { status: 404, body: { _id: '5', found: false } },
+    );
+    await expect(index.get(4)).resolves.toEqual(held);
+    await expect(index.get(5)).resolves.toBeUndefined();
+  });
+
+  it('lists versions in ascending id order across pages with search_after', async () => {
+    const page = (from: number, count: number) =>
+      Array.from({ length: count }, (_, position) => ({
+        _id: String(from + position),
+        _version: 7,
+        sort: [from + position],
+      }));
+    node.route = existing((request) => {
+      const body = JSON.parse(request.body) as { search_after?: number[] };
+      const after = body.search_after?.[0] ?? 0;
+      const hits = after === 0 ? page(1, 1_000) : after === 1_000 ? page(1_001, 3) : [];
+      return { status: 200, body: { hits: { total: { value: 1_003, relation: 'eq' }, hits } } };
+    });
+    const listed = [];
+    for await (const entry of index.versions()) listed.push(entry);
+    expect(listed).toHaveLength(1_003);
+    expect(listed[0]).toEqual({ jobId: 1, version: 7 });
+    expect(listed.at(-1)).toEqual({ jobId: 1_003, version: 7 });
+    const bodies = node.calls().map((call) => JSON.parse(call.body));
+    expect(bodies[0]).toMatchObject({
+      sort: [{ jobId: { order: 'asc' } }],
+      size: 1_000,
+      _source: false,
+      version: true,
+    });
+    expect(bodies[1]).toMatchObject({ search_after: [1_000] });
+  });
+
+  it('clears by dropping the concrete index behind the name and creating it again', async () => {
+    let dropped = false;
+    node.route = (request) => {
+      if (request.method === 'HEAD') return { status: dropped ? 404 : 200 };
+      if (request.method === 'GET' && request.path === '/jobs') return { status: 200, body: { 'jobs-v2': {} } };
+      if (request.method === 'DELETE') {
+        dropped = true;
+        return { status: 200, body: { acknowledged: true } };
+      }
+      return { status: 200, body: { acknowledged: true } };
+    };
+    await index.clear();
+    const calls = node.calls().map((call) => `${call.method} ${call.path}`);
+    expect(calls).toEqual(['GET /jobs', 'DELETE /jobs-v2', 'PUT /jobs']);
+  });
+});
