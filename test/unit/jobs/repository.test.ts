@@ -1,0 +1,199 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DependencyUnavailableError } from '../../../functions/http/errors';
+import { toFileItem, toJobItem } from '../../../functions/jobs/items';
+import {
+  isTransientDynamoError,
+  JobRepository,
+  JobWriteConflictError,
+  planWrite,
+  sameItem,
+} from '../../../functions/jobs/repository';
+import { makeFile, makeJob } from '../../support/jobs';
+
+const named = (name: string, extra: Record<string, unknown> = {}): Error =>
+  Object.assign(new Error(name), { name, ...extra });
+const conditionFailed = () =>
+  named('TransactionCanceledException', {
+    CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
+  });
+
+describe('item comparison', () => {
+  it('ignores key order and attributes holding undefined', () => {
+    expect(sameItem({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1, d: undefined })).toBe(true);
+  });
+
+  it('tells apart lists in another order, null from absent, and different numbers', () => {
+    expect(sameItem({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+    expect(sameItem({ a: null }, {})).toBe(false);
+    expect(sameItem({ a: 1 }, { a: 2 })).toBe(false);
+  });
+});
+
+describe('write planning', () => {
+  const job = makeJob({ files: [makeFile(), makeFile()] });
+  const stored = [toJobItem(job, 41), ...job.files.map((file) => toFileItem(job.id, file))];
+
+  it('plans nothing for a job stored exactly so', () => {
+    expect(planWrite(job, stored)).toMatchObject({ jobItem: undefined, version: 41, filePuts: [], fileDeletes: [] });
+  });
+
+  it('starts a new job at the current time', () => {
+    expect(planWrite(job, [], 1_700_000_000_000)).toMatchObject({
+      version: 1_700_000_000_000,
+      expectedVersion: undefined,
+      filePuts: job.files.map((file) => toFileItem(job.id, file)),
+    });
+  });
+
+  it('writes only the changed file and the job item at the next version', () => {
+    const changed = { ...job, files: [job.files[0], { ...job.files[1], isRejected: true }] } as typeof job;
+    const plan = planWrite(changed, stored);
+    expect(plan.version).toBe(42);
+    expect(plan.expectedVersion).toBe(41);
+    expect(plan.filePuts.map((item) => item.fileId)).toEqual([job.files[1]?.id]);
+    expect(plan.jobItem?.version).toBe(42);
+  });
+
+  it('deletes the files the job no longer has', () => {
+    const plan = planWrite({ ...job, files: job.files.slice(0, 1) }, stored);
+    expect(plan.fileDeletes).toEqual([`FILE#${job.files[1]?.id}`]);
+    expect(plan.jobItem?.fileCount).toBe(1);
+  });
+});
+
+describe('jobs store on a mocked DynamoDB', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+  const repository = new JobRepository(client, 'jobs', { maxConflictRetries: 2 });
+
+  beforeEach(() => {
+    dynamo.reset();
+  });
+
+  it('reads a job with one strongly consistent query per page', async () => {
+    const job = makeJob({ files: [makeFile()] });
+    dynamo
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [toJobItem(job, 3)], LastEvaluatedKey: { pk: 'x', sk: 'JOB' } })
+      .resolvesOnce({ Items: [toFileItem(job.id, job.files[0] as never)] });
+
+    await expect(repository.getJob(job.id)).resolves.toEqual({ job, version: 3 });
+    const inputs = dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input);
+    expect(inputs.map((input) => input.ConsistentRead)).toEqual([true, true]);
+    expect(inputs[1]?.ExclusiveStartKey).toEqual({ pk: 'x', sk: 'JOB' });
+  });
+
+  it('turns throttling past the SDK retries into DependencyUnavailableError', async () => {
+    dynamo.on(QueryCommand).rejects(named('ProvisionedThroughputExceededException'));
+    await expect(repository.getJob(1)).rejects.toBeInstanceOf(DependencyUnavailableError);
+  });
+
+  it('turns a timed-out request into DependencyUnavailableError', async () => {
+    dynamo.on(QueryCommand).rejects(named('TimeoutError'));
+    await expect(repository.getJob(1)).rejects.toBeInstanceOf(DependencyUnavailableError);
+  });
+
+  it('lets errors about the request itself through unchanged', async () => {
+    dynamo.on(QueryCommand).rejects(named('ValidationException'));
+    await expect(repository.getJob(1)).rejects.toMatchObject({ name: 'ValidationException' });
+  });
+
+  it('writes a job that fits in one transaction with one conditioned transaction', async () => {
+    const job = makeJob({ files: [makeFile(), makeFile()] });
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    await expect(repository.putJob(job)).resolves.toMatchObject({ outcome: 'created' });
+    const writes = dynamo.commandCalls(TransactWriteCommand);
+    expect(writes).toHaveLength(1);
+    const items = writes[0]?.args[0].input.TransactItems ?? [];
+    expect(items).toHaveLength(3);
+    expect(items[0]?.Put?.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(dynamo.commandCalls(BatchWriteCommand)).toHaveLength(0);
+  });
+
+  it('writes a larger job files first, in batches, and the job item last', async () => {
+    const job = makeJob({ files: Array.from({ length: 120 }, () => makeFile()) });
+    const order: string[] = [];
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    dynamo.on(BatchWriteCommand).callsFake(async () => {
+      order.push('files');
+      return {};
+    });
+    dynamo.on(TransactWriteCommand).callsFake(async (input: { TransactItems: unknown[] }) => {
+      order.push(`job item (${input.TransactItems.length})`);
+      return {};
+    });
+
+    await repository.putJob(job);
+
+    expect(order).toEqual(['files', 'files', 'files', 'files', 'files', 'job item (1)']);
+  });
+
+  it('resends the items a batch write left unprocessed', async () => {
+    const small = new JobRepository(client, 'jobs', { maxTransactionItems: 1 });
+    const job = makeJob({ files: [makeFile()] });
+    const unprocessed = { jobs: [{ PutRequest: { Item: toFileItem(job.id, job.files[0] as never) } }] };
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    dynamo.on(BatchWriteCommand).resolvesOnce({ UnprocessedItems: unprocessed }).resolves({});
+    dynamo.on(TransactWriteCommand).resolves({});
+
+    await small.putJob(job);
+
+    expect(dynamo.commandCalls(BatchWriteCommand)).toHaveLength(2);
+  });
+
+  it('re-reads and retries when a concurrent writer changed the job first', async () => {
+    const job = makeJob();
+    dynamo
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [toJobItem({ ...job, name: 'old' }, 5)] })
+      .resolves({ Items: [toJobItem({ ...job, name: 'other writer' }, 6)] });
+    dynamo.on(TransactWriteCommand).rejectsOnce(conditionFailed()).resolves({});
+
+    await expect(repository.putJob(job)).resolves.toEqual({ jobId: job.id, outcome: 'updated', version: 7 });
+    const conditions = dynamo
+      .commandCalls(TransactWriteCommand)
+      .map((call) => call.args[0].input.TransactItems?.[0]?.Put?.ExpressionAttributeValues);
+    expect(conditions).toEqual([{ ':expected': 5 }, { ':expected': 6 }]);
+  });
+
+  it('gives up with JobWriteConflictError after its conflict retries', async () => {
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    dynamo.on(TransactWriteCommand).rejects(conditionFailed());
+
+    await expect(repository.putJob(makeJob())).rejects.toBeInstanceOf(JobWriteConflictError);
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
+  });
+
+  it('skips the write entirely when nothing changed', async () => {
+    const job = makeJob({ files: [makeFile()] });
+    dynamo.on(QueryCommand).resolves({ Items: [toJobItem(job, 9), toFileItem(job.id, job.files[0] as never)] });
+
+    await expect(repository.putJob(job)).resolves.toEqual({ jobId: job.id, outcome: 'unchanged', version: 9 });
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+});
+
+describe('transient DynamoDB errors', () => {
+  it.each([
+    named('ThrottlingException'),
+    named('InternalServerError'),
+    named('TimeoutError'),
+    Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
+    named('UnknownError', { $metadata: { httpStatusCode: 503 } }),
+    named('TransactionCanceledException', { CancellationReasons: [{ Code: 'ThrottlingError' }] }),
+  ])('counts %s as unavailable', (error) => {
+    expect(isTransientDynamoError(error)).toBe(true);
+  });
+
+  it.each([named('ValidationException'), named('ResourceNotFoundException'), conditionFailed(), 'not an error'])(
+    'counts %s as a problem of the request',
+    (error) => {
+      expect(isTransientDynamoError(error)).toBe(false);
+    },
+  );
+});
