@@ -1,0 +1,93 @@
+/**
+ * Synthesizes the app as `cdk synth` does — real esbuild bundling of the four handlers, cdk-nag as a
+ * validation plugin — once, into a cloud assembly inside the repository (so the bundles resolve the
+ * AWS SDK from node_modules as the Lambda runtime provides it), and checks what SAM and Lambda read.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { App } from 'aws-cdk-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildJobsApi } from '../../lib/app';
+import { PROJECT_ROOT } from '../../lib/handler-function';
+
+const FUNCTION_IDS = ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction', 'IndexerFunction'] as const;
+
+/** The largest bundle a function may have. */
+const MAX_BUNDLE_BYTES = 1024 * 1024;
+
+const outdir = join(PROJECT_ROOT, 'cdk.out', `test-${randomUUID().slice(0, 8)}`);
+let template: { Resources: Record<string, { Type: string; Metadata?: Record<string, unknown> }> };
+
+const assetDirOf = (id: string): string => {
+  const metadata = template.Resources[id]?.Metadata ?? {};
+  return join(outdir, metadata['aws:asset:path'] as string);
+};
+
+beforeAll(() => {
+  // The context of cdk.json, as `cdk synth` passes it (it keeps the asset metadata SAM needs).
+  const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: object };
+  const app = new App({ outdir, context: { ...context } });
+  const stack = buildJobsApi(app);
+  const assembly = app.synth();
+  template = assembly.getStackArtifact(stack.artifactId).template;
+}, 120_000);
+
+afterAll(() => {
+  rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('cdk synth', () => {
+  it('passes the cdk-nag validation and writes a template with every function', () => {
+    expect(existsSync(join(outdir, 'manifest.json'))).toBe(true);
+    for (const id of FUNCTION_IDS) expect(template.Resources[id]?.Type).toBe('AWS::Lambda::Function');
+  });
+
+  it('keeps the asset metadata SAM reads to find each function’s code', () => {
+    for (const id of FUNCTION_IDS) {
+      expect(template.Resources[id]?.Metadata).toMatchObject({
+        'aws:asset:path': expect.stringMatching(/^asset\./),
+        'aws:asset:property': 'Code',
+      });
+    }
+  });
+
+  it('bundles every handler into one minified ESM file under 1 MB with a source map', () => {
+    for (const id of FUNCTION_IDS) {
+      const dir = assetDirOf(id);
+      const bundle = join(dir, 'index.mjs');
+      expect(statSync(bundle).size).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
+      expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
+      const code = readFileSync(bundle, 'utf8');
+      expect(code.startsWith("import { createRequire as __jobsApiCreateRequire } from 'node:module';")).toBe(true);
+      expect(code).toContain('//# sourceMappingURL=index.mjs.map');
+      // Minified: far fewer lines than a readable bundle of this size would have.
+      expect(code.split('\n').length).toBeLessThan(code.length / 500);
+    }
+  });
+
+  it('leaves the AWS SDK out of the bundles: the Node.js 24 runtime provides it', () => {
+    const code = readFileSync(join(assetDirOf('RejectFunction'), 'index.mjs'), 'utf8');
+    expect(code).toMatch(/from\s*"@aws-sdk\/lib-dynamodb"/);
+  });
+
+  it('produces bundles that load on Node.js and export the handler', () => {
+    // A separate Node.js process loads the bundles as Lambda does, without the test runner's transforms.
+    const urls = FUNCTION_IDS.map((id) => pathToFileURL(join(assetDirOf(id), 'index.mjs')).href);
+    const script = `for (const url of ${JSON.stringify(urls)}) console.log(typeof (await import(url)).handler);`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        JOBS_TABLE: 'jobs',
+        AUTH_TABLE: 'auth',
+        SEARCH_ENGINE: 'opensearch',
+        OPENSEARCH_URL: 'https://search.example.com',
+      },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim().split('\n')).toEqual(FUNCTION_IDS.map(() => 'function'));
+  });
+});
