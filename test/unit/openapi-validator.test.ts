@@ -2,9 +2,12 @@
  * The response validator the end-to-end suite runs on every answer: it accepts answers that match
  * openapi.yaml and rejects, readably, every kind of deliberate mismatch.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   assertMatchesOpenApi,
+  fetchMatchingOpenApi,
   type ObservedResponse,
   OpenApiMismatchError,
   OpenApiResponseValidator,
@@ -192,5 +195,27 @@ describe('assertMatchesOpenApi', () => {
     expect(validator.problems({ method: 'GET', path: '/things/7' }, { ...ok, body: 'x' })).toEqual([
       'the body is not valid JSON: x',
     ]);
+  });
+
+  it('checks answers fetched with fetchMatchingOpenApi and hands the response back unread', async () => {
+    const answers: Record<string, unknown> = {
+      '/search': { _type: 'SearchResponseBody', totalJobs: 0, jobs: [] },
+      '/reject': { _type: 'SearchResponseBody', totalJobs: 0, jobs: [] },
+    };
+    const server = createServer((req, res) => {
+      res.writeHead(200, headers);
+      res.end(JSON.stringify(answers[req.url ?? ''] ?? {}));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const response = await fetchMatchingOpenApi(`${baseUrl}/search`, { method: 'POST', body: '{}' });
+      expect(await response.json()).toEqual(answers['/search']);
+      await expect(fetchMatchingOpenApi(`${baseUrl}/reject`, { method: 'POST', body: '{}' })).rejects.toThrowError(
+        /The 200 answer to POST \/reject does not match openapi\.yaml/,
+      );
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
