@@ -66,7 +66,7 @@ export interface LocalStackOptions {
   requestTimeoutMs?: number;
   /** Progress and status messages (default: standard error). */
   log?: (message: string) => void;
-  /** One entry per answered HTTP request (default: none). */
+  /** One entry per answered HTTP request (default: the server's own failures go to `log`). */
   onRequest?: (entry: RequestLogEntry) => void;
 }
 
@@ -211,6 +211,15 @@ const pollerLogger = (log: (message: string) => void): PollerLogger => {
   };
 };
 
+/** Logs the requests the server itself failed (a handler that threw, overran or could not be loaded). */
+const logServerErrors =
+  (log: (message: string) => void) =>
+  (entry: RequestLogEntry): void => {
+    if (entry.error === undefined) return;
+    const detail = entry.error instanceof Error ? (entry.error.stack ?? entry.error.message) : String(entry.error);
+    log(`${entry.method} ${entry.path} answered ${entry.status} (request ${entry.requestId}): ${detail}`);
+  };
+
 /** Runs clean-up steps in reverse order, every one even when an earlier one fails. */
 class Teardown {
   readonly #steps: Array<() => Promise<void> | void> = [];
@@ -306,7 +315,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
       functionNamePrefix: options.tablePrefix ?? DEFAULT_TABLE_PREFIX,
       extraRoutes: [docsRoute],
-      ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
+      onRequest: options.onRequest ?? logServerErrors(log),
     });
     const host = options.host ?? '127.0.0.1';
     let listeningPort: number;

@@ -276,6 +276,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
     const started = Date.now();
     const requestId = randomUUID();
     socketRequestIds.set(request.socket, requestId);
+    response.once('finish', () => socketRequestIds.delete(request.socket));
     const method = request.method ?? 'GET';
     const path = decodePath(new URL(request.url ?? '/', 'http://localhost').pathname);
     const entry = { requestId, method, path, started };

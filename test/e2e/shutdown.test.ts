@@ -3,10 +3,16 @@
  * and DynamoDB Local all stop, and no process is left behind.
  */
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { AuthStore } from '../../functions/auth/store';
 import { documentClient } from '../../functions/aws/dynamodb';
-import { startLocalStack } from '../../local/runtime';
+import { type LocalStack, startLocalStack } from '../../local/runtime';
+
+let stack: LocalStack | undefined;
+
+afterAll(async () => {
+  await stack?.stop();
+}, 60_000);
 
 const isRunning = (pid: number): boolean => {
   try {
@@ -30,18 +36,19 @@ const refusesConnections = (url: string): Promise<boolean> =>
 
 describe('local stack shutdown', { timeout: 180_000 }, () => {
   it('answers the requests in flight, then stops the server and DynamoDB Local, leaving no process', async () => {
-    const stack = await startLocalStack({
+    const local = await startLocalStack({
       port: 0,
       dynamodbPort: 0,
       dataDir: ':memory:',
       seedDemo: false,
       log: () => {},
     });
-    const pid = stack.dynamodbPid;
+    stack = local;
+    const pid = local.dynamodbPid;
     expect(pid).toBeGreaterThan(0);
     expect(isRunning(pid as number)).toBe(true);
 
-    const store = new AuthStore(documentClient(), stack.tables.authTable);
+    const store = new AuthStore(documentClient(), local.tables.authTable);
     const client = await store.createClient({ name: 'shutdown test', grants: ['search'] });
     const session = await store.createSession({
       clientToken: client.token,
@@ -50,7 +57,7 @@ describe('local stack shutdown', { timeout: 180_000 }, () => {
       ttlSeconds: 600,
     });
     // A request whose body is still arriving when the stack is told to stop.
-    const { port } = new URL(stack.baseUrl);
+    const { port } = new URL(local.baseUrl);
     const socket = connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     let received = '';
@@ -64,7 +71,7 @@ describe('local stack shutdown', { timeout: 180_000 }, () => {
         'Content-Length: 13\r\n\r\n{"query"',
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const stopped = stack.stop();
+    const stopped = local.stop();
     socket.write(':"x"}');
     await answered;
     expect(received.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
@@ -72,8 +79,8 @@ describe('local stack shutdown', { timeout: 180_000 }, () => {
     await stopped;
 
     expect(isRunning(pid as number)).toBe(false);
-    expect(await refusesConnections(stack.baseUrl)).toBe(true);
-    expect(await refusesConnections(stack.dynamodbEndpoint)).toBe(true);
-    await expect(stack.stop()).resolves.toBeUndefined();
+    expect(await refusesConnections(local.baseUrl)).toBe(true);
+    expect(await refusesConnections(local.dynamodbEndpoint)).toBe(true);
+    await expect(local.stop()).resolves.toBeUndefined();
   });
 });

@@ -16,21 +16,33 @@ type Json = any;
 const LISTENING = /Listening on http:\/\/localhost:(\d+)/;
 const DYNAMODB_PID = /DynamoDB Local: \S+ \(pid (\d+)\)/;
 
-const started: RunningProcess[] = [];
+const started: { running: RunningProcess; dynamodbPid?: number }[] = [];
 const directories: string[] = [];
 
 afterAll(async () => {
-  for (const running of started) if (running.child.exitCode === null) running.child.kill('SIGKILL');
+  // A failed test may leave a stack running: stop it as a user would, and make sure Java goes too.
+  for (const { running, dynamodbPid } of started) {
+    if (running.child.exitCode === null && running.child.signalCode === null) {
+      running.child.kill('SIGTERM');
+      const timer = setTimeout(() => running.child.kill('SIGKILL'), 15_000);
+      await running.exited;
+      clearTimeout(timer);
+    }
+    if (dynamodbPid !== undefined && isRunning(dynamodbPid)) process.kill(dynamodbPid, 'SIGKILL');
+  }
   await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
-});
+}, 60_000);
 
 const startStack = async (env: Record<string, string>) => {
   const port = await freePort();
   const dynamodbPort = await freePort();
   const running = startProcess('bin/local.ts', [], { PORT: String(port), DYNAMODB_PORT: String(dynamodbPort), ...env });
-  started.push(running);
+  const entry: { running: RunningProcess; dynamodbPid?: number } = { running };
+  started.push(entry);
+  const [, pid] = await running.waitFor(/DynamoDB Local listens on \S+ \(pid (\d+)\)/, 'stderr');
+  entry.dynamodbPid = Number(pid);
   const [, listeningPort] = await running.waitFor(LISTENING);
-  const [, pid] = await running.waitFor(DYNAMODB_PID, 'stderr');
+  await running.waitFor(DYNAMODB_PID, 'stderr');
   return { running, port: Number(listeningPort), dynamodbPort, dynamodbPid: Number(pid) };
 };
 

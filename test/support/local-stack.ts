@@ -10,11 +10,11 @@
  * ```
  *
  * It also runs the executables themselves (`npm start`, `npm run cli`) as child processes through the
- * project's tsx: {@link startProcess}, {@link runProcess}.
+ * project's Node.js and tsx: {@link startProcess}, {@link runProcess}.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { inject } from 'vitest';
 import type { Grant, Role } from '../../functions/auth/principal';
 import { AuthStore } from '../../functions/auth/store';
@@ -191,9 +191,6 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
 /** The repository root. */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
-/** The project's tsx (what `npm start` and `npm run cli` run). */
-export const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-
 /** A running executable and what it printed so far. */
 export interface RunningProcess {
   child: ChildProcess;
@@ -205,9 +202,12 @@ export interface RunningProcess {
   exited: Promise<number | string>;
 }
 
-/** Starts `tsx <script> ...args` in the repository root with extra environment variables. */
+/**
+ * Starts `node --import tsx <script> ...args` in the repository root with extra environment variables,
+ * as `npm start` does: signals reach the script itself (no wrapper process in between).
+ */
 export const startProcess = (script: string, args: string[], env: Record<string, string>): RunningProcess => {
-  const child = spawn(TSX, [script, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -254,7 +254,7 @@ export const startProcess = (script: string, args: string[], env: Record<string,
   return { child, stdout: () => output.stdout, stderr: () => output.stderr, waitFor, exited };
 };
 
-/** Runs `tsx <script> ...args` to completion. */
+/** Runs `node --import tsx <script> ...args` to completion. */
 export const runProcess = async (
   script: string,
   args: string[],
