@@ -169,11 +169,8 @@ export interface WritePlan {
  * otherwise the changed and removed files and the job item at the next version (a new job starts at
  * `now`, so a re-created job always outranks the tombstone of an earlier one with the same id).
  */
-export const planWrite = (
-  job: Job,
-  storedItems: ReadonlyArray<Record<string, unknown>>,
-  now: number = Date.now(),
-): WritePlan => {
+export const planWrite = (job: Job, items: readonly object[], now: number = Date.now()): WritePlan => {
+  const storedItems = items as ReadonlyArray<Record<string, unknown>>;
   const storedJob = storedItems.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
   const storedFiles = new Map<string, Record<string, unknown>>();
   for (const item of storedItems) {
