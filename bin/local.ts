@@ -58,7 +58,18 @@ const main = async (): Promise<void> => {
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals): void => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: stop waiting for a clean stop, but never leave DynamoDB Local running.
+      err(`${signal} received again, stopping at once.`);
+      if (stack.dynamodbPid !== undefined) {
+        try {
+          process.kill(stack.dynamodbPid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      process.exit(1);
+    }
     stopping = true;
     err(`${signal} received, stopping…`);
     stack.stop().then(
