@@ -236,8 +236,8 @@ describe('indexing pipeline', () => {
   });
 
   it('retries after a bulk request times out, and after an invocation outlives its timeout', async () => {
-    const poller = await startPoller({ invocationTimeoutMs: 200 });
-    index.timeOutRequests(50, 1).delayRequests(500, 1);
+    const poller = await startPoller({ invocationTimeoutMs: 1_500 });
+    index.timeOutRequests(50, 1).delayRequests(4_000, 1);
 
     await importJobs([makeJob(), makeJob()], { repository });
     await poller.drained();

@@ -129,6 +129,7 @@ describe('local stream poller', () => {
     tables = await createTestTables(client);
     const batches: string[][] = [];
     let failedOnce = false;
+    for (let id = 1; id <= 6; id++) await put(id);
     const poller = await startPoller(
       async (event) => {
         batches.push(event.Records.map(keyOf));
@@ -140,10 +141,8 @@ describe('local stream poller', () => {
         }
         return { batchItemFailures: [] };
       },
-      { batchSize: 10, batchWindowMs: 500 },
+      { batchSize: 10 },
     );
-
-    for (let id = 1; id <= 6; id++) await put(id);
     await poller.drained();
 
     expect(batches[0]).toEqual(['JOB#1', 'JOB#2', 'JOB#3', 'JOB#4', 'JOB#5', 'JOB#6']);
@@ -156,16 +155,15 @@ describe('local stream poller', () => {
     tables = await createTestTables(client);
     const letters: DeadLetter[] = [];
     const delivered = new Set<string>();
+    for (let id = 1; id <= 8; id++) await put(id);
     const poller = await startPoller(
       async (event) => {
         if (event.Records.some((record) => keyOf(record) === 'JOB#4')) throw new Error('poison record');
         for (const record of event.Records) delivered.add(keyOf(record));
         return undefined;
       },
-      { batchSize: 8, batchWindowMs: 500, maxRetries: 2, onDeadLetter: (letter) => void letters.push(letter) },
+      { batchSize: 8, maxRetries: 2, onDeadLetter: (letter) => void letters.push(letter) },
     );
-
-    for (let id = 1; id <= 8; id++) await put(id);
     await poller.drained();
 
     expect(letters).toHaveLength(1);
@@ -180,16 +178,15 @@ describe('local stream poller', () => {
     tables = await createTestTables(client);
     const letters: DeadLetter[] = [];
     const later: string[] = [];
+    for (let id = 1; id <= 3; id++) await put(id);
     const poller = await startPoller(
       async (event) => {
         const failing = event.Records.filter((record) => keyOf(record) === 'JOB#2');
         for (const record of event.Records) if (keyOf(record) === 'JOB#9') later.push(keyOf(record));
         return { batchItemFailures: failing.map((record) => ({ itemIdentifier: sequenceOf(record) })) };
       },
-      { batchSize: 3, batchWindowMs: 500, maxRetries: 1, onDeadLetter: (letter) => void letters.push(letter) },
+      { batchSize: 3, maxRetries: 1, onDeadLetter: (letter) => void letters.push(letter) },
     );
-
-    for (let id = 1; id <= 3; id++) await put(id);
     await poller.drained();
     await put(9);
     await poller.drained();
