@@ -101,11 +101,30 @@ export const searchStatements = (query: SearchQuery): SearchStatements => {
     params: [...conditions.params, query.limit, query.offset],
   };
 
-  const onlyScoped = text.kind === 'all' && query.created === undefined && query.delivered === undefined;
-  const scope = scopeClauses(query, '');
-  const count: Statement = onlyScoped
-    ? { sql: `SELECT coalesce(sum(jobs), 0) AS total FROM counts${where(scope)}`, params: scope.params }
-    : { sql: `SELECT count(*) AS total FROM jobs j${where(conditions)}`, params: conditions.params };
+  return { kind: 'run', page, count: countStatement(query, text, conditions) };
+};
 
-  return { kind: 'run', page, count };
+/**
+ * The cheapest exact count: from the per-account/status counts when only those filter; from the FTS5
+ * index alone when only words filter (every FTS5 row is a live job); else over the same conditions.
+ */
+const countStatement = (query: SearchQuery, text: TextCondition, conditions: Conditions): Statement => {
+  const scope = scopeClauses(query, '');
+  const undated = query.created === undefined && query.delivered === undefined;
+  if (text.kind === 'all' && undated) {
+    return { sql: `SELECT coalesce(sum(jobs), 0) AS total FROM counts${where(scope)}`, params: scope.params };
+  }
+  if (
+    text.kind === 'some' &&
+    text.words !== undefined &&
+    text.exact.length === 0 &&
+    undated &&
+    scope.clauses.length === 0
+  ) {
+    return {
+      sql: 'SELECT count(*) AS total FROM jobs_text WHERE jobs_text MATCH ?',
+      params: [matchExpression(text.words)],
+    };
+  }
+  return { sql: `SELECT count(*) AS total FROM jobs j${where(conditions)}`, params: conditions.params };
 };
