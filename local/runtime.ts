@@ -64,6 +64,8 @@ export interface LocalStackOptions {
   tablePrefix?: string;
   /** The HTTP server's request timeout, in milliseconds (default 10 s). */
   requestTimeoutMs?: number;
+  /** How long DynamoDB Local may take to start, in milliseconds (default 2 minutes: Java is slow on a busy machine). */
+  dynamodbStartTimeoutMs?: number;
   /** Progress and status messages (default: standard error). */
   log?: (message: string) => void;
   /** One entry per answered HTTP request (default: the server's own failures go to `log`). */
@@ -262,6 +264,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       log(`Starting DynamoDB Local (${paths.inMemory ? 'in memory' : paths.dynamodbDir})…`);
       const started = await startDynamoDbLocal({
         port: dynamodbPort,
+        startTimeoutMs: options.dynamodbStartTimeoutMs ?? 120_000,
         ...(paths.dynamodbDir === undefined ? {} : { dataDir: paths.dynamodbDir }),
       });
       dynamo = started;

@@ -17,7 +17,7 @@ beforeAll(async () => {
   const session = await store.createSession({ clientToken: client.token, accountId: 1, role: 'user', ttlSeconds: 600 });
   tokens = { clientToken: client.token, sessionToken: session.token };
   process.kill(stack.dynamodbPid as number, 'SIGKILL');
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await stack?.stop();

@@ -34,7 +34,7 @@ const refusesConnections = (url: string): Promise<boolean> =>
     socket.once('error', () => resolve(true));
   });
 
-describe('local stack shutdown', { timeout: 180_000 }, () => {
+describe('local stack shutdown', { timeout: 300_000 }, () => {
   it('answers the requests in flight, then stops the server and DynamoDB Local, leaving no process', async () => {
     const local = await startLocalStack({
       port: 0,

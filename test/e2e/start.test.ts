@@ -80,7 +80,7 @@ const runCurl = async (command: string) => {
   return { url, status: response.status, json: (await response.json()) as Json };
 };
 
-describe('npm start', { timeout: 240_000 }, () => {
+describe('npm start', { timeout: 480_000 }, () => {
   it('seeds the demo data, prints curl commands that work, and stops cleanly on SIGTERM', async () => {
     const stack = await startStack({ DATA_DIR: ':memory:' });
     const commands = stack.running
