@@ -62,6 +62,9 @@ export const operationFor = (change: JobChange, stored: StoredJob | undefined): 
 /** What became of one job in this batch. */
 type JobResult = { ok: true; outcome: IndexOutcome } | { ok: false; error: JobIndexingError };
 
+/** A job's current state as read from the table (undefined: the job is gone), or why it could not be read. */
+type ReadResult = { read: true; stored: StoredJob | undefined } | { read: false; failure: JobResult };
+
 /**
  * Builds the stream handler. Per batch: the distinct jobs of the records' keys (records about anything
  * but a job item succeed untouched), their current state read with bounded concurrency, one
@@ -73,22 +76,24 @@ export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexe
   const readConcurrency = options.readConcurrency ?? 16;
   const logger = options.logger ?? silent;
 
-  const readJobs = async (changes: JobChange[]): Promise<Map<number, JobResult | StoredJob | undefined>> => {
+  /** Reads the current state of each job; a job whose read failed gets its failure instead. */
+  const readJobs = async (changes: JobChange[]): Promise<Map<number, ReadResult>> => {
     const repository = options.repository();
     const reads = await settleConcurrently(changes, readConcurrency, (change) =>
       repository.getJob(change.jobId, { consistent: true }),
     );
-    const states = new Map<number, JobResult | StoredJob | undefined>();
+    const states = new Map<number, ReadResult>();
     reads.forEach((read, index) => {
       const { jobId } = changes[index] as JobChange;
-      if (read.status === 'fulfilled') states.set(jobId, read.value);
-      else {
-        logger.warn('Reading a job for indexing failed', { jobId, error: describeError(read.reason) });
-        states.set(jobId, {
-          ok: false,
-          error: new JobIndexingError(jobId, 'the table could not be read', true, read.reason),
-        });
+      if (read.status === 'fulfilled') {
+        states.set(jobId, { read: true, stored: read.value });
+        return;
       }
+      logger.warn('Reading a job for indexing failed', { jobId, error: describeError(read.reason) });
+      states.set(jobId, {
+        read: false,
+        failure: { ok: false, error: new JobIndexingError(jobId, 'the table could not be read', true, read.reason) },
+      });
     });
     return states;
   };
@@ -136,12 +141,13 @@ export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexe
     const operations: IndexOperation[] = [];
     for (const change of changes) {
       const state = states.get(change.jobId);
-      if (state !== undefined && 'ok' in state) {
-        results.set(change.jobId, state);
+      if (state === undefined) continue;
+      if (!state.read) {
+        results.set(change.jobId, state.failure);
         continue;
       }
       jobIds.push(change.jobId);
-      operations.push(operationFor(change, state));
+      operations.push(operationFor(change, state.stored));
     }
     await applyOperations(jobIds, operations, results);
     return results;
