@@ -1,0 +1,59 @@
+/**
+ * `npm run bench [-- --quick] [-- --only=search,scan] [-- --rebuild] [-- --scan-jobs=N]`: runs every
+ * benchmark suite in its own process (so each starts with a clean heap and its own handler
+ * configuration), writes `bench/results/<suite>[-quick].json` and regenerates the result tables of
+ * BENCHMARKS.md from every results file.
+ *
+ * Suites, in order: bundles (cold start and size), index-build (the large index, cached under the OS
+ * temp directory), scan (the no-index baseline), search (latency at scale, which compares itself with
+ * this run's scan), indexing (throughput and search delay), import.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { readAllResults, ROOT, updateBenchmarksMd } from './lib/report';
+import { modeOf } from './lib/suite';
+
+const SUITES = ['bundles', 'index-build', 'scan', 'search', 'indexing', 'import'] as const;
+
+/** Runs one suite file in a fresh Node process (through tsx); resolves with its exit code. */
+const runChild = (suite: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'suites', `${suite}.ts`), ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? (signal === null ? 1 : 128)));
+  });
+
+const main = async (): Promise<number> => {
+  const argv = process.argv.slice(2);
+  const mode = modeOf(argv);
+  const only = argv
+    .find((arg) => arg.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
+  const selected = SUITES.filter((suite) => only === undefined || only.includes(suite));
+  const passThrough = argv.filter((arg) => !arg.startsWith('--only='));
+  const env = { ...process.env, BENCH_RUN_STARTED: new Date().toISOString() };
+  const failed: string[] = [];
+  const started = performance.now();
+  for (const suite of selected) {
+    process.stderr.write(`\n=== ${suite} (${mode}) ===\n`);
+    const suiteStarted = performance.now();
+    const code = await runChild(suite, passThrough, env);
+    process.stderr.write(
+      `=== ${suite}: ${code === 0 ? 'done' : `failed (exit ${code})`} in ${Math.round((performance.now() - suiteStarted) / 1000)} s ===\n`,
+    );
+    if (code !== 0) failed.push(suite);
+  }
+  updateBenchmarksMd(readAllResults());
+  process.stderr.write(
+    `\nBenchmarks (${mode}) finished in ${Math.round((performance.now() - started) / 1000)} s; BENCHMARKS.md updated.${failed.length > 0 ? ` Failed: ${failed.join(', ')}.` : ''}\n`,
+  );
+  return failed.length === 0 ? 0 : 1;
+};
+
+process.exitCode = await main();
