@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../local/runtime';
 import { makeJob } from '../support/jobs';
 import { runProcess } from '../support/local-stack';
+import { fetchMatchingOpenApi } from '../support/openapi';
 
 let stack: LocalStack;
 let dataDir: string;
@@ -42,7 +43,7 @@ afterAll(async () => {
 const cli = (...args: string[]) => runProcess('bin/cli.ts', args, cliEnv);
 
 const get = (path: string, clientToken: string, sessionToken: string) =>
-  fetch(`${stack.baseUrl}${path}`, {
+  fetchMatchingOpenApi(`${stack.baseUrl}${path}`, {
     headers: { Accept: 'application/json', 'X-Client-Token': clientToken, 'X-Session-Token': sessionToken },
   });
 
@@ -93,7 +94,7 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     const session = JSON.parse(
       (await cli('create-session', '--client-token', client.token, '--account', String(jobs[0]?.accountId))).stdout,
     );
-    const response = await fetch(`${stack.baseUrl}/search`, {
+    const response = await fetchMatchingOpenApi(`${stack.baseUrl}/search`, {
       method: 'POST',
       headers: {
         Accept: 'application/json',

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthStore } from '../../functions/auth/store';
 import { documentClient } from '../../functions/aws/dynamodb';
 import { type LocalStack, startLocalStack } from '../../local/runtime';
+import { fetchMatchingOpenApi } from '../support/openapi';
 
 let stack: LocalStack;
 let tokens: { clientToken: string; sessionToken: string };
@@ -24,7 +25,7 @@ afterAll(async () => {
 }, 60_000);
 
 const send = (path: string, method: string, body?: string) =>
-  fetch(`${stack.baseUrl}${path}`, {
+  fetchMatchingOpenApi(`${stack.baseUrl}${path}`, {
     method,
     headers: {
       Accept: 'application/json',

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/dynamodb-local';
 import { isRunning, type RunningProcess, runProcess, startProcess } from '../support/local-stack';
+import { fetchMatchingOpenApi } from '../support/openapi';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as arbitrary JSON
 type Json = any;
@@ -76,7 +77,7 @@ const runCurl = async (command: string) => {
     else if (word.startsWith('http')) url = word;
     else expect(word).toBe('-sS');
   }
-  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+  const response = await fetchMatchingOpenApi(url, { method, headers, ...(body === undefined ? {} : { body }) });
   return { url, status: response.status, json: (await response.json()) as Json };
 };
 
@@ -127,10 +128,10 @@ describe('npm start', { timeout: 480_000 }, () => {
 
     const second = await startStack({ DATA_DIR: dataDir, SEED_DEMO: '0' });
     const headers = { Accept: 'application/json', 'X-Client-Token': clientToken, 'X-Session-Token': sessionToken };
-    const fields = await fetch(`http://localhost:${second.port}/search/fields`, { headers });
+    const fields = await fetchMatchingOpenApi(`http://localhost:${second.port}/search/fields`, { headers });
     expect(fields.status).toBe(200);
     expect(((await fields.json()) as Json).fields.map((field: { id: string }) => field.id)).toContain('AccountNumber');
-    const search = await fetch(`http://localhost:${second.port}/search`, {
+    const search = await fetchMatchingOpenApi(`http://localhost:${second.port}/search`, {
       method: 'POST',
       headers: { ...headers, 'Content-Type': 'application/json' },
       body: '{}',

@@ -24,6 +24,7 @@ import { JobRepository } from '../../functions/jobs/repository';
 import { importJobs } from '../../local/import';
 import type { LocalTables } from '../../local/paths';
 import { type LocalStack, startLocalStack } from '../../local/runtime';
+import { assertMatchesOpenApi } from './openapi';
 
 /** The account the default credentials of {@link TestStack.request} belong to. */
 export const DEFAULT_TEST_ACCOUNT_ID = 1001;
@@ -162,6 +163,8 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
       ...(text === undefined ? {} : { body: text }),
     });
     const responseText = await response.text();
+    // Every answer the e2e suite sees must match openapi.yaml, so the description cannot drift from the service.
+    assertMatchesOpenApi({ method, path }, { status: response.status, headers: response.headers, body: responseText });
     let json: unknown;
     try {
       json = JSON.parse(responseText);
