@@ -27,9 +27,10 @@ const assetDirOf = (id: string): string => {
 };
 
 beforeAll(() => {
-  // The context of cdk.json, as `cdk synth` passes it (it keeps the asset metadata SAM needs).
+  // The context `cdk synth` gives the app: cdk.json's, plus the asset metadata SAM needs, which the CDK CLI
+  // turns on by default (`--asset-metadata`).
   const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: object };
-  const app = new App({ outdir, context: { ...context } });
+  const app = new App({ outdir, context: { ...context, 'aws:cdk:enable-asset-metadata': true } });
   const stack = buildJobsApi(app);
   const assembly = app.synth();
   template = assembly.getStackArtifact(stack.artifactId).template;
