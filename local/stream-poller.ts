@@ -473,13 +473,17 @@ class Poller implements StreamPoller {
         const listed = await this.listShards();
         failures = 0;
         const ids = new Set(listed.map((shard) => shard.shardId));
+        // Register every new shard before starting any reader, so a child listed ahead of its parent
+        // still finds the parent and waits for it.
+        const added: ShardState[] = [];
         for (const { shardId, parentShardId } of listed) {
           if (this.shards.has(shardId)) continue;
           const finished = this.checkpoints.get(shardId).finished === true;
           const state: ShardState = { shardId, parentShardId, caughtUpAt: 0, finished, task: undefined };
           this.shards.set(shardId, state);
-          if (!finished) state.task = this.readShard(state, ids);
+          added.push(state);
         }
+        for (const state of added) if (!state.finished) state.task = this.readShard(state, ids);
         this.checkpoints.retain(ids);
         this.refreshedAt = startedAt;
         this.settleWaiters();
@@ -498,8 +502,7 @@ class Poller implements StreamPoller {
     const parentId = state.parentShardId;
     if (parentId === undefined || !listed.has(parentId)) return;
     while (!this.stopping) {
-      const parent = this.shards.get(parentId);
-      if (parent === undefined || parent.finished) return;
+      if (this.shards.get(parentId)?.finished === true) return;
       await this.sleep(this.settings.pollIntervalMs);
     }
   }

@@ -1,0 +1,168 @@
+/**
+ * Stream situations DynamoDB Local cannot be made to produce on demand — a shard closing and a child
+ * shard taking over, an expired iterator, binary attributes — played against the poller with a mocked
+ * DynamoDB Streams API.
+ */
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamsRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type StreamPoller, startStreamPoller, toLambdaRecord } from '../../local/stream-poller';
+
+const STREAM_ARN = 'arn:aws:dynamodb:ddblocal:000000000000:table/jobs/stream/2024-01-01T00:00:00.000';
+const tables = mockClient(DynamoDBClient);
+const streams = mockClient(DynamoDBStreamsClient);
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+const record = (jobId: number, sequenceNumber: string): StreamsRecord => ({
+  eventID: `event-${sequenceNumber}`,
+  eventName: 'INSERT',
+  eventVersion: '1.1',
+  eventSource: 'aws:dynamodb',
+  awsRegion: 'ddblocal',
+  dynamodb: {
+    ApproximateCreationDateTime: new Date('2024-05-06T15:22:02.860Z'),
+    Keys: { pk: { S: `JOB#${jobId}` }, sk: { S: 'JOB' } },
+    NewImage: { pk: { S: `JOB#${jobId}` }, sk: { S: 'JOB' }, version: { N: '1' } },
+    SequenceNumber: sequenceNumber,
+    SizeBytes: 42,
+    StreamViewType: 'NEW_AND_OLD_IMAGES',
+  },
+});
+
+let poller: StreamPoller | undefined;
+
+const start = async (delivered: DynamoDBRecord[]) => {
+  poller = await startStreamPoller({
+    endpoint: 'http://127.0.0.1:1',
+    region: 'us-east-1',
+    tableName: 'jobs',
+    handler: async (event) => {
+      delivered.push(...event.Records);
+      return { batchItemFailures: [] };
+    },
+    pollIntervalMs: 5,
+    batchWindowMs: 1,
+    shardRefreshMs: 10,
+    retryDelayMs: 1,
+    logger: quiet,
+  });
+  return poller;
+};
+
+beforeEach(() => {
+  tables.reset();
+  streams.reset();
+  tables.on(DescribeTableCommand).resolves({
+    Table: {
+      LatestStreamArn: STREAM_ARN,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    },
+  });
+  streams.on(GetShardIteratorCommand).callsFake(async (input: { ShardId: string; SequenceNumber?: string }) => ({
+    ShardIterator: `${input.ShardId}@${input.SequenceNumber ?? 'start'}`,
+  }));
+});
+
+afterEach(async () => {
+  await poller?.stop();
+  poller = undefined;
+});
+
+describe('stream poller on a changing stream', () => {
+  it.each([
+    ['finds a child shard that appears later', 3],
+    ['holds back a child shard listed from the start', 1],
+  ])('reads a closed parent shard to its end before its child, and %s', async (_, childFrom) => {
+    let describes = 0;
+    streams.on(DescribeStreamCommand).callsFake(async () => {
+      describes += 1;
+      const shards = [
+        ...(describes >= childFrom ? [{ ShardId: 'child', ParentShardId: 'parent' }] : []),
+        { ShardId: 'parent' },
+      ];
+      return { StreamDescription: { StreamArn: STREAM_ARN, Shards: shards } };
+    });
+    const reads = new Map<string, { Records: StreamsRecord[]; NextShardIterator?: string }>([
+      ['parent@start', { Records: [record(1, '100'), record(2, '101')], NextShardIterator: 'parent-2' }],
+      ['parent-2', { Records: [record(3, '102')], NextShardIterator: 'parent-3' }],
+      ['parent-3', { Records: [] }],
+      ['child@start', { Records: [record(4, '200')], NextShardIterator: 'child-2' }],
+      ['child-2', { Records: [], NextShardIterator: 'child-2' }],
+    ]);
+    streams.on(GetRecordsCommand).callsFake(async (input: { ShardIterator: string }) => {
+      const answer = reads.get(input.ShardIterator);
+      if (answer === undefined) throw new Error(`unexpected iterator ${input.ShardIterator}`);
+      return answer;
+    });
+    const delivered: DynamoDBRecord[] = [];
+
+    const running = await start(delivered);
+    while (describes < childFrom) await new Promise((resolve) => setTimeout(resolve, 5));
+    await running.drained();
+
+    expect(delivered.map((item) => item.dynamodb?.SequenceNumber)).toEqual(['100', '101', '102', '200']);
+    expect(running.stats()).toMatchObject({ shards: 2, finishedShards: 1, recordsSucceeded: 4 });
+  });
+
+  it('continues after the last record it read when its iterator expires', async () => {
+    streams
+      .on(DescribeStreamCommand)
+      .resolves({ StreamDescription: { StreamArn: STREAM_ARN, Shards: [{ ShardId: 'only' }] } });
+    let expired = false;
+    streams.on(GetRecordsCommand).callsFake(async (input: { ShardIterator: string }) => {
+      if (input.ShardIterator === 'only@start') return { Records: [record(1, '7')], NextShardIterator: 'only-old' };
+      if (input.ShardIterator === 'only-old' && !expired) {
+        expired = true;
+        throw Object.assign(new Error('Iterator expired'), { name: 'ExpiredIteratorException' });
+      }
+      if (input.ShardIterator === 'only@7') return { Records: [record(2, '8')], NextShardIterator: 'only-tail' };
+      return { Records: [], NextShardIterator: 'only-tail' };
+    });
+    const delivered: DynamoDBRecord[] = [];
+
+    const running = await start(delivered);
+    while (delivered.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await running.drained();
+
+    expect(delivered.map((item) => item.dynamodb?.SequenceNumber)).toEqual(['7', '8']);
+    const resumed = streams.commandCalls(GetShardIteratorCommand).map((call) => call.args[0].input);
+    expect(resumed).toContainEqual(
+      expect.objectContaining({ ShardId: 'only', ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: '7' }),
+    );
+  });
+});
+
+describe('stream record conversion', () => {
+  it('writes binary attributes as base64 and the creation time as epoch seconds, like Lambda', () => {
+    const raw = record(1, '5');
+    raw.dynamodb = {
+      ...raw.dynamodb,
+      NewImage: {
+        blob: { B: new TextEncoder().encode('hi') },
+        nested: { M: { list: { L: [{ BS: [new Uint8Array([1, 2])] }, { NULL: true }, { BOOL: false }] } } },
+      },
+    };
+
+    const converted = toLambdaRecord(raw, STREAM_ARN, 'eu-west-1');
+
+    expect(converted).toMatchObject({
+      awsRegion: 'eu-west-1',
+      eventSourceARN: STREAM_ARN,
+      dynamodb: {
+        ApproximateCreationDateTime: 1_715_008_922,
+        NewImage: {
+          blob: { B: 'aGk=' },
+          nested: { M: { list: { L: [{ BS: ['AQI='] }, { NULL: true }, { BOOL: false }] } } },
+        },
+      },
+    });
+  });
+});
