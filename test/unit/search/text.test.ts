@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { foldText, words } from '../../../functions/search/text';
+
+describe('text folding shared by the index and the query', () => {
+  it.each([
+    ['Café', 'cafe'],
+    ['Crème Brûlée', 'creme brulee'],
+    ['Ørsted Foto', 'orsted foto'],
+    ['Łódź', 'lodz'],
+    ['Straße', 'strasse'],
+    ['Æble', 'aeble'],
+    ['Œuvre', 'oeuvre'],
+    ['Þór', 'thor'],
+    ['Đakovo', 'dakovo'],
+    ['ＡＢＣ１２３', 'abc123'],
+  ])('folds %s to %s', (text, folded) => {
+    expect(foldText(text)).toBe(folded);
+  });
+
+  it('cuts file names on punctuation and underscores', () => {
+    expect(words('cem_test15.JPG')).toEqual(['cem', 'test15', 'jpg']);
+  });
+
+  it('treats search-engine syntax as separators', () => {
+    expect(words('"spr*" OR cat:NEAR(-x) {a b}^2')).toEqual(['spr', 'or', 'cat', 'near', 'x', 'a', 'b', '2']);
+  });
+
+  it('yields no words for text without letters or digits', () => {
+    expect(words(' *** () -- ')).toEqual([]);
+  });
+
+  it('is idempotent: folding folded words changes nothing', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (text) => {
+        const once = words(text);
+        expect(words(once.join(' '))).toEqual(once);
+      }),
+    );
+  });
+});
