@@ -113,11 +113,19 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions): Promise
   if (options.dataDir === undefined) args.push('-inMemory');
   else args.push('-dbPath', options.dataDir);
 
+  // A process group of its own: a terminal's Ctrl-C reaches only us, and we stop DynamoDB Local after the
+  // stream poller and the server, in order. If this process exits without stopping it, the exit hook does.
   const child = spawn('java', args, {
     cwd,
+    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
   });
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let output = '';
   const collect = (chunk: Buffer): void => {
     if (output.length < 10_000) output += chunk.toString();
