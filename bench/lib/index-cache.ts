@@ -72,7 +72,7 @@ const build = async (population: Population, path: string, log: (message: string
       applyMs += performance.now() - applying;
       const failed = outcomes.find((outcome) => outcome.status !== 'indexed');
       if (failed !== undefined) throw new Error(`Building the index failed: ${JSON.stringify(failed)}`);
-      if (last % 100_000 < BATCH_SIZE || last === total)
+      if (last % Math.max(BATCH_SIZE, Math.round(total / 10)) < BATCH_SIZE || last === total)
         log(`indexed ${last.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}`);
     }
   } finally {

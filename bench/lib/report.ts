@@ -51,6 +51,8 @@ export interface SuiteResult {
   startedAt: string;
   finishedAt: string;
   machine: Machine;
+  /** The commit measured (`+dirty`: with uncommitted changes to functions/, local/ or lib/). */
+  source?: string;
   /** The parameters the suite ran with (scale, iterations, …). */
   parameters: Record<string, unknown>;
   figures: Figure[];
@@ -125,7 +127,7 @@ const figureRow = (figure: Figure, result: SuiteResult): string => {
 const suiteSection = (result: SuiteResult): string[] => [
   `#### ${result.title} (\`${result.suite}\`, ${result.mode} run)`,
   '',
-  `Parameters: ${Object.entries(result.parameters)
+  `Source: ${result.source ?? 'unknown'}. Parameters: ${Object.entries(result.parameters)
     .map(([key, value]) => `${key} = ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
     .join('; ')}.`,
   '',

@@ -2,6 +2,7 @@
  * What every benchmark suite shares: the run mode (`--quick` or full), the scales of each mode, and the
  * runner that times a suite and writes its result file.
  */
+import { execFileSync } from 'node:child_process';
 import type { Population } from './generator';
 import { machine } from './machine';
 import { type Figure, type Mode, type SuiteResult, writeResult } from './report';
@@ -110,12 +111,26 @@ export const runSuite = async (
     startedAt,
     finishedAt: new Date().toISOString(),
     machine: machine(),
+    source: sourceVersion(),
     parameters: output.parameters,
     figures: output.figures,
     notes: output.notes ?? [],
   };
   log(`wrote ${writeResult(result)}`);
   return result;
+};
+
+/** The commit the working tree is at, marked `+dirty` when it has uncommitted changes. */
+export const sourceVersion = (): string => {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'functions', 'local', 'lib'], {
+      encoding: 'utf8',
+    }).trim();
+    return dirty.length > 0 ? `${head}+dirty` : head;
+  } catch {
+    return 'unknown';
+  }
 };
 
 /** Sleeps (used between paced writes and polls; never spins). */
