@@ -78,6 +78,7 @@ const anyText = fc.oneof(
 );
 
 const acceptValues = fc.oneof(
+  { weight: 3, arbitrary: fc.constant('application/json') },
   fc.constantFrom(
     'application/json',
     'APPLICATION/JSON; charset=utf-8',
@@ -96,6 +97,7 @@ const acceptValues = fc.oneof(
 );
 
 const contentTypeValues = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('application/json', 'application/x-www-form-urlencoded') },
   fc.constantFrom(
     'application/json',
     'application/json; charset=utf-8',
@@ -228,6 +230,40 @@ describe('fuzzing every endpoint', () => {
         },
       ),
       { seed: SEED, numRuns: 400 },
+    );
+    expect(await harness.snapshot()).toBe(before);
+  });
+
+  it('answers any body text under valid headers by 200 or 400 invalid_json / invalid_parameter, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/search' as const, '/reject' as const),
+        fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8'),
+        fc.oneof(
+          bodies,
+          fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
+        ),
+        fc.boolean(),
+        async (path, contentType, body, base64) => {
+          const encoded = base64 && typeof body === 'string';
+          const answer = await harness.invoke(path, {
+            headers: { ...validHeaders(user), 'Content-Type': contentType },
+            body: encoded ? Buffer.from(body as string, 'latin1').toString('base64') : body,
+            isBase64Encoded: encoded,
+          });
+          const code = expectSpecAnswer(answer);
+          const allowed = [
+            undefined,
+            'invalid_json',
+            'invalid_parameter',
+            'file_not_found',
+            'file_not_rejectable',
+            'job_archived',
+          ];
+          expect(allowed, answer.body).toContain(code);
+        },
+      ),
+      { seed: SEED + 2, numRuns: 300 },
     );
     expect(await harness.snapshot()).toBe(before);
   });
