@@ -3,7 +3,7 @@
  * file. A real full-text engine for local runs and tests, with the semantics of SPEC section 4 and the
  * external-version rules of the OpenSearch engine.
  */
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type {
   IndexedVersion,
   IndexOperation,
@@ -16,7 +16,16 @@ import type {
 import { SearchUnavailableError } from '../search-index';
 import type { JobSummary } from '../../jobs/model';
 import { InvalidDocumentError, type JobRow, toJobRow } from './job-row';
-import { connectionPragmas, SCHEMA, TEXT_COLUMN_FIELDS, TEXT_COLUMNS } from './schema';
+import { compareRanked, groupOf, groupStart, keyAmong, type Placed, spreadKeys, TIE_SPAN } from './order-key';
+import {
+  connectionPragmas,
+  DROP_SCHEMA,
+  SCHEMA,
+  SCHEMA_VERSION,
+  SCOPE_COLUMN,
+  TEXT_COLUMN_FIELDS,
+  TEXT_COLUMNS,
+} from './schema';
 import { type Statement, searchStatements } from './search-sql';
 import { isTransientSqliteError } from './sqlite-errors';
 
@@ -31,14 +40,25 @@ export interface EmbeddedSearchIndexOptions {
 const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 const VERSIONS_PAGE_SIZE = 1_000;
 const STATEMENT_CACHE_SIZE = 256;
+const TOTALS_CACHE_SIZE = 1_024;
 
-const textColumns = TEXT_COLUMN_FIELDS.map((field) => TEXT_COLUMNS[field]);
+const ftsColumns = [...TEXT_COLUMN_FIELDS.map((field) => TEXT_COLUMNS[field]), SCOPE_COLUMN];
+
+/** Prepares a statement that reads integers as `bigint` (order keys exceed 2^53). */
+const prepareBig = (db: DatabaseSync, sql: string): StatementSync => {
+  const statement = db.prepare(sql);
+  statement.setReadBigInts(true);
+  return statement;
+};
 
 /** The statements every write uses, prepared once per connection. */
 class WriteStatements {
   public readonly current: StatementSync;
+  public readonly groupMembers: StatementSync;
+  public readonly storedDocument: StatementSync;
   public readonly tombstoneVersion: StatementSync;
-  public readonly upsertJob: StatementSync;
+  public readonly insertJob: StatementSync;
+  public readonly updateJob: StatementSync;
   public readonly upsertDocument: StatementSync;
   public readonly deleteJob: StatementSync;
   public readonly deleteDocument: StatementSync;
@@ -49,22 +69,30 @@ class WriteStatements {
   public readonly addCount: StatementSync;
 
   public constructor(db: DatabaseSync) {
-    this.current = db.prepare('SELECT version, account_id AS accountId, status FROM jobs WHERE id = ?');
+    this.current = prepareBig(
+      db,
+      'SELECT ord, version, account_id AS accountId, status, created FROM jobs WHERE id = ?',
+    );
+    this.groupMembers = prepareBig(
+      db,
+      'SELECT ord AS key, created, id FROM jobs WHERE ord >= ? AND ord < ? ORDER BY ord',
+    );
+    this.storedDocument = db.prepare('SELECT document FROM documents WHERE id = ?');
     this.tombstoneVersion = db.prepare('SELECT version FROM tombstones WHERE id = ?');
-    this.upsertJob = db.prepare(
-      'INSERT INTO jobs (id, version, account_id, status, guid, created, delivered)' +
-        ' VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version,' +
-        ' account_id = excluded.account_id, status = excluded.status, guid = excluded.guid,' +
-        ' created = excluded.created, delivered = excluded.delivered',
+    this.insertJob = db.prepare(
+      'INSERT INTO jobs (ord, id, version, account_id, status, guid, created, delivered) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.updateJob = db.prepare(
+      'UPDATE jobs SET version = ?, account_id = ?, status = ?, guid = ?, delivered = ? WHERE ord = ?',
     );
     this.upsertDocument = db.prepare(
       'INSERT INTO documents (id, document) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET document = excluded.document',
     );
-    this.deleteJob = db.prepare('DELETE FROM jobs WHERE id = ?');
+    this.deleteJob = db.prepare('DELETE FROM jobs WHERE ord = ?');
     this.deleteDocument = db.prepare('DELETE FROM documents WHERE id = ?');
     this.deleteText = db.prepare('DELETE FROM jobs_text WHERE rowid = ?');
     this.insertText = db.prepare(
-      `INSERT INTO jobs_text (rowid, ${textColumns.join(', ')}) VALUES (?, ${textColumns.map(() => '?').join(', ')})`,
+      `INSERT INTO jobs_text (rowid, ${ftsColumns.join(', ')}) VALUES (?, ${ftsColumns.map(() => '?').join(', ')})`,
     );
     this.upsertTombstone = db.prepare(
       'INSERT INTO tombstones (id, version) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version',
@@ -79,16 +107,87 @@ class WriteStatements {
 
 /** What the index holds of a job before a write. */
 interface CurrentJob {
+  key: bigint;
   version: number;
   accountId: number;
   status: string;
+  created: number;
 }
+
+interface CurrentRow {
+  ord: bigint;
+  version: bigint;
+  accountId: bigint;
+  status: string;
+  created: bigint;
+}
+
+/**
+ * The FTS5 writes of one transaction, netted per rowid and applied in ascending rowid order: FTS5
+ * flushes its pending terms into a new segment whenever a write's rowid is not above the previous one,
+ * so writing order keys as they come (creation order is not arrival order) would make one segment per
+ * row — many times slower writes and a fragmented index.
+ */
+class PendingText {
+  readonly #deletes = new Set<bigint>();
+  readonly #inserts = new Map<bigint, SQLInputValue[]>();
+
+  /** Removes the FTS5 row at `key` (inserted earlier in this transaction, or before it). */
+  public delete(key: bigint): void {
+    if (!this.#inserts.delete(key)) this.#deletes.add(key);
+  }
+
+  /** Writes the FTS5 row at `key`, free now (never used, or deleted earlier in this transaction). */
+  public insert(key: bigint, values: SQLInputValue[]): void {
+    this.#inserts.set(key, values);
+  }
+
+  /** Applies the writes: every delete, then every insert, each in ascending rowid order. */
+  public flush(writes: WriteStatements): void {
+    const ascending = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
+    for (const key of [...this.#deletes].sort(ascending)) writes.deleteText.run(key);
+    for (const key of [...this.#inserts.keys()].sort(ascending)) {
+      writes.insertText.run(key, ...(this.#inserts.get(key) as SQLInputValue[]));
+    }
+    this.discard();
+  }
+
+  /** Forgets the writes (the transaction rolled back, or they were applied). */
+  public discard(): void {
+    this.#deletes.clear();
+    this.#inserts.clear();
+  }
+}
+
+/** Opens the schema, replacing the tables of an older layout (the index is rebuilt by `reindex`). */
+const openSchema = (db: DatabaseSync): void => {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const { user_version: version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+    if (version !== SCHEMA_VERSION) db.exec(`${DROP_SCHEMA} PRAGMA user_version = ${SCHEMA_VERSION};`);
+    db.exec(SCHEMA);
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+};
+
+/** A cache key for a statement and its parameters (`bigint` included). */
+const totalKey = (statement: Statement): string =>
+  `${statement.sql}\u0000${statement.params.map((param) => `${typeof param}:${String(param)}`).join('\u0000')}`;
 
 /** A {@link SearchIndex} on SQLite FTS5. Calls are synchronous underneath; the interface stays async. */
 export class EmbeddedSearchIndex implements SearchIndex {
   readonly #db: DatabaseSync;
   readonly #writes: WriteStatements;
   readonly #reads = new Map<string, StatementSync>();
+  readonly #dataVersion: StatementSync;
+  /** Exact totals by count statement, valid while no connection has written since they were counted. */
+  readonly #totals = new Map<string, number>();
+  #totalsDataVersion = -1;
+  /** FTS5 writes of the open transaction, applied in ascending rowid order when it ends. */
+  readonly #pendingText = new PendingText();
   #closed = false;
 
   public constructor(options: EmbeddedSearchIndexOptions) {
@@ -96,16 +195,23 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     this.#db = new DatabaseSync(options.path, { timeout: busyTimeoutMs });
     this.#db.exec(connectionPragmas(inMemory, busyTimeoutMs));
-    this.#db.exec(SCHEMA);
+    openSchema(this.#db);
     // Recommended for long-lived connections: refreshes planner statistics when they are missing or
     // stale, sampling at most ~1000 rows per index so opening a large database stays fast.
     this.#db.exec('PRAGMA analysis_limit = 1000; PRAGMA optimize = 0x10002;');
     this.#writes = new WriteStatements(this.#db);
+    this.#dataVersion = this.#db.prepare('PRAGMA data_version');
   }
 
   public async apply(operations: IndexOperation[]): Promise<IndexOutcome[]> {
     try {
-      return this.#transaction(() => operations.map((operation) => this.#applyOne(operation)));
+      const outcomes = this.#transaction(() => {
+        const applied = operations.map((operation) => this.#applyOne(operation));
+        this.#pendingText.flush(this.#writes);
+        return applied;
+      });
+      this.#totals.clear();
+      return outcomes;
     } catch (error) {
       if (!isTransientSqliteError(error)) throw error;
       const reason = `search database unavailable: ${(error as Error).message}`;
@@ -117,7 +223,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const statements = searchStatements(query);
     if (statements.kind === 'nothing') return { total: 0, jobs: [] };
     return this.#read(() => {
-      const total = (this.#query(statements.count).get(...statements.count.params) as { total: number }).total;
+      const total = statements.counts.reduce((sum, count) => sum + this.#total(count), 0);
       const rows = this.#query(statements.page).all(...statements.page.params) as { summary: string }[];
       return { total, jobs: rows.map((row) => JSON.parse(row.summary) as JobSummary) };
     });
@@ -154,6 +260,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
         "DELETE FROM jobs; DELETE FROM documents; DELETE FROM tombstones; DELETE FROM counts; INSERT INTO jobs_text (jobs_text) VALUES ('delete-all');",
       );
     });
+    this.#totals.clear();
   }
 
   public async close(): Promise<void> {
@@ -176,7 +283,15 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   #current(id: number): CurrentJob | undefined {
-    return this.#writes.current.get(id) as CurrentJob | undefined;
+    const row = this.#writes.current.get(id) as CurrentRow | undefined;
+    if (row === undefined) return undefined;
+    return {
+      key: row.ord,
+      version: Number(row.version),
+      accountId: Number(row.accountId),
+      status: row.status,
+      created: Number(row.created),
+    };
   }
 
   /** The version the index last saw for a job: its live document's, or its tombstone's. */
@@ -191,10 +306,15 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const stored = this.#storedVersion(current, row.id);
     if (stored !== undefined && row.version < stored) return { status: 'stale' };
     const w = this.#writes;
-    w.upsertJob.run(row.id, row.version, row.accountId, row.status, row.guid, row.created, row.delivered);
+    if (current !== undefined && current.created === row.created) {
+      w.updateJob.run(row.version, row.accountId, row.status, row.guid, row.delivered, current.key);
+      this.#pendingText.delete(current.key);
+      this.#pendingText.insert(current.key, [...row.texts, row.scope]);
+    } else {
+      if (current !== undefined) this.#unplace(current.key);
+      this.#place(row, this.#allocate(row));
+    }
     w.upsertDocument.run(row.id, row.document);
-    if (current !== undefined) w.deleteText.run(row.id);
-    w.insertText.run(row.id, ...row.texts);
     if (current === undefined) {
       w.deleteTombstone.run(row.id);
       w.addCount.run(row.accountId, row.status, 1);
@@ -203,6 +323,58 @@ export class EmbeddedSearchIndex implements SearchIndex {
       w.addCount.run(row.accountId, row.status, 1);
     }
     return { status: 'indexed' };
+  }
+
+  /** Writes a job's `jobs` row and FTS5 row at an order key. */
+  #place(row: JobRow, key: bigint): void {
+    const w = this.#writes;
+    w.insertJob.run(key, row.id, row.version, row.accountId, row.status, row.guid, row.created, row.delivered);
+    this.#pendingText.insert(key, [...row.texts, row.scope]);
+  }
+
+  /** Removes a job's `jobs` row and FTS5 row. */
+  #unplace(key: bigint): void {
+    this.#writes.deleteJob.run(key);
+    this.#pendingText.delete(key);
+  }
+
+  /**
+   * The order key of a job about to be placed: between its neighbours in its creation millisecond, or,
+   * when they leave no room, after renumbering that millisecond's jobs evenly.
+   */
+  #allocate(row: JobRow): bigint {
+    const group = groupOf(row.created);
+    const start = groupStart(group);
+    const members = this.#writes.groupMembers.all(start, start + TIE_SPAN) as unknown as {
+      key: bigint;
+      created: bigint;
+      id: bigint;
+    }[];
+    const placed: Placed[] = members.map((member) => ({
+      key: member.key,
+      created: Number(member.created),
+      id: Number(member.id),
+    }));
+    const key = keyAmong(group, placed, row);
+    if (key !== undefined) return key;
+    const rows = placed.map((member) => this.#storedRow(member.id));
+    for (const member of placed) this.#unplace(member.key);
+    const ordered = [...rows, row].sort(compareRanked);
+    const keys = spreadKeys(group, ordered.length);
+    let own = start;
+    ordered.forEach((member, index) => {
+      const memberKey = keys[index] as bigint;
+      if (member === row) own = memberKey;
+      else this.#place(member, memberKey);
+    });
+    return own;
+  }
+
+  /** The stored row of an indexed job, rebuilt from its stored document. */
+  #storedRow(id: number): JobRow {
+    const stored = this.#writes.storedDocument.get(id) as { document: string } | undefined;
+    if (stored === undefined) throw new Error(`the search index has no document for job ${id}`);
+    return toJobRow(JSON.parse(stored.document) as SearchDocument);
   }
 
   #remove(id: number, version: number): IndexOutcome {
@@ -214,13 +386,32 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (stored !== undefined && version < stored) return { status: 'stale' };
     const w = this.#writes;
     if (current !== undefined) {
-      w.deleteJob.run(id);
+      this.#unplace(current.key);
       w.deleteDocument.run(id);
-      w.deleteText.run(id);
       w.addCount.run(current.accountId, current.status, -1);
     }
     w.upsertTombstone.run(id, version);
     return { status: 'indexed' };
+  }
+
+  /**
+   * The exact result of a count statement, from the cache while no connection (this one or another
+   * process's) has written since it was counted: `PRAGMA data_version` changes on others' commits, and
+   * this connection's own writes clear the cache.
+   */
+  #total(count: Statement): number {
+    const { data_version: dataVersion } = this.#dataVersion.get() as { data_version: number };
+    if (dataVersion !== this.#totalsDataVersion) {
+      this.#totals.clear();
+      this.#totalsDataVersion = dataVersion;
+    }
+    const key = totalKey(count);
+    const cached = this.#totals.get(key);
+    if (cached !== undefined) return cached;
+    const total = Number((this.#query(count).get(...count.params) as { total: number | bigint }).total);
+    if (this.#totals.size >= TOTALS_CACHE_SIZE) this.#totals.clear();
+    this.#totals.set(key, total);
+    return total;
   }
 
   #transaction<T>(work: () => T): T {
@@ -230,6 +421,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       this.#db.exec('COMMIT');
       return result;
     } catch (error) {
+      this.#pendingText.discard();
       if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
       throw error;
     }

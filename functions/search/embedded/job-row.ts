@@ -1,9 +1,9 @@
 /**
- * A search document as the embedded engine stores it: the `jobs` row and the FTS5 texts.
+ * A search document as the embedded engine stores it: the `jobs` row, the FTS5 texts and scope.
  */
 import { foldedFieldText } from '../query-text';
 import type { SearchDocument } from '../search-index';
-import { TEXT_COLUMN_FIELDS } from './schema';
+import { scopeText, TEXT_COLUMN_FIELDS } from './schema';
 
 /** The values of a `jobs` row and its `jobs_text` row. */
 export interface JobRow {
@@ -17,6 +17,8 @@ export interface JobRow {
   document: string;
   /** Folded texts, in FTS5 column order. */
   texts: string[];
+  /** The `scope` column: the account and status tokens. */
+  scope: string;
 }
 
 /** Thrown for a document the engine cannot store (a poison record, never retried). */
@@ -44,15 +46,17 @@ export const toJobRow = (document: SearchDocument): JobRow => {
   const { summary } = document;
   const created = instant(summary.createdDate, 'createdDate');
   if (created === null) throw new InvalidDocumentError('createdDate is missing');
+  const accountId = integer(summary.accountId, 'accountId');
   return {
     id: integer(summary.id, 'id'),
     version: integer(document.version, 'version'),
-    accountId: integer(summary.accountId, 'accountId'),
+    accountId,
     status: summary.status,
     guid: summary.guid.toLowerCase(),
     created,
     delivered: instant(summary.deliveredDate, 'deliveredDate'),
     document: JSON.stringify(document),
     texts: TEXT_COLUMN_FIELDS.map((field) => foldedFieldText(document, field)),
+    scope: scopeText(accountId, summary.status),
   };
 };

@@ -20,17 +20,26 @@ export const TEXT_COLUMNS: Record<TextFieldId, string> = {
 /** The text fields in FTS5 column order. */
 export const TEXT_COLUMN_FIELDS = Object.keys(TEXT_COLUMNS) as TextFieldId[];
 
+/** The hidden FTS5 column holding a job's scope tokens (account and status), never searched by words. */
+export const SCOPE_COLUMN = 'scope';
+
+/** Bumped whenever the layout below changes: a database of another version is rebuilt empty. */
+export const SCHEMA_VERSION = 2;
+
 /**
  * The schema, idempotent (`IF NOT EXISTS`), so a second process opening the same file is harmless.
  *
- * - `jobs`: one narrow row per indexed job, only what filters and sorts read; `id` is the rowid (and
- *   the FTS5 rowid). `created`/`delivered` are epoch milliseconds, `guid` is lower-case. Every index
- *   ends in `(created, id)` so a filtered, ordered page is an index walk, not a sort; the rows stay
- *   small so looking up every text match stays in the page cache.
+ * - `jobs`: one narrow row per indexed job, only what filters and sorts read. Its rowid `ord` is the
+ *   job's order key (see `order-key.ts`): ascending `ord` is ascending (created, id), so the table and
+ *   every index on it (SQLite appends the rowid to each) are already in result order, and a created
+ *   range is a rowid range. `created`/`delivered` are epoch milliseconds, `guid` is lower-case.
  * - `documents`: the whole SearchDocument as JSON, read only for the jobs of the page and by `get()`.
- * - `jobs_text`: contentless FTS5 (the text lives in `documents`), `contentless_delete` so rows can be
- *   replaced. Text is stored folded by `text.words()` and joined by spaces, and the `ascii` tokenizer
- *   splits only on ASCII separators, so every indexed token is exactly one of our words.
+ * - `jobs_text`: contentless FTS5 (the text lives in `documents`) whose rowid is the same order key, so
+ *   `ORDER BY rowid DESC LIMIT n` streams matches in result order and stops early. `contentless_delete`
+ *   so rows can be replaced. Text is stored folded by `text.words()` and joined by spaces, and the
+ *   `ascii` tokenizer splits only on ASCII separators, so every indexed token is exactly one of our
+ *   words. The last column, `scope`, holds an account token and a status token, so account and status
+ *   filters join the text match inside FTS5 instead of being checked row by row.
  *   `detail=column` keeps which columns hold a token (column filters) without positions (we never
  *   query phrases); `prefix='1 2 3'` adds prefix indexes that make short prefix queries cheap.
  * - `tombstones`: the version at which a job was deleted, so an older upsert cannot resurrect it.
@@ -40,7 +49,8 @@ export const TEXT_COLUMN_FIELDS = Object.keys(TEXT_COLUMNS) as TextFieldId[];
  */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
-  id INTEGER PRIMARY KEY,
+  ord INTEGER PRIMARY KEY,
+  id INTEGER NOT NULL UNIQUE,
   version INTEGER NOT NULL,
   account_id INTEGER NOT NULL,
   status TEXT NOT NULL,
@@ -48,12 +58,11 @@ CREATE TABLE IF NOT EXISTS jobs (
   created INTEGER NOT NULL,
   delivered INTEGER
 ) STRICT;
-CREATE INDEX IF NOT EXISTS jobs_by_created ON jobs (created, id);
-CREATE INDEX IF NOT EXISTS jobs_by_account ON jobs (account_id, created, id);
-CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, created, id);
-CREATE INDEX IF NOT EXISTS jobs_by_account_status ON jobs (account_id, status, created, id);
+CREATE INDEX IF NOT EXISTS jobs_by_account ON jobs (account_id);
+CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status);
+CREATE INDEX IF NOT EXISTS jobs_by_account_status ON jobs (account_id, status);
 CREATE INDEX IF NOT EXISTS jobs_by_guid ON jobs (guid);
-CREATE INDEX IF NOT EXISTS jobs_by_delivered ON jobs (delivered, created, id) WHERE delivered IS NOT NULL;
+CREATE INDEX IF NOT EXISTS jobs_by_delivered ON jobs (delivered) WHERE delivered IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS documents (
   id INTEGER PRIMARY KEY,
@@ -61,7 +70,7 @@ CREATE TABLE IF NOT EXISTS documents (
 ) STRICT;
 
 CREATE VIRTUAL TABLE IF NOT EXISTS jobs_text USING fts5(
-  ${TEXT_COLUMN_FIELDS.map((field) => TEXT_COLUMNS[field]).join(', ')},
+  ${TEXT_COLUMN_FIELDS.map((field) => TEXT_COLUMNS[field]).join(', ')}, ${SCOPE_COLUMN},
   content = '',
   contentless_delete = 1,
   detail = column,
@@ -81,6 +90,21 @@ CREATE TABLE IF NOT EXISTS counts (
   PRIMARY KEY (account_id, status)
 ) STRICT, WITHOUT ROWID;
 `;
+
+/** The statements that remove every table of an older layout (the index is rebuilt by `reindex`). */
+export const DROP_SCHEMA =
+  'DROP TABLE IF EXISTS jobs; DROP TABLE IF EXISTS documents; DROP TABLE IF EXISTS jobs_text;' +
+  ' DROP TABLE IF EXISTS tombstones; DROP TABLE IF EXISTS counts;';
+
+/** The scope token of an account (`a42`, `an7` for -7). */
+export const accountToken = (accountId: number): string => `a${accountId < 0 ? 'n' : ''}${Math.abs(accountId)}`;
+
+/** The scope token of a status: its bytes in hex, so distinct statuses never share a token. */
+export const statusToken = (status: string): string => `s${Buffer.from(status, 'utf8').toString('hex')}`;
+
+/** The `scope` column text of a job. */
+export const scopeText = (accountId: number, status: string): string =>
+  `${accountToken(accountId)} ${statusToken(status)}`;
 
 /**
  * Connection settings: WAL so readers never block the writer, a busy timeout for other processes, a

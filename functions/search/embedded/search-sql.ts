@@ -1,12 +1,20 @@
 /**
- * Translates a {@link SearchQuery} into the embedded engine's two statements: one page of summaries and
- * the exact total. Every value is a bound parameter; the only text spliced into SQL is fixed column
- * names and `?` placeholders.
+ * Translates a {@link SearchQuery} into the embedded engine's statements: one page of summaries and the
+ * exact total (a sum of counts). Every value is a bound parameter; the only text spliced into SQL is
+ * fixed column names and `?` placeholders.
+ *
+ * Both the `jobs` table and the FTS5 index are keyed by the order key (`order-key.ts`), so every source
+ * of matches is walked in result order and a page reads only `offset + limit` matches of each source:
+ * - words: one FTS5 query whose MATCH carries the words and the account/status tokens, and whose
+ *   rowid range is the created range;
+ * - no text: the `jobs` rowid or an (account, status) index, one ordered walk per status, merged;
+ * - exact values (job number, GUID, account number): an indexed lookup each, merged with the above.
  */
 import type { SQLInputValue } from 'node:sqlite';
-import { type ExactCondition, type TextCondition, textCondition } from '../query-text';
-import type { SearchQuery } from '../search-index';
-import { matchExpression } from './match';
+import { type ExactCondition, type TextCondition, textCondition, type WordsCondition } from '../query-text';
+import type { InstantRange, SearchQuery } from '../search-index';
+import { matchExpression, scopeExpression } from './match';
+import { instantBound } from './order-key';
 
 /** A SQL text with its bound parameters. */
 export interface Statement {
@@ -14,9 +22,13 @@ export interface Statement {
   params: SQLInputValue[];
 }
 
-/** The statements of a search, or `nothing` when no job can match (e.g. `JobNumber` = `abc`). */
-export type SearchStatements = { kind: 'nothing' } | { kind: 'run'; page: Statement; count: Statement };
+/**
+ * The statements of a search, or `nothing` when no job can match (e.g. `JobNumber` = `abc`).
+ * `counts` are summed for the total: their match sets never overlap.
+ */
+export type SearchStatements = { kind: 'nothing' } | { kind: 'run'; page: Statement; counts: Statement[] };
 
+/** WHERE clauses over `jobs j` with their parameters. */
 interface Conditions {
   clauses: string[];
   params: SQLInputValue[];
@@ -24,107 +36,195 @@ interface Conditions {
 
 const EXACT_COLUMN: Record<ExactCondition['field'], string> = { jobId: 'id', accountId: 'account_id', guid: 'guid' };
 
-/** The `j.id IN (…)` (or direct) condition of a text condition that can match something. */
-const textClause = (condition: Extract<TextCondition, { kind: 'some' }>): Statement => {
-  const [only] = condition.exact;
-  if (condition.words === undefined && condition.exact.length === 1 && only !== undefined) {
-    return { sql: `j.${EXACT_COLUMN[only.field]} = ?`, params: [only.value] };
-  }
-  const sources: Statement[] = [];
-  if (condition.words !== undefined) {
-    sources.push({
-      sql: 'SELECT rowid FROM jobs_text WHERE jobs_text MATCH ?',
-      params: [matchExpression(condition.words)],
-    });
-  }
-  for (const exact of condition.exact) {
-    sources.push({ sql: `SELECT id FROM jobs WHERE ${EXACT_COLUMN[exact.field]} = ?`, params: [exact.value] });
-  }
-  return {
-    sql: `j.id IN (${sources.map((source) => source.sql).join(' UNION ')})`,
-    params: sources.flatMap((source) => source.params),
+const where = (clauses: readonly string[]): string => (clauses.length === 0 ? '' : ` WHERE ${clauses.join(' AND ')}`);
+
+const merge = (...parts: Conditions[]): Conditions => ({
+  clauses: parts.flatMap((part) => part.clauses),
+  params: parts.flatMap((part) => part.params),
+});
+
+/** A created range as bounds of the order key (`column` is `j.ord` or `jobs_text.rowid`), else on `created`. */
+const createdClauses = (range: InstantRange | undefined, column: string): { keyed: Conditions; joined: Conditions } => {
+  const keyed: Conditions = { clauses: [], params: [] };
+  const joined: Conditions = { clauses: [], params: [] };
+  if (range === undefined) return { keyed, joined };
+  const bound = (instant: number, keyOperator: string, createdOperator: string): void => {
+    const key = instantBound(instant);
+    if (key === undefined) {
+      joined.clauses.push(`j.created ${createdOperator} ?`);
+      joined.params.push(instant);
+    } else {
+      keyed.clauses.push(`${column} ${keyOperator} ?`);
+      keyed.params.push(key);
+    }
   };
+  if (range.from !== undefined) bound(range.from, '>=', '>=');
+  if (range.to !== undefined) bound(range.to, '<', '<');
+  return { keyed, joined };
 };
 
-const rangeClauses = (column: string, range: { from?: number; to?: number }, conditions: Conditions): void => {
+/** The delivered range: a job without a delivered date never matches it. */
+const deliveredClauses = (range: InstantRange | undefined): Conditions => {
+  const conditions: Conditions = { clauses: [], params: [] };
+  if (range === undefined) return conditions;
+  conditions.clauses.push('j.delivered IS NOT NULL');
   if (range.from !== undefined) {
-    conditions.clauses.push(`j.${column} >= ?`);
+    conditions.clauses.push('j.delivered >= ?');
     conditions.params.push(range.from);
   }
   if (range.to !== undefined) {
-    conditions.clauses.push(`j.${column} < ?`);
+    conditions.clauses.push('j.delivered < ?');
     conditions.params.push(range.to);
-  }
-};
-
-/** The account and status filters, shared by the jobs query and the counts shortcut. */
-const scopeClauses = (query: SearchQuery, prefix: string): Conditions => {
-  const conditions: Conditions = { clauses: [], params: [] };
-  if (query.accountId !== undefined) {
-    conditions.clauses.push(`${prefix}account_id = ?`);
-    conditions.params.push(query.accountId);
-  }
-  if (query.statuses !== undefined && query.statuses.length > 0) {
-    conditions.clauses.push(`${prefix}status IN (${query.statuses.map(() => '?').join(', ')})`);
-    conditions.params.push(...query.statuses);
   }
   return conditions;
 };
 
-const where = (conditions: Conditions): string =>
-  conditions.clauses.length === 0 ? '' : ` WHERE ${conditions.clauses.join(' AND ')}`;
+const accountClauses = (query: SearchQuery): Conditions =>
+  query.accountId === undefined
+    ? { clauses: [], params: [] }
+    : { clauses: ['j.account_id = ?'], params: [query.accountId] };
+
+const statusClauses = (statuses: readonly string[] | undefined): Conditions =>
+  statuses === undefined || statuses.length === 0
+    ? { clauses: [], params: [] }
+    : { clauses: [`j.status IN (${statuses.map(() => '?').join(', ')})`], params: [...statuses] };
+
+/** Every filter of a search as clauses over `jobs j`. */
+const jobFilters = (query: SearchQuery, statuses = query.statuses): Conditions => {
+  const created = createdClauses(query.created, 'j.ord');
+  return merge(
+    accountClauses(query),
+    statusClauses(statuses),
+    created.keyed,
+    created.joined,
+    deliveredClauses(query.delivered),
+  );
+};
+
+/** An ordered source of order keys (`SELECT … AS ord … ORDER BY … DESC`) and how to count it. */
+interface Source {
+  rows: Statement;
+  count: Statement;
+}
+
+/** Jobs matching words and filters: one FTS5 walk, joined to `jobs` only for filters FTS5 cannot hold. */
+const wordsSource = (query: SearchQuery, words: WordsCondition): Source => {
+  const match = [matchExpression(words), scopeExpression(query)].filter((part) => part !== undefined).join(' AND ');
+  const created = createdClauses(query.created, 'jobs_text.rowid');
+  const joined = merge(created.joined, deliveredClauses(query.delivered));
+  const from = joined.clauses.length === 0 ? 'jobs_text' : 'jobs_text JOIN jobs j ON j.ord = jobs_text.rowid';
+  const conditions = merge({ clauses: ['jobs_text MATCH ?'], params: [match] }, created.keyed, joined);
+  return {
+    rows: {
+      sql: `SELECT jobs_text.rowid AS ord FROM ${from}${where(conditions.clauses)} ORDER BY jobs_text.rowid DESC`,
+      params: conditions.params,
+    },
+    count: { sql: `SELECT count(*) AS total FROM ${from}${where(conditions.clauses)}`, params: conditions.params },
+  };
+};
+
+/** Jobs matching filters (and an extra condition) in one walk of `jobs` or one of its indexes. */
+const jobsSource = (conditions: Conditions): Statement => ({
+  sql: `SELECT j.ord AS ord FROM jobs j${where(conditions.clauses)} ORDER BY j.ord DESC`,
+  params: conditions.params,
+});
+
+/**
+ * Ordered sources merged into one page: a single source is paged directly; several are each cut to
+ * `offset + limit` rows and merged (`UNION` drops a job two sources both find).
+ */
+const pageOf = (sources: readonly Statement[], query: SearchQuery): Statement => {
+  const window = query.offset + query.limit;
+  const [only] = sources;
+  const keys: Statement =
+    sources.length === 1 && only !== undefined
+      ? { sql: `${only.sql} LIMIT ? OFFSET ?`, params: [...only.params, query.limit, query.offset] }
+      : {
+          sql: `${sources.map((source) => `SELECT ord FROM (${source.sql} LIMIT ?)`).join(' UNION ')} ORDER BY ord DESC LIMIT ? OFFSET ?`,
+          params: [...sources.flatMap((source) => [...source.params, window]), query.limit, query.offset],
+        };
+  return {
+    sql:
+      `WITH page AS (${keys.sql})` +
+      " SELECT json_extract(d.document, '$.summary') AS summary FROM page" +
+      ' JOIN jobs j ON j.ord = page.ord JOIN documents d ON d.id = j.id ORDER BY page.ord DESC',
+    params: keys.params,
+  };
+};
+
+/** A search without text: the per-account/status counts when no date filters, else a count over `jobs`. */
+const unfiltered = (query: SearchQuery): { sources: Statement[]; counts: Statement[] } => {
+  const statuses = query.statuses ?? [];
+  const sources =
+    statuses.length > 1
+      ? statuses.map((status) => jobsSource(jobFilters(query, [status])))
+      : [jobsSource(jobFilters(query))];
+  if (query.created === undefined && query.delivered === undefined) {
+    const scope: Conditions = merge(
+      query.accountId === undefined
+        ? { clauses: [], params: [] }
+        : { clauses: ['account_id = ?'], params: [query.accountId] },
+      statuses.length === 0
+        ? { clauses: [], params: [] }
+        : { clauses: [`status IN (${statuses.map(() => '?').join(', ')})`], params: [...statuses] },
+    );
+    return {
+      sources,
+      counts: [
+        { sql: `SELECT coalesce(sum(jobs), 0) AS total FROM counts${where(scope.clauses)}`, params: scope.params },
+      ],
+    };
+  }
+  const filters = jobFilters(query);
+  return {
+    sources,
+    counts: [{ sql: `SELECT count(*) AS total FROM jobs j${where(filters.clauses)}`, params: filters.params }],
+  };
+};
+
+/**
+ * A text search: the words source (if any) and one lookup per exact value. The exact values are counted
+ * together, less the jobs the words already match, so the sum of the counts is exact.
+ */
+const textual = (
+  query: SearchQuery,
+  text: Extract<TextCondition, { kind: 'some' }>,
+): { sources: Statement[]; counts: Statement[] } => {
+  const sources: Statement[] = [];
+  const counts: Statement[] = [];
+  if (text.words !== undefined) {
+    const words = wordsSource(query, text.words);
+    sources.push(words.rows);
+    counts.push(words.count);
+  }
+  if (text.exact.length > 0) {
+    const filters = jobFilters(query);
+    for (const exact of text.exact) {
+      sources.push(
+        jobsSource(merge({ clauses: [`j.${EXACT_COLUMN[exact.field]} = ?`], params: [exact.value] }, filters)),
+      );
+    }
+    const anyExact: Conditions = {
+      clauses: [`(${text.exact.map((exact) => `j.${EXACT_COLUMN[exact.field]} = ?`).join(' OR ')})`],
+      params: text.exact.map((exact) => exact.value),
+    };
+    const notWords: Conditions =
+      text.words === undefined
+        ? { clauses: [], params: [] }
+        : {
+            clauses: ['NOT EXISTS (SELECT 1 FROM jobs_text WHERE jobs_text MATCH ? AND jobs_text.rowid = j.ord)'],
+            params: [matchExpression(text.words)],
+          };
+    const conditions = merge(anyExact, filters, notWords);
+    counts.push({ sql: `SELECT count(*) AS total FROM jobs j${where(conditions.clauses)}`, params: conditions.params });
+  }
+  return { sources, counts };
+};
 
 /** Builds the page and count statements of a search. */
 export const searchStatements = (query: SearchQuery): SearchStatements => {
   const text = textCondition(query);
   if (text.kind === 'some' && text.words === undefined && text.exact.length === 0) return { kind: 'nothing' };
-
-  const conditions = scopeClauses(query, 'j.');
-  if (query.created !== undefined) rangeClauses('created', query.created, conditions);
-  if (query.delivered !== undefined) {
-    conditions.clauses.push('j.delivered IS NOT NULL');
-    rangeClauses('delivered', query.delivered, conditions);
-  }
-  if (text.kind === 'some') {
-    const clause = textClause(text);
-    conditions.clauses.push(clause.sql);
-    conditions.params.push(...clause.params);
-  }
-
-  const page: Statement = {
-    sql:
-      `WITH page AS (SELECT j.id, j.created FROM jobs j${where(conditions)}` +
-      ' ORDER BY j.created DESC, j.id DESC LIMIT ? OFFSET ?)' +
-      " SELECT json_extract(documents.document, '$.summary') AS summary FROM page" +
-      ' JOIN documents ON documents.id = page.id' +
-      ' ORDER BY page.created DESC, page.id DESC',
-    params: [...conditions.params, query.limit, query.offset],
-  };
-
-  return { kind: 'run', page, count: countStatement(query, text, conditions) };
-};
-
-/**
- * The cheapest exact count: from the per-account/status counts when only those filter; from the FTS5
- * index alone when only words filter (every FTS5 row is a live job); else over the same conditions.
- */
-const countStatement = (query: SearchQuery, text: TextCondition, conditions: Conditions): Statement => {
-  const scope = scopeClauses(query, '');
-  const undated = query.created === undefined && query.delivered === undefined;
-  if (text.kind === 'all' && undated) {
-    return { sql: `SELECT coalesce(sum(jobs), 0) AS total FROM counts${where(scope)}`, params: scope.params };
-  }
-  if (
-    text.kind === 'some' &&
-    text.words !== undefined &&
-    text.exact.length === 0 &&
-    undated &&
-    scope.clauses.length === 0
-  ) {
-    return {
-      sql: 'SELECT count(*) AS total FROM jobs_text WHERE jobs_text MATCH ?',
-      params: [matchExpression(text.words)],
-    };
-  }
-  return { sql: `SELECT count(*) AS total FROM jobs j${where(conditions)}`, params: conditions.params };
+  const { sources, counts } = text.kind === 'all' ? unfiltered(query) : textual(query, text);
+  return { kind: 'run', page: pageOf(sources, query), counts };
 };
