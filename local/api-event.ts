@@ -112,6 +112,28 @@ export const requestTimeText = (epochMs: number): string => {
 };
 
 /** Builds the API Gateway REST (v1) proxy event of an HTTP request and its body. */
+/** The `requestContext.identity` of an unauthenticated API Gateway caller. */
+export const callerIdentity = (
+  sourceIp: string,
+  userAgent: string | null,
+): APIGatewayProxyEvent['requestContext']['identity'] => ({
+  accessKey: null,
+  accountId: null,
+  apiKey: null,
+  apiKeyId: null,
+  caller: null,
+  clientCert: null,
+  cognitoAuthenticationProvider: null,
+  cognitoAuthenticationType: null,
+  cognitoIdentityId: null,
+  cognitoIdentityPoolId: null,
+  principalOrgId: null,
+  sourceIp,
+  user: null,
+  userAgent,
+  userArn: null,
+});
+
 export const toProxyEvent = (
   request: RequestHead,
   body: Buffer,
@@ -146,23 +168,7 @@ export const toProxyEvent = (
       domainPrefix: (header('host') ?? 'localhost').split('.')[0]!.split(':')[0]!,
       extendedRequestId: requestId,
       httpMethod,
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp,
-        user: null,
-        userAgent: header('user-agent'),
-        userArn: null,
-      },
+      identity: callerIdentity(sourceIp, header('user-agent')),
       path: `/${LOCAL_STAGE}${path}`,
       protocol: `HTTP/${request.httpVersion}`,
       requestId,

@@ -4,7 +4,14 @@
  * every status, 3–30 files per job and dates over two years. The same data on every run: a seeded
  * pseudo-random generator, no clock, no external library.
  */
-import { JOB_STATUSES, type Job, type JobFile, type JobStatus, type Review } from '../functions/jobs/model';
+import {
+  JOB_STATUSES,
+  type Job,
+  type JobFile,
+  type JobStatus,
+  type Review,
+  unreviewedFile,
+} from '../functions/jobs/model';
 
 /** A demo account. */
 export interface DemoAccount {
@@ -217,19 +224,12 @@ const generate = (): Generated => {
       const fileId = nextFileId++;
       const number =
         stem === 'IMG_' || stem === 'DSC_' ? String(firstNumber + position).padStart(4, '0') : String(position + 1);
-      const file: JobFile = {
+      const file = unreviewedFile({
         id: fileId,
         fileName: `${stem}${number}${pick(random, EXTENSIONS)}`,
         tags: pickSome(random, FILE_TAGS, 2),
         remarkToProcessor: chance(random, 0.4) ? pick(random, INSTRUCTIONS) : '',
-        acceptedByUser: false,
-        isRejected: false,
-        isReviewed: false,
-        rejectionReason: null,
-        reviewDate: null,
-        reviews: null,
-        previousReviews: [],
-      };
+      });
       if (reviewed !== null && (status === 'CJ_REJECT_READY' || status === 'CJ_REJECT_ERROR') && position % 4 === 0) {
         const current = review(random, iso(reviewed));
         file.isRejected = true;

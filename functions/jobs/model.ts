@@ -104,3 +104,17 @@ export interface JobSummary {
   realCost: number;
   fileCount: number;
 }
+
+/** A file as the customer sent it: never reviewed, accepted or rejected; any field can be given. */
+export const unreviewedFile = (fields: Pick<JobFile, 'id' | 'fileName'> & Partial<JobFile>): JobFile => ({
+  tags: [],
+  remarkToProcessor: '',
+  acceptedByUser: false,
+  isRejected: false,
+  isReviewed: false,
+  rejectionReason: null,
+  reviewDate: null,
+  reviews: null,
+  previousReviews: [],
+  ...fields,
+});

@@ -3,6 +3,7 @@
  * like the ones API Gateway and the local server send.
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { callerIdentity } from '../../local/api-event';
 
 export interface ApiEventOptions {
   /** Default `GET`. */
@@ -59,23 +60,7 @@ export const apiEvent = (options: ApiEventOptions = {}): APIGatewayProxyEvent =>
       authorizer: null,
       protocol: 'HTTP/1.1',
       httpMethod: method,
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp: '127.0.0.1',
-        user: null,
-        userAgent: 'vitest',
-        userArn: null,
-      },
+      identity: callerIdentity('127.0.0.1', 'vitest'),
       path: `/test${path}`,
       stage: 'test',
       requestId,

@@ -3,7 +3,7 @@
  * field by field. Ids start high (job 700 000, file 7 000 000) so they never meet the demo data.
  */
 import { randomUUID } from 'node:crypto';
-import type { Job, JobFile } from '../../functions/jobs/model';
+import { type Job, type JobFile, unreviewedFile } from '../../functions/jobs/model';
 
 let nextJobId = 700_000;
 let nextFileId = 7_000_000;
@@ -17,20 +17,7 @@ export const nextTestFileId = (): number => nextFileId++;
 /** A file with a unique id, not reviewed, not rejected; any field can be overridden. */
 export const makeFile = (overrides: Partial<JobFile> = {}): JobFile => {
   const id = overrides.id ?? nextTestFileId();
-  return {
-    id,
-    fileName: `image_${id}.jpg`,
-    tags: [],
-    remarkToProcessor: '',
-    acceptedByUser: false,
-    isRejected: false,
-    isReviewed: false,
-    rejectionReason: null,
-    reviewDate: null,
-    reviews: null,
-    previousReviews: [],
-    ...overrides,
-  };
+  return unreviewedFile({ id, fileName: `image_${id}.jpg`, ...overrides });
 };
 
 /**

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JobValidationError, parseIsoDatetime, validateJob } from '../../../functions/jobs/validate-job';
+import { unreviewedFile } from '../../../functions/jobs/model';
 import { makeFile, makeJob } from '../../support/jobs';
 
 const problemWith = (value: unknown): JobValidationError => {
@@ -47,21 +48,7 @@ describe('job validation for import', () => {
       orderedDate: null,
       deliveredDate: null,
       reviewedDate: null,
-      files: [
-        {
-          id: 9,
-          fileName: 'a.jpg',
-          tags: [],
-          remarkToProcessor: '',
-          acceptedByUser: false,
-          isRejected: false,
-          isReviewed: false,
-          rejectionReason: null,
-          reviewDate: null,
-          reviews: null,
-          previousReviews: [],
-        },
-      ],
+      files: [unreviewedFile({ id: 9, fileName: 'a.jpg' })],
     });
   });
 
