@@ -23,7 +23,7 @@ export interface Config {
   opensearchIndex: string;
   /** How long authentication lookups may be cached in the container, in milliseconds (≤ 60 000). */
   authCacheTtlMs: number;
-  /** Time budget of one dependency call before answering 503, in milliseconds. */
+  /** Time limit of one attempt of a DynamoDB or OpenSearch request, in milliseconds (then retried once or answered 503). */
   dependencyTimeoutMs: number;
 }
 
