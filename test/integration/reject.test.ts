@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateComma
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/aws/dynamodb';
 import { toFileItem, toJobItem } from '../../functions/jobs/items';
-import type { Job, JobFile } from '../../functions/jobs/model';
+import { type Job, type JobFile, unreviewedFile } from '../../functions/jobs/model';
 import { RejectContentionError, RejectFiles, type RejectFilesOptions } from '../../functions/jobs/reject';
 import type { FileRejection } from '../../functions/jobs/reject-request';
 import { jobKeys } from '../../functions/tables';
@@ -19,20 +19,14 @@ const newId = (): number => {
   return nextId;
 };
 
-const jobFile = (overrides: Partial<JobFile> = {}): JobFile => ({
-  id: newId(),
-  fileName: 'cem_test15.jpg',
-  tags: ['shoe'],
-  remarkToProcessor: 'Remove the background',
-  acceptedByUser: false,
-  isRejected: false,
-  isReviewed: false,
-  rejectionReason: null,
-  reviewDate: null,
-  reviews: null,
-  previousReviews: [],
-  ...overrides,
-});
+const jobFile = (overrides: Partial<JobFile> = {}): JobFile =>
+  unreviewedFile({
+    id: newId(),
+    fileName: 'cem_test15.jpg',
+    tags: ['shoe'],
+    remarkToProcessor: 'Remove the background',
+    ...overrides,
+  });
 
 const job = (overrides: Partial<Job> = {}): Job => ({
   id: newId(),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../../functions/auth/principal';
 import { type FileItem, toFileItem } from '../../../functions/jobs/items';
-import type { JobFile, JobStatus, Review } from '../../../functions/jobs/model';
+import { type JobFile, type JobStatus, type Review, unreviewedFile } from '../../../functions/jobs/model';
 import {
   FileRejectionRefusedError,
   isContention,
@@ -20,20 +20,8 @@ const EARLIER = '2024-02-01T09:00:00.000Z';
 const user: Pick<Principal, 'role' | 'accountId'> = { role: 'user', accountId: 10 };
 const operator: Pick<Principal, 'role' | 'accountId'> = { role: 'operator', accountId: 1 };
 
-const jobFile = (id: number, overrides: Partial<JobFile> = {}): JobFile => ({
-  id,
-  fileName: `file_${id}.jpg`,
-  tags: [],
-  remarkToProcessor: '',
-  acceptedByUser: false,
-  isRejected: false,
-  isReviewed: false,
-  rejectionReason: null,
-  reviewDate: null,
-  reviews: null,
-  previousReviews: [],
-  ...overrides,
-});
+const jobFile = (id: number, overrides: Partial<JobFile> = {}): JobFile =>
+  unreviewedFile({ id, fileName: `file_${id}.jpg`, ...overrides });
 
 const storedJob = (id: number, overrides: Partial<StoredJob> = {}): StoredJob => ({
   id,

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/aws/dynamodb';
 import { DependencyUnavailableError } from '../../../functions/http/errors';
 import { toFileItem, toJobItem } from '../../../functions/jobs/items';
-import type { Job } from '../../../functions/jobs/model';
+import { type Job, unreviewedFile } from '../../../functions/jobs/model';
 import { RejectContentionError, RejectFiles } from '../../../functions/jobs/reject';
 
 const job: Job = {
@@ -24,21 +24,7 @@ const job: Job = {
   orderedDate: null,
   deliveredDate: null,
   reviewedDate: null,
-  files: [
-    {
-      id: 70,
-      fileName: 'a.jpg',
-      tags: [],
-      remarkToProcessor: '',
-      acceptedByUser: false,
-      isRejected: false,
-      isReviewed: false,
-      rejectionReason: null,
-      reviewDate: null,
-      reviews: null,
-      previousReviews: [],
-    },
-  ],
+  files: [unreviewedFile({ id: 70, fileName: 'a.jpg' })],
 };
 
 const request = { files: [{ fileId: 70, customRejection: 'Redo', rejects: [] }] };
