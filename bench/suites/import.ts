@@ -36,6 +36,8 @@ await runSuite('import', 'Import into DynamoDB Local', async ({ scale, log }) =>
   await once(output, 'finish');
 
   const dynamo = await startBenchDynamo();
+  // The repository's client reads credentials from the environment, as in Lambda.
+  Object.assign(process.env, dynamo.env);
   try {
     const documents = createDocumentClient({
       region: BENCH_REGION,
