@@ -199,8 +199,7 @@ export const applyTokens = <T>(event: T, tokens: Pick<ResolvedTokens, 'clientTok
 
 /** What an invocation gave. */
 export type InvokeOutcome =
-  | { ok: true; result: unknown }
-  | { ok: false; error: { errorType: string; errorMessage: string } };
+  { ok: true; result: unknown } | { ok: false; error: { errorType: string; errorMessage: string } };
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 

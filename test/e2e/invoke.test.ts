@@ -21,7 +21,7 @@ let env: Record<string, string>;
 const invoke = (args: string[], extraEnv: Record<string, string> = {}) =>
   runProcess('bin/invoke.ts', args, { ...env, ...extraEnv });
 
-// biome-ignore lint/suspicious/noExplicitAny: the printed result is arbitrary JSON
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the printed result is arbitrary JSON
 const parsed = (stdout: string): any => JSON.parse(stdout);
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { freePort } from '../../local/dynamodb-local';
 import { isRunning, type RunningProcess, runProcess, startProcess } from '../support/local-stack';
 import { fetchMatchingOpenApi } from '../support/openapi';
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are read as arbitrary JSON
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read as arbitrary JSON
 type Json = any;
 
 const LISTENING = /Listening on http:\/\/localhost:(\d+)/;

@@ -75,7 +75,7 @@ export interface TestResponse {
   headers: Headers;
   text: string;
   /** The parsed JSON body (undefined when the body is not JSON). */
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary answer bodies
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary answer bodies
   json: any;
 }
 

@@ -46,7 +46,7 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary answer bodies
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary answer bodies
   json: any;
 }
 

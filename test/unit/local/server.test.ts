@@ -62,7 +62,7 @@ const parseRaw = (text: string) => {
   return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) };
 };
 
-// biome-ignore lint/suspicious/noExplicitAny: answer bodies are read as arbitrary JSON
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answer bodies are read as arbitrary JSON
 const expectErrorShape = (headers: Record<string, string | null>, body: any, code: string) => {
   expect(body).toMatchObject({ code, message: expect.any(String), requestId: expect.any(String) });
   expect(headers['content-type']).toBe('application/json; charset=utf-8');
