@@ -116,7 +116,7 @@ const measureDelay = async (rate: number, seconds: number, log: (message: string
     const watcher = (async () => {
       while (!writesDone || pending.length > 0) {
         let misses = 0;
-        for (let position = 0; position < pending.length && misses < 3; ) {
+        for (let position = 0; position < pending.length && misses < 3;) {
           const jobId = pending[position] as number;
           if (await searchable(index, jobId)) {
             delays.push(performance.now() - (acknowledged.get(jobId) as number));
