@@ -6,7 +6,8 @@
  *
  * Suites, in order: bundles (cold start and size), index-build (the large index, cached under the OS
  * temp directory), scan (the no-index baseline), search (latency at scale, which compares itself with
- * this run's scan), indexing (throughput and search delay), import.
+ * this run's scan), indexing (throughput and search delay), import, load (a fixed-rate mixed workload
+ * against `npm start`'s server, bench/load/run.ts).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -14,12 +15,16 @@ import { performance } from 'node:perf_hooks';
 import { readAllResults, ROOT, updateBenchmarksMd } from './lib/report';
 import { modeOf } from './lib/suite';
 
-const SUITES = ['bundles', 'index-build', 'scan', 'search', 'indexing', 'import'] as const;
+const SUITES = ['bundles', 'index-build', 'scan', 'search', 'indexing', 'import', 'load'] as const;
+
+/** Where a suite's script lives: the load run has its own folder, every other suite is in bench/suites/. */
+const suiteFile = (suite: string): string =>
+  suite === 'load' ? join(ROOT, 'bench', 'load', 'run.ts') : join(ROOT, 'bench', 'suites', `${suite}.ts`);
 
 /** Runs one suite file in a fresh Node process (through tsx); resolves with its exit code. */
 const runChild = (suite: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'suites', `${suite}.ts`), ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', suiteFile(suite), ...args], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'inherit', 'inherit'],
