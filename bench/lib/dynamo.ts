@@ -36,6 +36,12 @@ export interface BenchDynamo {
 /** Starts DynamoDB Local in memory and creates the jobs and auth tables. */
 export const startBenchDynamo = async (): Promise<BenchDynamo> => {
   const local = await startDynamoDbLocal({ port: 0 });
+  // DynamoDB Local is a child Java process: stop it when this benchmark is interrupted.
+  const interrupted = (signal: NodeJS.Signals): void => {
+    void local.stop().finally(() => process.kill(process.pid, signal));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   const client = new DynamoDBClient({ endpoint: local.endpoint, region: BENCH_REGION, credentials: CREDENTIALS });
   const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   const jobsTable = 'bench-Jobs';
@@ -57,6 +63,8 @@ export const startBenchDynamo = async (): Promise<BenchDynamo> => {
       AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
     },
     stop: async () => {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
       client.destroy();
       await local.stop();
     },

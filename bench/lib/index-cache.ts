@@ -22,6 +22,8 @@ export interface IndexManifest {
   schemaHash: string;
   builtAt: string;
   jobs: number;
+  /** When the build resumed an interrupted one: the last job id the interrupted build had written. */
+  resumedAfter?: number;
   /** Jobs per bulk `apply`. */
   batchSize: number;
   /** Seconds spent generating documents and applying them. */
@@ -53,15 +55,33 @@ const removeDatabase = (path: string): void => {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
 };
 
-/** Builds the index of a population in a fresh file, batch by batch. */
-const build = async (population: Population, path: string, log: (message: string) => void): Promise<IndexManifest> => {
-  removeDatabase(path);
+/** The highest job id an interrupted build wrote (ids are written in ascending order), or 0. */
+const resumePoint = async (index: EmbeddedSearchIndex): Promise<number> => {
+  let highest = 0;
+  for await (const { jobId } of index.versions()) highest = Math.max(highest, jobId);
+  return highest;
+};
+
+/**
+ * Builds the index of a population batch by batch. With `resume`, an interrupted build in the same file
+ * continues after the last job it wrote (documents are deterministic, so the result is the same file a
+ * fresh build writes); the manifest then times only the resumed part.
+ */
+const build = async (
+  population: Population,
+  path: string,
+  log: (message: string) => void,
+  resume: boolean,
+): Promise<IndexManifest> => {
+  if (!resume) removeDatabase(path);
   const index = new EmbeddedSearchIndex({ path });
   const total = totalJobs(population);
   const started = performance.now();
   let applyMs = 0;
+  const resumeAfter = resume ? await resumePoint(index) : 0;
+  if (resumeAfter > 0) log(`resuming an interrupted build after job ${resumeAfter.toLocaleString('en-US')}`);
   try {
-    for (let first = 1; first <= total; first += BATCH_SIZE) {
+    for (let first = resumeAfter + 1; first <= total; first += BATCH_SIZE) {
       const last = Math.min(total, first + BATCH_SIZE - 1);
       const operations: IndexOperation[] = [];
       for (let id = first; id <= last; id++) {
@@ -85,6 +105,7 @@ const build = async (population: Population, path: string, log: (message: string
     schemaHash: schemaHash(),
     builtAt: new Date().toISOString(),
     jobs: total,
+    ...(resumeAfter > 0 ? { resumedAfter: resumeAfter } : {}),
     batchSize: BATCH_SIZE,
     buildSeconds: (performance.now() - started) / 1000,
     applySeconds: applyMs / 1000,
@@ -107,7 +128,7 @@ export const ensureIndex = async (
   }
   log(`building the index of ${totalJobs(population).toLocaleString('en-US')} jobs at ${path}`);
   const building = `${path}.building`;
-  const manifest = await build(population, building, log);
+  const manifest = await build(population, building, log, existsSync(building));
   removeDatabase(path);
   renameSync(building, path);
   removeDatabase(building);

@@ -6,6 +6,7 @@
  *
  *   npx tsx bench/suites/search.ts [--quick]     (run bench/suites/index-build.ts first)
  */
+import { existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
@@ -51,6 +52,9 @@ await runSuite('search', 'Search latency at scale (embedded engine)', async ({ m
   const population = scale.searchPopulation;
   const dynamo = await startBenchDynamo();
   const indexPath = cachedIndexPath(population);
+  if (!existsSync(`${indexPath}.json`)) {
+    throw new Error(`No index at ${indexPath}: run bench/suites/index-build.ts first (npm run bench does)`);
+  }
   Object.assign(process.env, dynamo.env, { SEARCH_ENGINE: 'embedded', SEARCH_DB_PATH: indexPath });
 
   const { handler } = await import('../../functions/search');
