@@ -6,7 +6,7 @@
  *
  * Suites, in order: bundles (cold start and size), index-build (the large index, cached under the OS
  * temp directory), scan (the no-index baseline), search (latency at scale, which compares itself with
- * this run's scan), indexing (throughput and search delay), import, load (a fixed-rate mixed workload
+ * this run's scan), verify (every search's answer checked against an independent reference), indexing (throughput and search delay), import, load (a fixed-rate mixed workload
  * against `npm start`'s server, bench/load/run.ts).
  */
 import { spawn } from 'node:child_process';
@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { readAllResults, ROOT, updateBenchmarksMd } from './lib/report';
 import { modeOf } from './lib/suite';
 
-const SUITES = ['bundles', 'index-build', 'scan', 'search', 'indexing', 'import', 'load'] as const;
+const SUITES = ['bundles', 'index-build', 'scan', 'search', 'verify', 'indexing', 'import', 'load'] as const;
 
 /** Where a suite's script lives: the load run has its own folder, every other suite is in bench/suites/. */
 const suiteFile = (suite: string): string =>
