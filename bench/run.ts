@@ -6,8 +6,9 @@
  *
  * Suites, in order: bundles (cold start and size), index-build (the large index, cached under the OS
  * temp directory), scan (the no-index baseline), search (latency at scale, which compares itself with
- * this run's scan), verify (every search's answer checked against an independent reference), indexing (throughput and search delay), import, load (a fixed-rate mixed workload
- * against `npm start`'s server, bench/load/run.ts).
+ * this run's scan), verify (every search's answer checked against an independent reference), indexing
+ * (throughput and search delay), import, load (a fixed-rate mixed workload against `npm start`'s
+ * server, bench/load/run.ts).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
