@@ -28,6 +28,7 @@ import {
 } from './schema';
 import { type Statement, searchStatements } from './search-sql';
 import { isTransientSqliteError } from './sqlite-errors';
+import { REFRESH_STATISTICS, StatisticsSchedule } from './statistics';
 
 /** How the embedded engine opens its database. */
 export interface EmbeddedSearchIndexOptions {
@@ -188,6 +189,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
   #totalsDataVersion = -1;
   /** FTS5 writes of the open transaction, applied in ascending rowid order when it ends. */
   readonly #pendingText = new PendingText();
+  /** When to refresh the planner statistics; `#jobsDelta` counts the open transaction's added jobs. */
+  readonly #statistics: StatisticsSchedule;
+  #jobsDelta = 0;
   #closed = false;
 
   public constructor(options: EmbeddedSearchIndexOptions) {
@@ -198,19 +202,24 @@ export class EmbeddedSearchIndex implements SearchIndex {
     openSchema(this.#db);
     // Recommended for long-lived connections: refreshes planner statistics when they are missing or
     // stale, sampling at most ~1000 rows per index so opening a large database stays fast.
-    this.#db.exec('PRAGMA analysis_limit = 1000; PRAGMA optimize = 0x10002;');
+    this.#db.exec(REFRESH_STATISTICS);
+    const { jobs } = this.#db.prepare('SELECT coalesce(sum(jobs), 0) AS jobs FROM counts').get() as { jobs: number };
+    this.#statistics = new StatisticsSchedule(jobs);
     this.#writes = new WriteStatements(this.#db);
     this.#dataVersion = this.#db.prepare('PRAGMA data_version');
   }
 
   public async apply(operations: IndexOperation[]): Promise<IndexOutcome[]> {
     try {
+      this.#jobsDelta = 0;
       const outcomes = this.#transaction(() => {
         const applied = operations.map((operation) => this.#applyOne(operation));
         this.#pendingText.flush(this.#writes);
         return applied;
       });
       this.#totals.clear();
+      this.#statistics.changed(this.#jobsDelta);
+      this.#refreshStatisticsIfDue();
       return outcomes;
     } catch (error) {
       if (!isTransientSqliteError(error)) throw error;
@@ -261,6 +270,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
       );
     });
     this.#totals.clear();
+    this.#statistics.cleared();
+    this.#refreshStatisticsIfDue();
   }
 
   public async close(): Promise<void> {
@@ -268,6 +279,21 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.#closed = true;
     this.#reads.clear();
     this.#db.close();
+  }
+
+  /**
+   * Refreshes the planner statistics once the job count has doubled or halved since they were taken
+   * (see `statistics.ts`). After a commit, outside the transaction; a busy database only postpones it
+   * to a later write.
+   */
+  #refreshStatisticsIfDue(): void {
+    if (!this.#statistics.due) return;
+    try {
+      this.#db.exec(REFRESH_STATISTICS);
+      this.#statistics.refreshed();
+    } catch (error) {
+      if (!isTransientSqliteError(error)) throw error;
+    }
   }
 
   #applyOne(operation: IndexOperation): IndexOutcome {
@@ -318,6 +344,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (current === undefined) {
       w.deleteTombstone.run(row.id);
       w.addCount.run(row.accountId, row.status, 1);
+      this.#jobsDelta += 1;
     } else if (current.accountId !== row.accountId || current.status !== row.status) {
       w.addCount.run(current.accountId, current.status, -1);
       w.addCount.run(row.accountId, row.status, 1);
@@ -389,6 +416,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       this.#unplace(current.key);
       w.deleteDocument.run(id);
       w.addCount.run(current.accountId, current.status, -1);
+      this.#jobsDelta -= 1;
     }
     w.upsertTombstone.run(id, version);
     return { status: 'indexed' };
