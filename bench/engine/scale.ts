@@ -23,6 +23,7 @@ import { toSearchDocument } from '../../functions/jobs/search-document';
 import { EmbeddedSearchIndex } from '../../functions/search/embedded/embedded-search-index';
 import { SCHEMA } from '../../functions/search/embedded/schema';
 import { searchStatements } from '../../functions/search/embedded/search-sql';
+import { TermsVocabulary } from '../../functions/search/embedded/vocabulary';
 import type { IndexOperation, SearchQuery } from '../../functions/search/search-index';
 import { generateJob, LARGE_ACCOUNT_ID, type Population, totalJobs } from '../lib/generator';
 import { engineQuery, type QueryClass, queryClasses } from '../lib/queries';
@@ -128,7 +129,7 @@ const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 const plans = (db: DatabaseSync, query: SearchQuery): string[] => {
-  const statements = searchStatements(query);
+  const statements = searchStatements(query, new TermsVocabulary(db));
   if (statements.kind === 'nothing') return ['(matches nothing)'];
   const steps = [
     { label: 'page', ...statements.page },

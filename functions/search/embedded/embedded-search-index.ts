@@ -25,10 +25,13 @@ import {
   SCOPE_COLUMN,
   TEXT_COLUMN_FIELDS,
   TEXT_COLUMNS,
+  UPGRADABLE_VERSION,
+  UPGRADE,
 } from './schema';
 import { type Statement, searchStatements } from './search-sql';
 import { isTransientSqliteError } from './sqlite-errors';
 import { REFRESH_STATISTICS, StatisticsSchedule } from './statistics';
+import { PendingTerms, TermsVocabulary } from './vocabulary';
 
 /** How the embedded engine opens its database. */
 export interface EmbeddedSearchIndexOptions {
@@ -132,24 +135,30 @@ interface CurrentRow {
 class PendingText {
   readonly #deletes = new Set<bigint>();
   readonly #inserts = new Map<bigint, SQLInputValue[]>();
+  readonly #terms = new PendingTerms();
 
   /** Removes the FTS5 row at `key` (inserted earlier in this transaction, or before it). */
   public delete(key: bigint): void {
     if (!this.#inserts.delete(key)) this.#deletes.add(key);
   }
 
-  /** Writes the FTS5 row at `key`, free now (never used, or deleted earlier in this transaction). */
-  public insert(key: bigint, values: SQLInputValue[]): void {
-    this.#inserts.set(key, values);
+  /** Writes the FTS5 row at `key` (free now: never used, or deleted earlier in this transaction). */
+  public insert(key: bigint, texts: readonly string[], scope: string): void {
+    this.#inserts.set(key, [...texts, scope]);
+    this.#terms.addTexts(texts);
   }
 
-  /** Applies the writes: every delete, then every insert, each in ascending rowid order. */
-  public flush(writes: WriteStatements): void {
+  /**
+   * Applies the writes: every delete, then every insert, each in ascending rowid order, and records
+   * the inserted texts' terms in the vocabulary.
+   */
+  public flush(writes: WriteStatements, vocabulary: TermsVocabulary): void {
     const ascending = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
     for (const key of [...this.#deletes].sort(ascending)) writes.deleteText.run(key);
     for (const key of [...this.#inserts.keys()].sort(ascending)) {
       writes.insertText.run(key, ...(this.#inserts.get(key) as SQLInputValue[]));
     }
+    vocabulary.add(this.#terms.byColumn);
     this.discard();
   }
 
@@ -157,6 +166,7 @@ class PendingText {
   public discard(): void {
     this.#deletes.clear();
     this.#inserts.clear();
+    this.#terms.clear();
   }
 }
 
@@ -165,8 +175,11 @@ const openSchema = (db: DatabaseSync): void => {
   db.exec('BEGIN IMMEDIATE');
   try {
     const { user_version: version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
-    if (version !== SCHEMA_VERSION) db.exec(`${DROP_SCHEMA} PRAGMA user_version = ${SCHEMA_VERSION};`);
+    const upgrade = version === UPGRADABLE_VERSION;
+    if (version !== SCHEMA_VERSION && !upgrade) db.exec(DROP_SCHEMA);
     db.exec(SCHEMA);
+    if (upgrade) db.exec(UPGRADE);
+    if (version !== SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION};`);
     db.exec('COMMIT');
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
@@ -182,6 +195,7 @@ const totalKey = (statement: Statement): string =>
 export class EmbeddedSearchIndex implements SearchIndex {
   readonly #db: DatabaseSync;
   readonly #writes: WriteStatements;
+  readonly #vocabulary: TermsVocabulary;
   readonly #reads = new Map<string, StatementSync>();
   readonly #dataVersion: StatementSync;
   /** Exact totals by count statement, valid while no connection has written since they were counted. */
@@ -206,6 +220,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const { jobs } = this.#db.prepare('SELECT coalesce(sum(jobs), 0) AS jobs FROM counts').get() as { jobs: number };
     this.#statistics = new StatisticsSchedule(jobs);
     this.#writes = new WriteStatements(this.#db);
+    this.#vocabulary = new TermsVocabulary(this.#db);
     this.#dataVersion = this.#db.prepare('PRAGMA data_version');
   }
 
@@ -214,7 +229,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       this.#jobsDelta = 0;
       const outcomes = this.#transaction(() => {
         const applied = operations.map((operation) => this.#applyOne(operation));
-        this.#pendingText.flush(this.#writes);
+        this.#pendingText.flush(this.#writes, this.#vocabulary);
         return applied;
       });
       this.#totals.clear();
@@ -229,9 +244,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   public async search(query: SearchQuery): Promise<SearchResult> {
-    const statements = searchStatements(query);
-    if (statements.kind === 'nothing') return { total: 0, jobs: [] };
-    return this.#read(() => {
+    return this.#snapshot(() => {
+      const statements = searchStatements(query, this.#vocabulary);
+      if (statements.kind === 'nothing') return { total: 0, jobs: [] };
       const total = statements.counts.reduce((sum, count) => sum + this.#total(count), 0);
       const rows = this.#query(statements.page).all(...statements.page.params) as { summary: string }[];
       return { total, jobs: rows.map((row) => JSON.parse(row.summary) as JobSummary) };
@@ -266,7 +281,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   public async clear(): Promise<void> {
     this.#transaction(() => {
       this.#db.exec(
-        "DELETE FROM jobs; DELETE FROM documents; DELETE FROM tombstones; DELETE FROM counts; INSERT INTO jobs_text (jobs_text) VALUES ('delete-all');",
+        "DELETE FROM jobs; DELETE FROM documents; DELETE FROM tombstones; DELETE FROM counts; DELETE FROM terms; INSERT INTO jobs_text (jobs_text) VALUES ('delete-all');",
       );
     });
     this.#totals.clear();
@@ -335,7 +350,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (current !== undefined && current.created === row.created) {
       w.updateJob.run(row.version, row.accountId, row.status, row.guid, row.delivered, current.key);
       this.#pendingText.delete(current.key);
-      this.#pendingText.insert(current.key, [...row.texts, row.scope]);
+      this.#pendingText.insert(current.key, row.texts, row.scope);
     } else {
       if (current !== undefined) this.#unplace(current.key);
       this.#place(row, this.#allocate(row));
@@ -356,7 +371,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   #place(row: JobRow, key: bigint): void {
     const w = this.#writes;
     w.insertJob.run(key, row.id, row.version, row.accountId, row.status, row.guid, row.created, row.delivered);
-    this.#pendingText.insert(key, [...row.texts, row.scope]);
+    this.#pendingText.insert(key, row.texts, row.scope);
   }
 
   /** Removes a job's `jobs` row and FTS5 row. */
@@ -464,6 +479,21 @@ export class EmbeddedSearchIndex implements SearchIndex {
         throw new SearchUnavailableError('The search database is unavailable', { cause: error });
       throw error;
     }
+  }
+
+  /**
+   * Runs reads in one read transaction, so the vocabulary lookups, the counts and the page see the same
+   * commit of the index (another process may write in between).
+   */
+  #snapshot<T>(work: () => T): T {
+    return this.#read(() => {
+      this.#db.exec('BEGIN');
+      try {
+        return work();
+      } finally {
+        if (this.#db.isTransaction) this.#db.exec('COMMIT');
+      }
+    });
   }
 
   #query(statement: Statement): StatementSync {

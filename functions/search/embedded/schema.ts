@@ -23,8 +23,14 @@ export const TEXT_COLUMN_FIELDS = Object.keys(TEXT_COLUMNS) as TextFieldId[];
 /** The hidden FTS5 column holding a job's scope tokens (account and status), never searched by words. */
 export const SCOPE_COLUMN = 'scope';
 
-/** Bumped whenever the layout below changes: a database of another version is rebuilt empty. */
-export const SCHEMA_VERSION = 2;
+/**
+ * Bumped whenever the layout below changes: a database of another version is rebuilt empty, except
+ * one of {@link UPGRADABLE_VERSION}, which {@link UPGRADE} brings up to date in place.
+ */
+export const SCHEMA_VERSION = 3;
+
+/** The previous layout, which lacked only the `terms` table. */
+export const UPGRADABLE_VERSION = 2;
 
 /**
  * The schema, idempotent (`IF NOT EXISTS`), so a second process opening the same file is harmless.
@@ -42,6 +48,10 @@ export const SCHEMA_VERSION = 2;
  *   filters join the text match inside FTS5 instead of being checked row by row.
  *   `detail=column` keeps which columns hold a token (column filters) without positions (we never
  *   query phrases); `prefix='1 2 3'` adds prefix indexes that make short prefix queries cheap.
+ * - `terms`: the vocabulary of `jobs_text`, every (column position, term) pair ever indexed outside
+ *   `scope`, written with the FTS5 rows; searches expand words into the terms they prefix through it
+ *   (see `vocabulary.ts`). `WITHOUT ROWID` keyed by column first, so the terms of one column with a
+ *   prefix are one short range.
  * - `tombstones`: the version at which a job was deleted, so an older upsert cannot resurrect it.
  * - `counts`: jobs per (account, status), maintained by the writer in the same transaction. Not by
  *   triggers: a statement with triggers opens a savepoint, and FTS5 flushes its pending terms at every
@@ -78,6 +88,12 @@ CREATE VIRTUAL TABLE IF NOT EXISTS jobs_text USING fts5(
   prefix = '1 2 3'
 );
 
+CREATE TABLE IF NOT EXISTS terms (
+  col INTEGER NOT NULL,
+  term TEXT NOT NULL,
+  PRIMARY KEY (col, term)
+) STRICT, WITHOUT ROWID;
+
 CREATE TABLE IF NOT EXISTS tombstones (
   id INTEGER PRIMARY KEY,
   version INTEGER NOT NULL
@@ -94,7 +110,19 @@ CREATE TABLE IF NOT EXISTS counts (
 /** The statements that remove every table of an older layout (the index is rebuilt by `reindex`). */
 export const DROP_SCHEMA =
   'DROP TABLE IF EXISTS jobs; DROP TABLE IF EXISTS documents; DROP TABLE IF EXISTS jobs_text;' +
-  ' DROP TABLE IF EXISTS tombstones; DROP TABLE IF EXISTS counts;';
+  ' DROP TABLE IF EXISTS terms; DROP TABLE IF EXISTS tombstones; DROP TABLE IF EXISTS counts;';
+
+/**
+ * Brings a database of {@link UPGRADABLE_VERSION} up to date after {@link SCHEMA} has created the
+ * `terms` table: fills it once from FTS5's own vocabulary (4 s for 1.1M jobs), instead of rebuilding.
+ */
+export const UPGRADE = `
+CREATE VIRTUAL TABLE temp.jobs_text_upgrade_vocabulary USING fts5vocab(main, jobs_text, 'col');
+INSERT OR IGNORE INTO terms (col, term)
+  SELECT CASE col ${TEXT_COLUMN_FIELDS.map((field, position) => `WHEN '${TEXT_COLUMNS[field]}' THEN ${position}`).join(' ')} END, term
+  FROM temp.jobs_text_upgrade_vocabulary WHERE col <> '${SCOPE_COLUMN}';
+DROP TABLE temp.jobs_text_upgrade_vocabulary;
+`;
 
 /** The scope token of an account (`a42`, `an7` for -7). */
 export const accountToken = (accountId: number): string => `a${accountId < 0 ? 'n' : ''}${Math.abs(accountId)}`;

@@ -11,10 +11,11 @@
  * - exact values (job number, GUID, account number): an indexed lookup each, merged with the above.
  */
 import type { SQLInputValue } from 'node:sqlite';
-import { type ExactCondition, type TextCondition, textCondition, type WordsCondition } from '../query-text';
+import { type ExactCondition, type TextCondition, textCondition } from '../query-text';
 import type { InstantRange, SearchQuery } from '../search-index';
 import { matchExpression, scopeExpression } from './match';
 import { instantBound } from './order-key';
+import type { Vocabulary } from './vocabulary';
 
 /** A SQL text with its bound parameters. */
 export interface Statement {
@@ -107,9 +108,12 @@ interface Source {
   count: Statement;
 }
 
-/** Jobs matching words and filters: one FTS5 walk, joined to `jobs` only for filters FTS5 cannot hold. */
-const wordsSource = (query: SearchQuery, words: WordsCondition): Source => {
-  const match = [matchExpression(words), scopeExpression(query)].filter((part) => part !== undefined).join(' AND ');
+/**
+ * Jobs matching words (their MATCH expression) and filters: one FTS5 walk, joined to `jobs` only for
+ * filters FTS5 cannot hold.
+ */
+const wordsSource = (query: SearchQuery, wordsMatch: string): Source => {
+  const match = [wordsMatch, scopeExpression(query)].filter((part) => part !== undefined).join(' AND ');
   const created = createdClauses(query.created, 'jobs_text.rowid');
   const joined = merge(created.joined, deliveredClauses(query.delivered));
   const from = joined.clauses.length === 0 ? 'jobs_text' : 'jobs_text JOIN jobs j ON j.ord = jobs_text.rowid';
@@ -184,16 +188,19 @@ const unfiltered = (query: SearchQuery): { sources: Statement[]; counts: Stateme
 
 /**
  * A text search: the words source (if any) and one lookup per exact value. The exact values are counted
- * together, less the jobs the words already match, so the sum of the counts is exact.
+ * together, less the jobs the words already match, so the sum of the counts is exact. The page and the
+ * counts use the same words expression, so they count the same matches.
  */
 const textual = (
   query: SearchQuery,
   text: Extract<TextCondition, { kind: 'some' }>,
+  vocabulary: Vocabulary | undefined,
 ): { sources: Statement[]; counts: Statement[] } => {
   const sources: Statement[] = [];
   const counts: Statement[] = [];
-  if (text.words !== undefined) {
-    const words = wordsSource(query, text.words);
+  const wordsMatch = text.words === undefined ? undefined : matchExpression(text.words, vocabulary);
+  if (wordsMatch !== undefined) {
+    const words = wordsSource(query, wordsMatch);
     sources.push(words.rows);
     counts.push(words.count);
   }
@@ -209,11 +216,11 @@ const textual = (
       params: text.exact.map((exact) => exact.value),
     };
     const notWords: Conditions =
-      text.words === undefined
+      wordsMatch === undefined
         ? { clauses: [], params: [] }
         : {
             clauses: ['NOT EXISTS (SELECT 1 FROM jobs_text WHERE jobs_text MATCH ? AND jobs_text.rowid = j.ord)'],
-            params: [matchExpression(text.words)],
+            params: [wordsMatch],
           };
     const conditions = merge(anyExact, filters, notWords);
     counts.push({ sql: `SELECT count(*) AS total FROM jobs j${where(conditions.clauses)}`, params: conditions.params });
@@ -221,10 +228,14 @@ const textual = (
   return { sources, counts };
 };
 
-/** Builds the page and count statements of a search. */
-export const searchStatements = (query: SearchQuery): SearchStatements => {
+/**
+ * Builds the page and count statements of a search. With the index's vocabulary, words are expanded
+ * into the indexed terms they prefix (see `match.ts`); without it they stay prefix terms.
+ */
+export const searchStatements = (query: SearchQuery, vocabulary?: Vocabulary): SearchStatements => {
   const text = textCondition(query);
   if (text.kind === 'some' && text.words === undefined && text.exact.length === 0) return { kind: 'nothing' };
-  const { sources, counts } = text.kind === 'all' ? unfiltered(query) : textual(query, text);
+  const { sources, counts } = text.kind === 'all' ? unfiltered(query) : textual(query, text, vocabulary);
+  if (sources.length === 0) return { kind: 'nothing' };
   return { kind: 'run', page: pageOf(sources, query), counts };
 };
