@@ -248,7 +248,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
       const statements = searchStatements(query, this.#vocabulary);
       if (statements.kind === 'nothing') return { total: 0, jobs: [] };
       const total = statements.counts.reduce((sum, count) => sum + this.#total(count), 0);
-      const rows = this.#query(statements.page).all(...statements.page.params) as { summary: string }[];
+      const page = statements.pageFor(total);
+      if (page === undefined) return { total, jobs: [] };
+      const rows = this.#query(page).all(...page.params) as { summary: string }[];
       return { total, jobs: rows.map((row) => JSON.parse(row.summary) as JobSummary) };
     });
   }

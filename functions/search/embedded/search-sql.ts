@@ -25,9 +25,29 @@ export interface Statement {
 
 /**
  * The statements of a search, or `nothing` when no job can match (e.g. `JobNumber` = `abc`).
- * `counts` are summed for the total: their match sets never overlap.
+ * `counts` are summed for the total: their match sets never overlap. `page` reads the page walking
+ * from the newest match down; `pageFor(total)`, once the exact total is known, reads it from whichever
+ * end is cheaper (`undefined` when the page lies past the last match).
  */
-export type SearchStatements = { kind: 'nothing' } | { kind: 'run'; page: Statement; counts: Statement[] };
+export type SearchStatements =
+  | { kind: 'nothing' }
+  | { kind: 'run'; page: Statement; pageFor: (total: number) => Statement | undefined; counts: Statement[] };
+
+/**
+ * How much more a match costs walking down than walking up. FTS5 steps and seeks through its doclists
+ * much faster in ascending rowid order: at 1.1M jobs, a file-name search with 28 matches in the large
+ * account read its first page of 20 walking down in 4.5–6 ms and all 28 matches walking up in 1.8 ms
+ * (≈ 4× per match); a word with 73 matches, 1.5 ms down for 20 against 1.9 ms up for 73 (≈ 3×).
+ * Counted conservatively as 2.
+ */
+export const DOWNWARD_STEP_COST = 2;
+
+/**
+ * Whether a page is cheaper read from the oldest match up: walking down reads `offset + limit`
+ * matches, walking up `total - offset`.
+ */
+export const readsUpward = (query: SearchQuery, total: number): boolean =>
+  total - query.offset <= DOWNWARD_STEP_COST * (query.offset + query.limit);
 
 /** WHERE clauses over `jobs j` with their parameters. */
 interface Conditions {
@@ -156,6 +176,33 @@ const pageOf = (sources: readonly Statement[], query: SearchQuery): Statement =>
   };
 };
 
+/**
+ * The page of a search whose exact total is known, walked upwards: the rows `total - offset - limit …
+ * total - offset` of the ascending order, returned newest first. Each source is read up to the page's
+ * end, merged by `UNION` as in {@link pageOf} (the sources never overlap: the counts are exact).
+ */
+const tailPageOf = (sources: readonly Statement[], query: SearchQuery, total: number): Statement | undefined => {
+  const end = total - query.offset;
+  if (end <= 0) return undefined;
+  const start = Math.max(0, end - query.limit);
+  const ascending = (sql: string): string => sql.replace(/ DESC$/, ' ASC');
+  const [only] = sources;
+  const keys: Statement =
+    sources.length === 1 && only !== undefined
+      ? { sql: `${ascending(only.sql)} LIMIT ? OFFSET ?`, params: [...only.params, end - start, start] }
+      : {
+          sql: `${sources.map((source) => `SELECT ord FROM (${ascending(source.sql)} LIMIT ?)`).join(' UNION ')} ORDER BY ord ASC LIMIT ? OFFSET ?`,
+          params: [...sources.flatMap((source) => [...source.params, end]), end - start, start],
+        };
+  return {
+    sql:
+      `WITH page AS (${keys.sql})` +
+      " SELECT json_extract(d.document, '$.summary') AS summary FROM page" +
+      ' JOIN jobs j ON j.ord = page.ord JOIN documents d ON d.id = j.id ORDER BY page.ord DESC',
+    params: keys.params,
+  };
+};
+
 /** A search without text: the per-account/status counts when no date filters, else a count over `jobs`. */
 const unfiltered = (query: SearchQuery): { sources: Statement[]; counts: Statement[] } => {
   const statuses = query.statuses ?? [];
@@ -237,5 +284,10 @@ export const searchStatements = (query: SearchQuery, vocabulary?: Vocabulary): S
   if (text.kind === 'some' && text.words === undefined && text.exact.length === 0) return { kind: 'nothing' };
   const { sources, counts } = text.kind === 'all' ? unfiltered(query) : textual(query, text, vocabulary);
   if (sources.length === 0) return { kind: 'nothing' };
-  return { kind: 'run', page: pageOf(sources, query), counts };
+  return {
+    kind: 'run',
+    page: pageOf(sources, query),
+    pageFor: (total) => (readsUpward(query, total) ? tailPageOf(sources, query, total) : pageOf(sources, query)),
+    counts,
+  };
 };
