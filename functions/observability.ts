@@ -1,6 +1,7 @@
 /**
- * The container's Powertools singletons: one structured JSON logger, one EMF metrics emitter and one
- * X-Ray tracer, all named after `POWERTOOLS_SERVICE_NAME` (default `jobs-api`).
+ * The container's Powertools singletons: one structured JSON logger and one EMF metrics emitter, both
+ * named after `POWERTOOLS_SERVICE_NAME` (default `jobs-api`). The tracer is loaded only where detailed
+ * tracing is switched on (functions/http/middlewares/detailed-tracing.ts).
  *
  * The logger never prints a token: every key whose name says it holds a credential (the
  * `X-Client-Token` and `X-Session-Token` headers in any case, `token`, `clientToken`, …) is replaced
@@ -8,7 +9,6 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
 
 /** The service name every log line, metric and trace segment carries. */
 export const SERVICE_NAME = process.env.POWERTOOLS_SERVICE_NAME?.trim() || 'jobs-api';
@@ -40,6 +40,3 @@ export const metrics = new Metrics({
   serviceName: SERVICE_NAME,
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE?.trim() || 'JobsApi',
 });
-
-/** The container's tracer (inactive outside Lambda). */
-export const tracer = new Tracer({ serviceName: SERVICE_NAME });

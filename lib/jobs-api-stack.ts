@@ -88,6 +88,7 @@ export class JobsApiStack extends Stack {
       OPENSEARCH_INDEX: SEARCH_INDEX_NAME,
       AUTH_CACHE_TTL_MS: '60000',
       DEPENDENCY_TIMEOUT_MS: '3000',
+      DETAILED_TRACING: String(config.detailedTracing),
     };
     const functions: Partial<Record<FunctionName, HandlerFunction>> = {};
     for (const endpoint of API_ENDPOINTS) {

@@ -6,18 +6,18 @@
  * into the SPEC error body.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal';
-import { logger, tracer } from '../observability';
+import { logger } from '../observability';
 import { acceptCheck } from './middlewares/accept';
 import { authentication } from './middlewares/authentication';
 import { authorization } from './middlewares/authorization';
 import { bodyParser } from './middlewares/body-parser';
 import { bodySize } from './middlewares/body-size';
 import { contentTypeCheck } from './middlewares/content-type';
+import { detailedTracing } from './middlewares/detailed-tracing';
 import { errorFormatter } from './middlewares/error-formatter';
 import { methodCheck } from './middlewares/method';
 import { requestContext } from './middlewares/request-context';
@@ -63,7 +63,7 @@ export const httpEndpoint = <TInput, TResult extends object>(
 
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>(endpointHandler).use([
     injectLambdaContext(logger, { resetKeys: true }),
-    captureLambdaHandler(tracer, { captureResponse: false }),
+    detailedTracing(),
     requestContext(),
     httpHeaderNormalizer(),
     methodCheck({ route }),

@@ -39,6 +39,7 @@ describe('reading the configuration from context', () => {
         throttleBurstLimit: '40',
         apiMemoryMiB: '512',
         alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alerts',
+        detailedTracing: 'true',
       }),
     );
     expect(config).toEqual({
@@ -53,6 +54,7 @@ describe('reading the configuration from context', () => {
       throttleBurstLimit: 40,
       apiMemoryMiB: 512,
       alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alerts',
+      detailedTracing: true,
     });
   });
 
@@ -66,6 +68,7 @@ describe('reading the configuration from context', () => {
     [{ searchInstanceType: 'm6g.large' }, 'searchInstanceType'],
     [{ retentionDays: 45 }, 'retentionDays'],
     [{ deletionProtection: 'yes' }, 'deletionProtection'],
+    [{ detailedTracing: 'on' }, 'detailedTracing'],
     [{ throttleRateLimit: 1.5 }, 'throttleRateLimit'],
     [{ alarmTopicArn: 'ops-alerts' }, 'alarmTopicArn'],
   ])('refuses %j, naming %s', (context, key) => {
@@ -92,6 +95,7 @@ describe('a stack built from a non-default configuration', () => {
         deletionProtection: 'false',
         retentionDays: '14',
         alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:ops',
+        detailedTracing: 'true',
       },
     });
     const stack = buildJobsApi(app);
@@ -135,5 +139,11 @@ describe('a stack built from a non-default configuration', () => {
 
   it('names the API stage after the stage', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'dev' });
+  });
+
+  it('switches detailed tracing on in every function', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    expect(functions).toHaveLength(4);
+    for (const fn of functions) expect(fn.Properties.Environment.Variables.DETAILED_TRACING).toBe('true');
   });
 });

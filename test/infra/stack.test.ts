@@ -87,6 +87,7 @@ describe('the functions', () => {
           POWERTOOLS_SERVICE_NAME: 'jobs-api',
           POWERTOOLS_METRICS_NAMESPACE: 'JobsApi',
           NODE_OPTIONS: '--enable-source-maps',
+          DETAILED_TRACING: 'false',
         }),
       },
     });
