@@ -12,7 +12,7 @@ import { documentClient, resetDocumentClient } from '../functions/aws/dynamodb';
 import { resetConfig } from '../functions/config';
 import { handler as indexerHandler } from '../functions/indexer';
 import { JobRepository } from '../functions/jobs/repository';
-import { resetSearchIndex } from '../functions/search/engine';
+import { resetSearchIndex, searchIndex } from '../functions/search/engine';
 import { words } from '../functions/search/text';
 import { AUTH_TABLE, JOBS_TABLE } from '../functions/tables';
 import {
@@ -29,6 +29,7 @@ import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './demo-data';
 import { docsRoute } from './docs';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
 import { importJobs } from './import';
+import { reindex } from './reindex';
 import {
   type DataPaths,
   DEFAULT_DATA_DIR,
@@ -121,6 +122,27 @@ export const assertPortFree = (port: number, what: string): Promise<void> =>
 const isEmpty = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
   const { Items } = await client.send(new ScanCommand({ TableName: tableName, Limit: 1 }));
   return (Items ?? []).length === 0;
+};
+
+/**
+ * Rebuilds the search index from the jobs table when the index holds no job but the table does: the
+ * index file was deleted, or it was of a layout this version of the engine does not read and was
+ * recreated empty. Without this every search would answer nothing until `reindex` ran. Resolves with
+ * the number of jobs indexed, or `undefined` when nothing needed rebuilding.
+ */
+export const rebuildEmptyIndex = async (
+  client: DynamoDBClient,
+  tables: LocalTables,
+  log: (message: string) => void,
+): Promise<number | undefined> => {
+  if (await isEmpty(client, tables.jobsTable)) return undefined;
+  const index = await searchIndex();
+  for await (const _indexed of index.versions()) return undefined;
+  log('The search index is empty but the jobs table is not (a new index file or an older layout): rebuilding it.');
+  const result = await reindex({ repository: new JobRepository(documentClient(), tables.jobsTable), index });
+  log(`Search index rebuilt: ${result.indexed} of ${result.scanned} jobs indexed.`);
+  for (const failure of result.failed) log(`Not indexed: job ${failure.jobId}: ${failure.reason}`);
+  return result.indexed;
 };
 
 /** The two accounts demo sessions belong to: the first two accounts of the demo jobs. */
@@ -312,6 +334,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     if (seeded) {
       await poller.drained();
       log('Demo jobs indexed.');
+    } else {
+      await rebuildEmptyIndex(client, tables, log);
     }
 
     const server: LocalServer = createLocalServer({
