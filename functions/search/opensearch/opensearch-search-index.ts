@@ -3,7 +3,6 @@
  * mapping on first use; writes are one `_bulk` per `apply()` with external versions; searches are
  * filter-only bool queries sorted by creation date and job id with exact totals.
  */
-import type { Client } from '@opensearch-project/opensearch';
 import type { JobSummary } from '../../jobs/model';
 import type { OpenSearchSettings } from '../engine';
 import {
@@ -17,7 +16,14 @@ import {
   SearchUnavailableError,
 } from '../search-index';
 import { type BulkResponse, bulkOutcomes, bulkRequest } from './bulk';
-import { createClient, isTransientClientError, responseErrorType, responseStatus } from './client';
+import {
+  createClient,
+  isTransientClientError,
+  type OpenSearchClient,
+  pathSegment,
+  responseErrorType,
+  responseStatus,
+} from './client';
 import { FIELDS, INDEX_DEFINITION } from './index-definition';
 import type { IndexedDocument } from './indexed-document';
 import { searchBody } from './search-body';
@@ -40,14 +46,17 @@ const totalOf = (total: SearchResponse<unknown>['hits']['total']): number =>
 
 /** A {@link SearchIndex} on an OpenSearch index. */
 export class OpenSearchSearchIndex implements SearchIndex {
-  readonly #client: Client;
+  readonly #client: OpenSearchClient;
   readonly #index: string;
+  /** The index's path, `/<index>`. */
+  readonly #indexPath: string;
   readonly #refresh: boolean;
   #ready: Promise<void> | undefined;
 
   public constructor(settings: OpenSearchSettings) {
     this.#client = createClient(settings);
     this.#index = settings.index;
+    this.#indexPath = `/${pathSegment(settings.index)}`;
     this.#refresh = settings.refreshOnWrite ?? false;
   }
 
@@ -61,8 +70,13 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (request.body.length === 0) return bulkOutcomes(request, { errors: false, items: [] });
     try {
       await this.#ensureIndex();
-      const response = await this.#client.bulk({ body: request.body as never, refresh: this.#refresh });
-      return bulkOutcomes(request, response.body as unknown as BulkResponse);
+      const response = await this.#client.request<BulkResponse>({
+        method: 'POST',
+        path: '/_bulk',
+        querystring: { refresh: this.#refresh },
+        bulkBody: request.body,
+      });
+      return bulkOutcomes(request, response.body);
     } catch (error) {
       const reason = `bulk request failed: ${error instanceof Error ? error.name : 'unknown error'}`;
       return request.slots.map((slot) =>
@@ -74,9 +88,13 @@ export class OpenSearchSearchIndex implements SearchIndex {
   public async search(query: SearchQuery): Promise<SearchResult> {
     const response = await this.#call(async () => {
       await this.#ensureIndex();
-      return this.#client.search({ index: this.#index, body: searchBody(query) as never });
+      return this.#client.request<SearchResponse<Pick<IndexedDocument, 'document'>>>({
+        method: 'POST',
+        path: `${this.#indexPath}/_search`,
+        body: searchBody(query),
+      });
     });
-    const body = response.body as unknown as SearchResponse<Pick<IndexedDocument, 'document'>>;
+    const body = response.body;
     return {
       total: totalOf(body.hits.total),
       jobs: body.hits.hits.map((hit) => hit._source?.document.summary as JobSummary),
@@ -88,8 +106,9 @@ export class OpenSearchSearchIndex implements SearchIndex {
     for (;;) {
       const response = await this.#call(async () => {
         await this.#ensureIndex();
-        return this.#client.search({
-          index: this.#index,
+        return this.#client.request<SearchResponse<never>>({
+          method: 'POST',
+          path: `${this.#indexPath}/_search`,
           body: {
             query: { match_all: {} },
             sort: [{ [FIELDS.jobId]: { order: 'asc' } }],
@@ -97,10 +116,10 @@ export class OpenSearchSearchIndex implements SearchIndex {
             _source: false,
             version: true,
             ...(after === undefined ? {} : { search_after: after }),
-          } as never,
+          },
         });
       });
-      const hits = (response.body as unknown as SearchResponse<never>).hits.hits;
+      const hits = response.body.hits.hits;
       for (const hit of hits) yield { jobId: Number(hit._id), version: hit._version ?? 0 };
       const last = hits.at(-1);
       if (last === undefined || hits.length < VERSIONS_PAGE_SIZE) return;
@@ -112,9 +131,12 @@ export class OpenSearchSearchIndex implements SearchIndex {
     try {
       const response = await this.#call(async () => {
         await this.#ensureIndex();
-        return this.#client.get({ index: this.#index, id: String(jobId) });
+        return this.#client.request<{ found: boolean; _source?: IndexedDocument }>({
+          method: 'GET',
+          path: `${this.#indexPath}/_doc/${pathSegment(String(jobId))}`,
+        });
       });
-      const body = response.body as unknown as { found: boolean; _source?: IndexedDocument };
+      const body = response.body;
       return body.found ? body._source?.document : undefined;
     } catch (error) {
       if (responseStatus(error) === 404) return undefined;
@@ -128,9 +150,15 @@ export class OpenSearchSearchIndex implements SearchIndex {
    */
   public async clear(): Promise<void> {
     await this.#call(async () => {
-      const existing = await this.#client.indices.get({ index: this.#index, ignore_unavailable: true } as never);
-      const concrete = Object.keys(existing.body as object);
-      if (concrete.length > 0) await this.#client.indices.delete({ index: concrete });
+      const existing = await this.#client.request<Record<string, unknown>>({
+        method: 'GET',
+        path: this.#indexPath,
+        querystring: { ignore_unavailable: true },
+      });
+      const concrete = Object.keys(existing.body);
+      if (concrete.length > 0) {
+        await this.#client.request({ method: 'DELETE', path: `/${pathSegment(concrete.join(','))}` });
+      }
     });
     this.#ready = undefined;
     await this.#call(() => this.#ensureIndex());
@@ -150,10 +178,10 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async #createIndexIfMissing(): Promise<void> {
-    const exists = await this.#client.indices.exists({ index: this.#index });
+    const exists = await this.#client.request<boolean>({ method: 'HEAD', path: this.#indexPath, ignore: [404] });
     if (exists.body === true) return;
     try {
-      await this.#client.indices.create({ index: this.#index, body: INDEX_DEFINITION as never });
+      await this.#client.request({ method: 'PUT', path: this.#indexPath, body: INDEX_DEFINITION });
     } catch (error) {
       if (responseErrorType(error) !== 'resource_already_exists_exception') throw error;
     }

@@ -16,6 +16,7 @@ interface Recorded {
   method: string;
   path: string;
   query: URLSearchParams;
+  contentType: string | undefined;
   body: string;
 }
 
@@ -60,6 +61,7 @@ class FakeNode {
         method: request.method ?? 'GET',
         path: url.pathname,
         query: url.searchParams,
+        contentType: request.headers['content-type'],
         body: Buffer.concat(chunks).toString('utf8'),
       };
       this.requests.push(recorded);
@@ -195,6 +197,51 @@ describe('OpenSearch engine', () => {
       expect.objectContaining({ jobId: 1, document: document(1, 3) }),
       { delete: { _index: 'jobs', _id: '2', version: 1, version_type: 'external_gte' } },
     ]);
+  });
+
+  it('sends the bulk body as NDJSON, one line per action or document, ending in a newline', async () => {
+    node.route = existing(() => ({ status: 200, body: { errors: false, items: [{ delete: { status: 200 } }] } }));
+    await index.apply([{ type: 'delete', jobId: 2, version: 1 }]);
+    const [call] = node.calls();
+    expect(call?.method).toBe('POST');
+    expect(call?.contentType).toBe('application/x-ndjson');
+    expect(call?.body).toBe(
+      `${JSON.stringify({ delete: { _index: 'jobs', _id: '2', version: 1, version_type: 'external_gte' } })}\n`,
+    );
+  });
+
+  it('sends search and mapping bodies as JSON', async () => {
+    node.route = (request) =>
+      request.method === 'HEAD'
+        ? { status: 404 }
+        : { status: 200, body: { acknowledged: true, hits: { total: { value: 0, relation: 'eq' }, hits: [] } } };
+    await index.search(query());
+    expect(node.calls().map((call) => `${call.method} ${call.path} ${call.contentType}`)).toEqual([
+      'PUT /jobs application/json',
+      'POST /jobs/_search application/json',
+    ]);
+  });
+
+  it('reads a document by its id under _doc, with no body', async () => {
+    node.route = existing(() => ({ status: 404, body: { _id: '7', found: false } }));
+    await index.get(7);
+    const [call] = node.calls();
+    expect(`${call?.method} ${call?.path}`).toBe('GET /jobs/_doc/7');
+    expect(call?.body).toBe('');
+  });
+
+  it('lists the concrete indices behind the name before clearing, ignoring a missing one', async () => {
+    node.route = (request) => {
+      if (request.method === 'HEAD') return { status: 404 };
+      if (request.method === 'GET') return { status: 200, body: { 'jobs-v1': {}, 'jobs-v2': {} } };
+      return { status: 200, body: { acknowledged: true } };
+    };
+    await index.clear();
+    const [listed, dropped] = node.calls();
+    expect(`${listed?.method} ${listed?.path}`).toBe('GET /jobs');
+    expect(listed?.query.get('ignore_unavailable')).toBe('true');
+    // One encoded path segment, as the library's API sent it: OpenSearch decodes it before splitting the list.
+    expect(`${dropped?.method} ${dropped?.path}`).toBe('DELETE /jobs-v1%2Cjobs-v2');
   });
 
   it('refreshes on write when asked to', async () => {
