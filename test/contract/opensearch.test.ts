@@ -3,9 +3,9 @@
  * (e.g. `OPENSEARCH_URL=http://localhost:9200`). Each test gets its own index, deleted afterwards.
  */
 import { randomUUID } from 'node:crypto';
-import { Client } from '@opensearch-project/opensearch';
 import { afterAll, describe } from 'vitest';
 import { createSearchIndex } from '../../functions/search/engine';
+import { createClient, pathSegment } from '../../functions/search/opensearch/client';
 import { searchIndexContract } from './search-index.contract';
 
 const url = process.env.OPENSEARCH_URL?.trim();
@@ -18,20 +18,19 @@ if (url === undefined || url === '') {
   const prefix = `jobs-contract-${randomUUID().slice(0, 8)}`;
   let created = 0;
 
+  const node = { url, region: process.env.AWS_REGION ?? 'us-east-1', timeoutMs: 10_000 };
+
   searchIndexContract('OpenSearch', () =>
-    createSearchIndex({
-      engine: 'opensearch',
-      url,
-      index: `${prefix}-${++created}`,
-      region: process.env.AWS_REGION ?? 'us-east-1',
-      timeoutMs: 10_000,
-      refreshOnWrite: true,
-    }),
+    createSearchIndex({ engine: 'opensearch', ...node, index: `${prefix}-${++created}`, refreshOnWrite: true }),
   );
 
   afterAll(async () => {
-    const client = new Client({ node: url });
-    await client.indices.delete({ index: `${prefix}-*`, ignore_unavailable: true });
+    const client = createClient(node);
+    await client.request({
+      method: 'DELETE',
+      path: `/${pathSegment(`${prefix}-*`)}`,
+      querystring: { ignore_unavailable: true },
+    });
     await client.close();
   });
 }
