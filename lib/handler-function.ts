@@ -23,6 +23,22 @@ export const ESM_BANNER =
   "import { createRequire as __jobsApiCreateRequire } from 'node:module'; " +
   'const require = __jobsApiCreateRequire(import.meta.url);';
 
+/**
+ * The Powertools tracer and the X-Ray SDK it loads. `functions/http/middlewares/detailed-tracing.ts`
+ * imports them only when detailed tracing is on, so a deployment without it leaves them out of the
+ * bundles entirely (≈ 115 KiB less to parse at every cold start).
+ */
+export const TRACER_MODULES = ['@aws-lambda-powertools/tracer', '@aws-lambda-powertools/tracer/*'] as const;
+
+/**
+ * The modules esbuild leaves out of a bundle: the AWS SDK (the Node.js 24 runtime ships v3), and the
+ * tracer unless detailed tracing is on.
+ */
+export const externalModulesFor = (detailedTracing: boolean): string[] => [
+  '@aws-sdk/*',
+  ...(detailedTracing ? [] : TRACER_MODULES),
+];
+
 /** What every function's environment holds besides its own settings. */
 export const POWERTOOLS_ENVIRONMENT = {
   POWERTOOLS_SERVICE_NAME: 'jobs-api',
@@ -41,6 +57,11 @@ export interface HandlerFunctionProps {
   description: string;
   memoryMiB: number;
   timeout: Duration;
+  /**
+   * Whether the function loads the Powertools tracer for a handler subsegment (`DETAILED_TRACING`);
+   * without it the tracer is not even bundled.
+   */
+  detailedTracing: boolean;
   /** The function's own environment (tables, search engine, …). */
   environment: Record<string, string>;
   logRetention: RetentionDays;
@@ -82,7 +103,11 @@ export class HandlerFunction extends Construct {
       timeout: props.timeout,
       tracing: Tracing.ACTIVE,
       logGroup,
-      environment: { ...POWERTOOLS_ENVIRONMENT, ...props.environment },
+      environment: {
+        ...POWERTOOLS_ENVIRONMENT,
+        DETAILED_TRACING: String(props.detailedTracing),
+        ...props.environment,
+      },
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
@@ -92,8 +117,7 @@ export class HandlerFunction extends Construct {
         sourcesContent: false,
         mainFields: ['module', 'main'],
         banner: ESM_BANNER,
-        // The Node.js 24 runtime ships the AWS SDK v3; leaving it out keeps every bundle small.
-        externalModules: ['@aws-sdk/*'],
+        externalModules: externalModulesFor(props.detailedTracing),
       },
     });
     (this.function.node.defaultChild as CfnFunction).overrideLogicalId(props.logicalId);

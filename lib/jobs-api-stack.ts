@@ -88,7 +88,6 @@ export class JobsApiStack extends Stack {
       OPENSEARCH_INDEX: SEARCH_INDEX_NAME,
       AUTH_CACHE_TTL_MS: '60000',
       DEPENDENCY_TIMEOUT_MS: '3000',
-      DETAILED_TRACING: String(config.detailedTracing),
     };
     const functions: Partial<Record<FunctionName, HandlerFunction>> = {};
     for (const endpoint of API_ENDPOINTS) {
@@ -98,6 +97,7 @@ export class JobsApiStack extends Stack {
         description: `Jobs API ${endpoint.description}`,
         memoryMiB: config.apiMemoryMiB,
         timeout: API_TIMEOUT,
+        detailedTracing: config.detailedTracing,
         environment,
         logRetention,
       });
@@ -108,6 +108,7 @@ export class JobsApiStack extends Stack {
       description: 'Jobs API search indexer (jobs table stream)',
       memoryMiB: 512,
       timeout: INDEXER_TIMEOUT,
+      detailedTracing: config.detailedTracing,
       environment,
       logRetention,
     });

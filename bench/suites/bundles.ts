@@ -12,7 +12,8 @@ import { mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { ESM_BANNER, POWERTOOLS_ENVIRONMENT } from '../../lib/handler-function';
+import { ESM_BANNER, externalModulesFor, POWERTOOLS_ENVIRONMENT } from '../../lib/handler-function';
+import { DEFAULT_CONFIG } from '../../lib/stack-config';
 import { type Figure, formatNumber, proportion, ROOT } from '../lib/report';
 import { median, round } from '../lib/stats';
 import { runSuite } from '../lib/suite';
@@ -42,7 +43,7 @@ const bundle = async (entry: string, outfile: string): Promise<void> => {
     sourcesContent: false,
     mainFields: ['module', 'main'],
     banner: { js: ESM_BANNER },
-    external: ['@aws-sdk/*'],
+    external: externalModulesFor(DEFAULT_CONFIG.detailedTracing),
     logLevel: 'error',
   });
 };
@@ -73,6 +74,7 @@ await runSuite('bundles', 'Lambda bundles: size and module initialisation', asyn
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       ...POWERTOOLS_ENVIRONMENT,
+      DETAILED_TRACING: String(DEFAULT_CONFIG.detailedTracing),
       AWS_REGION: 'us-east-1',
       AWS_LAMBDA_FUNCTION_NAME: 'bench',
       JOBS_TABLE: 'bench-Jobs',

@@ -9,9 +9,10 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJobsApi } from '../../lib/app';
-import { PROJECT_ROOT } from '../../lib/handler-function';
+import { ESM_BANNER, externalModulesFor, PROJECT_ROOT } from '../../lib/handler-function';
 
 const FUNCTION_IDS = ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction', 'IndexerFunction'] as const;
 
@@ -90,5 +91,32 @@ describe('cdk synth', () => {
     });
     expect(result.stderr).toBe('');
     expect(result.stdout.trim().split('\n')).toEqual(FUNCTION_IDS.map(() => 'function'));
+  });
+
+  it('leaves the tracer out of every bundle when detailed tracing is off (the default)', () => {
+    for (const id of FUNCTION_IDS) {
+      const code = readFileSync(join(assetDirOf(id), 'index.mjs'), 'utf8');
+      expect(code).not.toContain('AWS_XRAY_CONTEXT_MISSING');
+    }
+    const api = readFileSync(join(assetDirOf('SearchFunction'), 'index.mjs'), 'utf8');
+    expect(api).toMatch(/import\(\s*"@aws-lambda-powertools\/tracer"\s*\)/);
+  });
+
+  it('bundles the tracer when detailed tracing is on', async () => {
+    const result = await build({
+      entryPoints: [join(PROJECT_ROOT, 'functions', 'search-fields.ts')],
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      mainFields: ['module', 'main'],
+      banner: { js: ESM_BANNER },
+      external: externalModulesFor(true),
+      logLevel: 'error',
+    });
+    const code = result.outputFiles[0]?.text ?? '';
+    expect(code).toContain('AWS_XRAY_CONTEXT_MISSING');
+    expect(code).not.toMatch(/import\(\s*"@aws-lambda-powertools\/tracer"\s*\)/);
   });
 });

@@ -8,6 +8,10 @@
  * initialisation. On, they are loaded by the first request and kept for the container's life. Either
  * way Lambda's active tracing (the stack's `Tracing.ACTIVE`) records every invocation and its
  * initialisation in X-Ray; detailed tracing adds the handler's own subsegment inside it.
+ *
+ * A stack deployed with detailed tracing off does not even bundle the tracer (lib/handler-function.ts
+ * `externalModulesFor`): setting `DETAILED_TRACING=true` by hand on such a function logs one warning
+ * and leaves it untraced. Switch it with the `detailedTracing` context and deploy.
  */
 import { logger, SERVICE_NAME } from '../../observability';
 import type { HttpMiddleware, HttpRequest } from './types';
