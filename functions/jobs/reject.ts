@@ -4,8 +4,9 @@
  * overwriting a concurrent change, and a repeat of the same review changes nothing.
  *
  * The module has two halves: pure rules (what a rejection does to a file and its job, which file
- * refuses first) and the use case {@link RejectFiles}, which reads, decides and writes, retrying the
- * whole read-check-write when a concurrent writer got there first.
+ * refuses first, whether the writes fit DynamoDB's size limits) and the use case {@link RejectFiles},
+ * which reads, decides and writes, retrying the whole read-check-write when a concurrent writer got
+ * there first.
  */
 import {
   BatchGetCommand,
@@ -62,10 +63,39 @@ export type RejectRefusalCode = 'file_not_found' | 'job_archived' | 'file_not_re
 export class FileRejectionRefusedError extends ApiError {
   public readonly fileId: number;
 
-  public constructor(code: RejectRefusalCode, fileId: number) {
-    super(code, { fileId });
+  public constructor(code: RejectRefusalCode, fileId: number, message?: string) {
+    super(code, { fileId }, message === undefined ? {} : { message });
     this.name = 'FileRejectionRefusedError';
     this.fileId = fileId;
+  }
+}
+
+/** Which DynamoDB size limit a rejection would break: one item's, or the whole transaction's. */
+export type RejectSizeLimit = 'item' | 'transaction';
+
+const SIZE_REFUSAL_MESSAGES: Record<RejectSizeLimit, string> = {
+  item: "The file's review history is too large to store another review.",
+  transaction:
+    'The files of this request hold too much review history to be rejected together; reject fewer files per request.',
+};
+
+/**
+ * Writing the rejection would break a DynamoDB size limit: the file's item would outgrow
+ * {@link ITEM_SIZE_BUDGET}, or the request's transaction would outgrow {@link TRANSACTION_SIZE_BUDGET}
+ * once this file is added. Answered as `409 file_not_rejectable` naming the file; nothing was written.
+ */
+export class RejectionTooLargeError extends FileRejectionRefusedError {
+  public readonly limit: RejectSizeLimit;
+  /** The estimated size that broke the budget, in bytes. */
+  public readonly estimatedBytes: number;
+  public readonly budgetBytes: number;
+
+  public constructor(limit: RejectSizeLimit, fileId: number, estimatedBytes: number, budgetBytes: number) {
+    super('file_not_rejectable', fileId, SIZE_REFUSAL_MESSAGES[limit]);
+    this.name = 'RejectionTooLargeError';
+    this.limit = limit;
+    this.estimatedBytes = estimatedBytes;
+    this.budgetBytes = budgetBytes;
   }
 }
 
@@ -84,6 +114,69 @@ export class RejectContentionError extends DependencyUnavailableError {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Sizes
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * The largest estimated size, in bytes, a file item may have after a rejection. DynamoDB refuses items
+ * over 400 KB (409,600 bytes); the 29,600 bytes between (7%) absorb any difference between
+ * {@link estimatedItemSize} and the service's own accounting, which is published as rules, not as code.
+ */
+export const ITEM_SIZE_BUDGET = 380_000;
+
+/**
+ * The largest estimated size, in bytes, of everything one request's transaction touches. DynamoDB
+ * refuses a transaction whose items add up to more than 4 MB (4,194,304 bytes). Each action counts with
+ * its whole item (after the change for an update, as read for a check), the strictest reading of that
+ * rule; the 694,304 bytes left (17%) hold the keys, expressions and placeholders of up to 100 actions
+ * (under 1 KB each) with room to spare.
+ */
+export const TRANSACTION_SIZE_BUDGET = 3_500_000;
+
+const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/**
+ * A number's stored size: DynamoDB keeps one byte per two significant digits plus about one byte. Every
+ * digit of its decimal text is counted as significant and two bytes are added (three when negative), so
+ * the estimate never falls short.
+ */
+const numberBytes = (value: number | bigint): number => {
+  const text = String(value);
+  const digits = text.replace(/[^0-9]/g, '').length;
+  return 2 + Math.ceil(digits / 2) + (text.startsWith('-') ? 1 : 0);
+};
+
+const isDefined = (value: unknown): boolean => value !== undefined;
+
+/** The stored size of one attribute value, by DynamoDB's published sizing rules, rounded up. */
+export const attributeValueBytes = (value: unknown): number => {
+  if (value === null || value === undefined || typeof value === 'boolean') return 1;
+  if (typeof value === 'string') return utf8Bytes(value);
+  if (typeof value === 'number' || typeof value === 'bigint') return numberBytes(value);
+  if (value instanceof Uint8Array) return value.byteLength;
+  if (value instanceof Set || Array.isArray(value)) {
+    const elements = [...(value as Iterable<unknown>)];
+    return elements.reduce<number>((total, element) => total + 1 + attributeValueBytes(element), 3);
+  }
+  if (typeof value === 'object') {
+    return Object.entries(value)
+      .filter(([, field]) => isDefined(field))
+      .reduce((total, [name, field]) => total + 1 + utf8Bytes(name) + attributeValueBytes(field), 3);
+  }
+  return utf8Bytes(String(value));
+};
+
+/**
+ * A conservative estimate of an item's stored size in bytes: the UTF-8 length of every attribute name
+ * plus the size of every value (strings by their UTF-8 length, numbers by their digits, lists and maps
+ * with DynamoDB's per-container and per-element overhead). Attributes left undefined are not stored.
+ */
+export const estimatedItemSize = (item: object): number =>
+  Object.entries(item)
+    .filter(([, value]) => isDefined(value))
+    .reduce((total, [name, value]) => total + utf8Bytes(name) + attributeValueBytes(value), 0);
+
+// ---------------------------------------------------------------------------------------------------
 // Pure rules
 // ---------------------------------------------------------------------------------------------------
 
@@ -93,6 +186,8 @@ export interface StoredJob {
   accountId: number;
   status: JobStatus;
   version: number;
+  /** The estimated stored size of the job item as read ({@link estimatedItemSize}), in bytes. */
+  itemBytes: number;
 }
 
 /** A file as read, with its job and its raw item (the item guards the conditional write). */
@@ -187,8 +282,41 @@ export interface RejectPlan {
 export const REJECTED_JOB_STATUS: JobStatus = 'CJ_REJECT_READY';
 
 /**
+ * The estimated stored size of a file item after the rejection: the item as read with the file's new
+ * state over it (other attributes of the item are kept by the update, so they count too).
+ */
+export const rejectedItemSize = (before: FileItem, after: JobFile): number =>
+  estimatedItemSize({ ...before, ...after });
+
+/** An upper bound of a job item's size once a rejection has set its status, `reviewedDate` and version. */
+const rejectedJobSize = (job: StoredJob, now: string): number =>
+  job.itemBytes + estimatedItemSize({ status: REJECTED_JOB_STATUS, reviewedDate: now, version: job.version + 1 });
+
+/** What one file of the request adds to its transaction, in bytes: its own item and, once, its job's. */
+interface TransactionShare {
+  fileId: number;
+  bytes: number;
+}
+
+/**
+ * Throws {@link RejectionTooLargeError} for the first file, in request order, whose share takes the
+ * transaction's estimated size over {@link TRANSACTION_SIZE_BUDGET}.
+ */
+const checkTransactionSize = (shares: readonly TransactionShare[]): void => {
+  let total = 0;
+  for (const { fileId, bytes } of shares) {
+    total += bytes;
+    if (total > TRANSACTION_SIZE_BUDGET) {
+      throw new RejectionTooLargeError('transaction', fileId, total, TRANSACTION_SIZE_BUDGET);
+    }
+  }
+};
+
+/**
  * Decides what a request does, given the stored state of its files (keyed by file id). Throws
- * {@link FileRejectionRefusedError} for the first refused file in request order; otherwise returns the
+ * {@link FileRejectionRefusedError} for the first refused file in request order — one that may not be
+ * rejected, or whose item would outgrow {@link ITEM_SIZE_BUDGET} — and {@link RejectionTooLargeError}
+ * when the request's transaction would outgrow {@link TRANSACTION_SIZE_BUDGET}; otherwise returns the
  * writes (none when every file repeats its current review) and the response.
  */
 export const planRejection = (
@@ -197,18 +325,20 @@ export const planRejection = (
   principal: Pick<Principal, 'role' | 'accountId'>,
   now: string,
 ): RejectPlan => {
-  for (const rejection of request.files) {
-    const refusal = refusalOf(stored.get(rejection.fileId), principal);
-    if (refusal !== undefined) throw new FileRejectionRefusedError(refusal, rejection.fileId);
-  }
   const changes = new Map<number, { job: StoredJob; files: FileChange[] }>();
   const jobs = new Map<number, StoredJob>();
   const repeats: FileItem[] = [];
+  const shares: TransactionShare[] = [];
   const files: RejectedFile[] = request.files.map((rejection) => {
-    const { job, file, item } = stored.get(rejection.fileId)!;
+    const found = stored.get(rejection.fileId);
+    const refusal = refusalOf(found, principal);
+    if (refusal !== undefined) throw new FileRejectionRefusedError(refusal, rejection.fileId);
+    const { job, file, item } = found!;
+    const jobBytes = jobs.has(job.id) ? 0 : rejectedJobSize(job, now);
     if (!jobs.has(job.id)) jobs.set(job.id, job);
     if (isSameRejection(file, rejection)) {
       repeats.push(item);
+      shares.push({ fileId: file.id, bytes: estimatedItemSize(item) + jobBytes });
       return {
         fileId: file.id,
         jobId: job.id,
@@ -218,6 +348,9 @@ export const planRejection = (
       };
     }
     const after = rejectedFile(file, rejection, now);
+    const bytes = rejectedItemSize(item, after);
+    if (bytes > ITEM_SIZE_BUDGET) throw new RejectionTooLargeError('item', file.id, bytes, ITEM_SIZE_BUDGET);
+    shares.push({ fileId: file.id, bytes: bytes + jobBytes });
     const entry = changes.get(job.id) ?? { job, files: [] };
     entry.files.push({ before: item, after });
     changes.set(job.id, entry);
@@ -230,6 +363,7 @@ export const planRejection = (
     };
   });
   const changedJobs = [...changes.values()];
+  if (changedJobs.length > 0) checkTransactionSize(shares);
   return {
     changedJobs,
     unchangedJobs: changedJobs.length === 0 ? [] : [...jobs.values()].filter((job) => !changes.has(job.id)),
@@ -254,52 +388,91 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 /** The file attributes a rejection derives from: if any changed since the read, the write must fail. */
 const GUARDED_FILE_ATTRIBUTES = ['isRejected', 'acceptedByUser', 'reviewDate'] as const;
 
-/** A condition that holds only while each guarded attribute still has the value it was read with. */
-const unchangedCondition = (item: FileItem) => {
-  const names: Record<string, string> = { '#pk': 'pk' };
-  const values: Record<string, unknown> = {};
-  const clauses = ['attribute_exists(#pk)'];
-  for (const attribute of GUARDED_FILE_ATTRIBUTES) {
-    const name = `#${attribute}`;
-    names[name] = attribute;
-    const value = (item as unknown as Record<string, unknown>)[attribute];
-    if (value === undefined) {
-      clauses.push(`attribute_not_exists(${name})`);
-    } else if (value === null) {
-      values[':nullType'] = 'NULL';
-      clauses.push(`attribute_type(${name}, :nullType)`);
-    } else {
-      values[`:was_${attribute}`] = value;
-      clauses.push(`${name} = :was_${attribute}`);
-    }
+/** A condition under construction: its clauses (joined with AND) and their placeholders. */
+interface Condition {
+  clauses: string[];
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** Adds a clause that holds only while the attribute still has the value it was read with. */
+const requireAsRead = (condition: Condition, attribute: string, value: unknown): void => {
+  const name = `#${attribute}`;
+  condition.names[name] = attribute;
+  if (value === undefined) {
+    condition.clauses.push(`attribute_not_exists(${name})`);
+  } else if (value === null) {
+    condition.values[':nullType'] = 'NULL';
+    condition.clauses.push(`attribute_type(${name}, :nullType)`);
+  } else {
+    condition.values[`:was_${attribute}`] = value;
+    condition.clauses.push(`${name} = :was_${attribute}`);
   }
-  return { expression: clauses.join(' AND '), names, values };
+};
+
+/** A condition that holds only while each guarded attribute still has the value it was read with. */
+const unchangedCondition = (item: FileItem): Condition => {
+  const condition: Condition = { clauses: ['attribute_exists(#pk)'], names: { '#pk': 'pk' }, values: {} };
+  for (const attribute of GUARDED_FILE_ATTRIBUTES) {
+    requireAsRead(condition, attribute, (item as unknown as Record<string, unknown>)[attribute]);
+  }
+  return condition;
+};
+
+/**
+ * How the review a rejection replaces reaches `previousReviews`. It is appended to the list as stored
+ * (an absent list starts empty), so the write carries that one review and never the history, and the
+ * write requires the list to still hold as many reviews as were read, so an append never lands on a
+ * list another writer changed meanwhile. An item holding something else than a list there (`null`)
+ * gets a list of the one review, required to still hold what was read.
+ */
+const moveToHistory = (condition: Condition, before: FileItem, moved: Review): { set: string } => {
+  const history: unknown = (before as unknown as Record<string, unknown>).previousReviews;
+  condition.names['#previousReviews'] = 'previousReviews';
+  condition.values[':moved'] = [moved];
+  if (!Array.isArray(history) && history !== undefined) {
+    requireAsRead(condition, 'previousReviews', history);
+    return { set: '#previousReviews = :moved' };
+  }
+  if (history === undefined) {
+    condition.clauses.push('attribute_not_exists(#previousReviews)');
+  } else {
+    condition.values[':was_previousReviewCount'] = history.length;
+    condition.clauses.push('size(#previousReviews) = :was_previousReviewCount');
+  }
+  condition.values[':empty'] = [];
+  return { set: '#previousReviews = list_append(if_not_exists(#previousReviews, :empty), :moved)' };
 };
 
 const fileUpdate = (tableName: string, change: FileChange, now: string): TransactItem => {
-  const guard = unchangedCondition(change.before);
+  const condition = unchangedCondition(change.before);
+  const moved = change.before.reviews ?? null;
+  const sets = [
+    '#isRejected = :true',
+    '#isReviewed = :true',
+    '#reviewDate = :now',
+    '#rejectionReason = :reason',
+    '#reviews = :review',
+  ];
+  if (moved !== null) sets.push(moveToHistory(condition, change.before, moved).set);
   return {
     Update: {
       TableName: tableName,
       Key: { pk: change.before.pk, sk: change.before.sk },
-      UpdateExpression:
-        'SET #isRejected = :true, #isReviewed = :true, #reviewDate = :now, #rejectionReason = :reason, ' +
-        '#reviews = :review, #previousReviews = :previous',
-      ConditionExpression: guard.expression,
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: condition.clauses.join(' AND '),
       ExpressionAttributeNames: {
-        ...guard.names,
+        ...condition.names,
         '#isReviewed': 'isReviewed',
         '#rejectionReason': 'rejectionReason',
         '#reviews': 'reviews',
-        '#previousReviews': 'previousReviews',
       },
       ExpressionAttributeValues: {
-        ...guard.values,
+        ...condition.values,
         ':true': true,
         ':now': now,
         ':reason': change.after.rejectionReason,
         ':review': change.after.reviews,
-        ':previous': change.after.previousReviews,
       },
     },
   };
@@ -353,7 +526,7 @@ const fileUnchanged = (tableName: string, item: FileItem): TransactItem => {
     ConditionCheck: {
       TableName: tableName,
       Key: { pk: item.pk, sk: item.sk },
-      ConditionExpression: guard.expression,
+      ConditionExpression: guard.clauses.join(' AND '),
       ExpressionAttributeNames: guard.names,
       ...(Object.keys(guard.values).length > 0 ? { ExpressionAttributeValues: guard.values } : {}),
     },
@@ -529,6 +702,7 @@ export class RejectFiles {
           accountId: jobItem.accountId as number,
           status: jobItem.status as JobStatus,
           version: jobItem.version as number,
+          itemBytes: estimatedItemSize(jobItem),
         },
         file: fromFileItem(fileItem as unknown as FileItem),
         item: fileItem as unknown as FileItem,

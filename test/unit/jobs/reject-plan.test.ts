@@ -3,14 +3,20 @@ import type { Principal } from '../../../functions/auth/principal';
 import { type FileItem, toFileItem } from '../../../functions/jobs/items';
 import { type JobFile, type JobStatus, type Review, unreviewedFile } from '../../../functions/jobs/model';
 import {
+  attributeValueBytes,
+  estimatedItemSize,
   FileRejectionRefusedError,
+  ITEM_SIZE_BUDGET,
   isContention,
   isSameRejection,
   planRejection,
   rejectedFile,
+  rejectedItemSize,
+  RejectionTooLargeError,
   rejectionReasonOf,
   type StoredFile,
   type StoredJob,
+  TRANSACTION_SIZE_BUDGET,
   transactItems,
 } from '../../../functions/jobs/reject';
 import type { FileRejection } from '../../../functions/jobs/reject-request';
@@ -28,6 +34,7 @@ const storedJob = (id: number, overrides: Partial<StoredJob> = {}): StoredJob =>
   accountId: 10,
   status: 'CJ_REVIEWING',
   version: 4,
+  itemBytes: 300,
   ...overrides,
 });
 
@@ -336,6 +343,190 @@ describe('the transaction of a plan', () => {
     const condition = transactItems('jobs', plan, NOW)[0]?.Update?.ConditionExpression;
     expect(condition).toContain('attribute_not_exists(#acceptedByUser)');
     expect(condition).toContain('attribute_type(#reviewDate, :nullType)');
+  });
+});
+
+describe('the estimated size of an item', () => {
+  it('counts every attribute name and the UTF-8 bytes of every string', () => {
+    expect(estimatedItemSize({ name: 'café', icon: '📷' })).toBe(4 + 5 + 4 + 4);
+  });
+
+  it('counts booleans and nulls as one byte, and lists and maps with 3 bytes each plus 1 per element', () => {
+    expect(estimatedItemSize({ l: [true, null] })).toBe(1 + 3 + 2 * (1 + 1));
+    expect(estimatedItemSize({ m: { ab: 'xyz' } })).toBe(1 + 3 + 1 + 2 + 3);
+  });
+
+  it('counts a number as two bytes plus one per two digits of its text, one more when negative', () => {
+    expect(attributeValueBytes(0.61)).toBe(2 + 2);
+    expect(attributeValueBytes(-12_345)).toBe(2 + 3 + 1);
+    expect(attributeValueBytes(0.1234567890123456)).toBe(2 + 9);
+  });
+
+  it('leaves out attributes that are undefined, as the document client does', () => {
+    expect(estimatedItemSize({ kept: 'a', dropped: undefined })).toBe(estimatedItemSize({ kept: 'a' }));
+  });
+});
+
+describe('refusing a rejection DynamoDB could not store', () => {
+  const bigJob = storedJob(500);
+
+  /**
+   * A rejected file with a long review history, padded so that rejecting it with `rejection(id)` leaves
+   * its item exactly `bytes` bytes large (by the estimate the plan uses).
+   */
+  const fileSized = (id: number, bytes: number): StoredFile => {
+    const history: Review[] = Array.from({ length: Math.floor(bytes / 1_200) - 2 }, (_, index) => ({
+      customRejection: `${index} ${'h'.repeat(1_000)}`,
+      rejects: [],
+      reviewDate: new Date(Date.UTC(2023, 0, 1, 0, 0, index)).toISOString(),
+    }));
+    const unpadded = jobFile(id, {
+      isRejected: true,
+      isReviewed: true,
+      reviewDate: EARLIER,
+      reviews: { customRejection: 'latest', rejects: [], reviewDate: EARLIER },
+      previousReviews: history,
+    });
+    const sizeOf = (file: JobFile) =>
+      rejectedItemSize(toFileItem(bigJob.id, file), rejectedFile(file, rejection(id), NOW));
+    const file = { ...unpadded, remarkToProcessor: 'p'.repeat(bytes - sizeOf(unpadded)) };
+    expect(sizeOf(file)).toBe(bytes);
+    return stored(bigJob, file);
+  };
+
+  const refusedWith = (run: () => unknown): RejectionTooLargeError => {
+    try {
+      run();
+    } catch (error) {
+      expect(error).toBeInstanceOf(RejectionTooLargeError);
+      return error as RejectionTooLargeError;
+    }
+    throw new Error('the request was not refused');
+  };
+
+  it('answers 409 file_not_rejectable naming a file whose item would outgrow the item budget', () => {
+    const files = new Map([[1, fileSized(1, ITEM_SIZE_BUDGET + 1)]]);
+    const error = refusedWith(() => planRejection({ files: [rejection(1)] }, files, user, NOW));
+    expect(error).toMatchObject({
+      code: 'file_not_rejectable',
+      status: 409,
+      fileId: 1,
+      limit: 'item',
+      estimatedBytes: ITEM_SIZE_BUDGET + 1,
+      budgetBytes: ITEM_SIZE_BUDGET,
+    });
+    expect(error).toBeInstanceOf(FileRejectionRefusedError);
+  });
+
+  it('accepts a file whose item ends exactly at the item budget', () => {
+    const files = new Map([[1, fileSized(1, ITEM_SIZE_BUDGET)]]);
+    const plan = planRejection({ files: [rejection(1)] }, files, user, NOW);
+    expect(plan.changedJobs.flatMap((job) => job.files.map((change) => change.after.id))).toEqual([1]);
+  });
+
+  it('names the first offending file in request order, whatever its error', () => {
+    const files = new Map([
+      [1, stored(storedJob(100), jobFile(1))],
+      [2, fileSized(2, ITEM_SIZE_BUDGET + 1)],
+      [3, fileSized(3, ITEM_SIZE_BUDGET + 1)],
+      [4, stored(storedJob(400, { status: 'CJ_ARCHIVED' }), jobFile(4))],
+    ]);
+    const all = [rejection(1), rejection(2), rejection(3), rejection(4)];
+    expect(refusal(() => planRejection({ files: all }, files, user, NOW))).toEqual({
+      code: 'file_not_rejectable',
+      fileId: 2,
+    });
+    expect(refusal(() => planRejection({ files: [rejection(4), rejection(3)] }, files, user, NOW))).toEqual({
+      code: 'job_archived',
+      fileId: 4,
+    });
+  });
+
+  it('refuses a request whose transaction would outgrow its budget, naming the file that crosses it', () => {
+    const perFile = 300_000;
+    const ids = Array.from({ length: 13 }, (_, index) => index + 1);
+    const files = new Map(ids.map((id) => [id, fileSized(id, perFile)] as const));
+    const crossing = Math.floor(TRANSACTION_SIZE_BUDGET / perFile) + 1;
+    const error = refusedWith(() => planRejection({ files: ids.map((id) => rejection(id)) }, files, user, NOW));
+    expect(error).toMatchObject({ code: 'file_not_rejectable', fileId: crossing, limit: 'transaction' });
+    expect(error.estimatedBytes).toBeGreaterThan(TRANSACTION_SIZE_BUDGET);
+    const fitting = ids.slice(0, crossing - 1).map((id) => rejection(id));
+    expect(planRejection({ files: fitting }, files, user, NOW).response.files).toHaveLength(crossing - 1);
+  });
+
+  it('counts the files a request only checks, once it writes others', () => {
+    const repeated = (id: number): StoredFile => {
+      const { job, file } = fileSized(id, 300_000);
+      const review: Review = { customRejection: null, rejects: rejection(id).rejects, reviewDate: EARLIER };
+      const same = { ...file, reviews: review, rejectionReason: ' - Cropping' };
+      return stored(job, same);
+    };
+    const ids = Array.from({ length: 13 }, (_, index) => index + 1);
+    const files = new Map<number, StoredFile>(ids.map((id) => [id, repeated(id)]));
+    files.set(99, stored(storedJob(900), jobFile(99)));
+    const request = { files: ids.map((id) => rejection(id)) };
+    expect(planRejection(request, files, user, NOW).changedJobs).toEqual([]);
+    const error = refusedWith(() => planRejection({ files: [...request.files, rejection(99)] }, files, user, NOW));
+    expect(error).toMatchObject({ limit: 'transaction', fileId: Math.floor(TRANSACTION_SIZE_BUDGET / 300_000) + 1 });
+  });
+});
+
+describe('the history write', () => {
+  const job = storedJob(100);
+  const oldest: Review = { customRejection: 'first', rejects: [], reviewDate: '2024-01-01T00:00:00.000Z' };
+  const current: Review = {
+    customRejection: 'second',
+    rejects: [{ reason: 'Colour', positions: [{ xPercent: 0.1, yPercent: 0.2 }] }],
+    reviewDate: EARLIER,
+  };
+  const rejected = jobFile(1, {
+    isRejected: true,
+    isReviewed: true,
+    reviewDate: EARLIER,
+    reviews: current,
+    previousReviews: [oldest],
+  });
+  const fileWrite = (file: StoredFile) =>
+    transactItems('jobs', planRejection({ files: [rejection(1)] }, new Map([[1, file]]), user, NOW), NOW)[0]?.Update;
+
+  it('appends the replaced review to previousReviews and sends only that review, never the history', () => {
+    const update = fileWrite(stored(job, rejected));
+    expect(update?.UpdateExpression).toContain(
+      '#previousReviews = list_append(if_not_exists(#previousReviews, :empty), :moved)',
+    );
+    expect(update?.ExpressionAttributeValues?.[':moved']).toEqual([current]);
+    expect(update?.ExpressionAttributeValues?.[':empty']).toEqual([]);
+    expect(JSON.stringify(update?.ExpressionAttributeValues)).not.toContain('first');
+    expect(update?.ExpressionAttributeValues?.[':review']).toMatchObject({ reviewDate: NOW });
+  });
+
+  it('requires the stored history to hold as many reviews as were read', () => {
+    const update = fileWrite(stored(job, rejected));
+    expect(update?.ConditionExpression).toContain('size(#previousReviews) = :was_previousReviewCount');
+    expect(update?.ExpressionAttributeValues?.[':was_previousReviewCount']).toBe(1);
+  });
+
+  it('starts the history of an item that has none, requiring it still has none', () => {
+    const item = toFileItem(job.id, rejected);
+    delete (item as Partial<FileItem>).previousReviews;
+    const update = fileWrite({ job, file: rejected, item });
+    expect(update?.UpdateExpression).toContain('list_append(if_not_exists(#previousReviews, :empty), :moved)');
+    expect(update?.ConditionExpression).toContain('attribute_not_exists(#previousReviews)');
+  });
+
+  it('replaces a null history with the one replaced review, requiring it is still null', () => {
+    const item = { ...toFileItem(job.id, rejected), previousReviews: null } as unknown as FileItem;
+    const update = fileWrite({ job, file: { ...rejected, previousReviews: [] }, item });
+    expect(update?.UpdateExpression).toContain('#previousReviews = :moved');
+    expect(update?.ConditionExpression).toContain('attribute_type(#previousReviews, :nullType)');
+    expect(update?.ExpressionAttributeValues?.[':moved']).toEqual([current]);
+  });
+
+  it('leaves previousReviews alone when the file had no review to move', () => {
+    const update = fileWrite(stored(job, jobFile(1)));
+    expect(update?.UpdateExpression).not.toContain('#previousReviews');
+    expect(update?.ExpressionAttributeNames).not.toHaveProperty('#previousReviews');
+    expect(update?.ExpressionAttributeValues).not.toHaveProperty(':moved');
   });
 });
 

@@ -5,8 +5,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/aws/dynamodb';
 import { DependencyUnavailableError } from '../../../functions/http/errors';
 import { toFileItem, toJobItem } from '../../../functions/jobs/items';
-import { type Job, unreviewedFile } from '../../../functions/jobs/model';
-import { RejectContentionError, RejectFiles } from '../../../functions/jobs/reject';
+import { type Job, type Review, unreviewedFile } from '../../../functions/jobs/model';
+import { RejectContentionError, RejectFiles, RejectionTooLargeError } from '../../../functions/jobs/reject';
 
 const job: Job = {
   id: 7,
@@ -120,6 +120,26 @@ describe('the reject use case with a mocked DynamoDB', () => {
   it('reports DynamoDB unavailable when a batch read stays unprocessed', async () => {
     dynamo.on(BatchGetCommand).resolves({ UnprocessedKeys: { jobs: { Keys: [{ pk: 'JOB#7', sk: 'JOB' }] } } });
     await expect(useCase().run(request, principal)).rejects.toBeInstanceOf(DependencyUnavailableError);
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('refuses with file_not_rejectable, writing nothing, a file whose review history leaves no room', async () => {
+    const review = (index: number): Review => ({
+      customRejection: 'x'.repeat(1_000),
+      rejects: [],
+      reviewDate: new Date(Date.UTC(2023, 0, 1, 0, 0, index)).toISOString(),
+    });
+    const full = {
+      ...job.files[0]!,
+      isRejected: true,
+      reviewDate: '2024-01-01T00:00:00.000Z',
+      reviews: review(0),
+      previousReviews: Array.from({ length: 400 }, (_, index) => review(index + 1)),
+    };
+    dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(job, 3), toFileItem(7, full)] } });
+    const outcome = useCase().run(request, principal);
+    await expect(outcome).rejects.toBeInstanceOf(RejectionTooLargeError);
+    await expect(outcome).rejects.toMatchObject({ code: 'file_not_rejectable', status: 409, fileId: 70 });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 

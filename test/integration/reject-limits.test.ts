@@ -1,0 +1,183 @@
+/**
+ * POST /reject at DynamoDB's size limits, through the real handler on DynamoDB Local: a file's review
+ * history grows by appending, and a rejection that would outgrow an item or a transaction is refused
+ * with 409 before anything is written — never a 500.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
+import { AuthStore } from '../../functions/auth/store';
+import { createDocumentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
+import { resetConfig } from '../../functions/config';
+import { toFileItem, toJobItem } from '../../functions/jobs/items';
+import type { Job, Review } from '../../functions/jobs/model';
+import { logger } from '../../functions/observability';
+import { handler } from '../../functions/reject';
+import { jobKeys } from '../../functions/tables';
+import { apiEvent, lambdaContext, passingHeaders } from '../support/api-event';
+import { createTestTables, handlerEnv } from '../support/dynamo';
+import { makeFile, makeJob } from '../support/jobs';
+
+const ACCOUNT_ID = 42;
+const saved = { ...process.env };
+let client: ReturnType<typeof createDocumentClient>;
+let tableName: string;
+let tokens: { clientToken: string; sessionToken: string };
+
+beforeAll(async () => {
+  const tables = await createTestTables();
+  tableName = tables.jobsTable;
+  // The largest dependency budget the configuration allows: items of several hundred KB on a slow machine.
+  Object.assign(process.env, handlerEnv(tables), { DEPENDENCY_TIMEOUT_MS: '9000' });
+  resetConfig();
+  resetDocumentClient();
+  resetDefaultAuthenticator();
+  logger.setLogLevel('SILENT');
+  client = createDocumentClient({ region: 'us-east-1', dynamodbEndpoint: tables.endpoint, dependencyTimeoutMs: 9_000 });
+  const store = new AuthStore(client, tables.authTable);
+  const rejecter = await store.createClient({ name: 'Limits', grants: ['reject'] });
+  const session = await store.createSession({
+    clientToken: rejecter.token,
+    accountId: ACCOUNT_ID,
+    role: 'user',
+    ttlSeconds: 600,
+  });
+  tokens = { clientToken: rejecter.token, sessionToken: session.token };
+});
+
+afterAll(() => {
+  process.env = saved;
+  resetConfig();
+  resetDocumentClient();
+  resetDefaultAuthenticator();
+});
+
+const reject = async (files: unknown[]) => {
+  const event = apiEvent({ method: 'POST', path: '/reject', headers: passingHeaders(tokens, 'POST'), body: { files } });
+  const result = (await handler(event, lambdaContext())) as APIGatewayProxyResult;
+  return { status: result.statusCode, json: JSON.parse(result.body) as Record<string, unknown> };
+};
+
+/** Stores a job and its files item by item (large files would not fit one transaction together). */
+const store = async (job: Job): Promise<void> => {
+  await client.send(new PutCommand({ TableName: tableName, Item: toJobItem(job, 1) }));
+  for (const file of job.files) {
+    await client.send(new PutCommand({ TableName: tableName, Item: toFileItem(job.id, file) }));
+  }
+};
+
+const fileItem = async (jobId: number, fileId: number) =>
+  (
+    await client.send(
+      new GetCommand({
+        TableName: tableName,
+        Key: { pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId) },
+        ConsistentRead: true,
+      }),
+    )
+  ).Item;
+
+/** Every stored item of a job: its job item, then its files in order. */
+const storedItems = async (job: Job) => [
+  (
+    await client.send(
+      new GetCommand({
+        TableName: tableName,
+        Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
+        ConsistentRead: true,
+      }),
+    )
+  ).Item,
+  ...(await Promise.all(job.files.map((file) => fileItem(job.id, file.id)))),
+];
+
+/**
+ * A review at SPEC section 5's every maximum: a 1000-character custom rejection, 20 reasons of 100
+ * characters with 50 positions each. `text` fills the texts (a 4-byte character makes them largest).
+ */
+const maximumReview = (round: number, text: string) => ({
+  customRejection: `${round} `.padEnd(1_000, text),
+  rejects: Array.from({ length: 20 }, (_, reason) => ({
+    reason: `${round}.${reason} `.padEnd(100, text),
+    positions: Array.from({ length: 50 }, (_, position) => ({
+      xPercent: 0.1234567890123456 + position / 1e6,
+      yPercent: 0.9876543210987654 - reason / 1e6,
+    })),
+  })),
+});
+
+/** What a stored review holds for a request's review, given the review date the answer reported. */
+const storedReview = (review: ReturnType<typeof maximumReview>, reviewDate: unknown): Review => ({
+  ...review,
+  reviewDate: reviewDate as string,
+});
+
+// Items of several hundred KB through DynamoDB Local take seconds on a busy machine: a generous bound.
+describe('POST /reject at the size limits of DynamoDB', { timeout: 120_000 }, () => {
+  it('rejects one file with maximum-size reviews until its item would outgrow the budget, then answers 409 and keeps every review', async () => {
+    const job = makeJob({ accountId: ACCOUNT_ID, status: 'CJ_REVIEWING', files: [makeFile()] });
+    await store(job);
+    const fileId = job.files[0]!.id;
+    const accepted: Review[] = [];
+    let refusal: { status: number; json: Record<string, unknown> } | undefined;
+    let before: unknown[] = [];
+
+    for (let round = 1; round <= 12 && refusal === undefined; round += 1) {
+      const review = maximumReview(round, '📷');
+      before = await storedItems(job);
+      const answer = await reject([{ fileId, ...review }]);
+      if (answer.status === 200) {
+        const [file] = answer.json.files as Array<{ reviewDate: string }>;
+        accepted.push(storedReview(review, file!.reviewDate));
+      } else {
+        refusal = answer;
+      }
+    }
+
+    // Seven maximum-size reviews of 4-byte characters (about 52.5 KB each) fit under the 380,000-byte budget.
+    expect(accepted).toHaveLength(7);
+    expect(refusal).toMatchObject({ status: 409, json: { code: 'file_not_rejectable', fileId } });
+    expect(await storedItems(job)).toEqual(before);
+    const item = await fileItem(job.id, fileId);
+    expect(item?.reviews).toEqual(accepted.at(-1));
+    expect(item?.previousReviews).toEqual(accepted.slice(0, -1));
+  });
+
+  it('refuses a request whose files would outgrow the transaction budget, naming the file that crosses it, and accepts fewer files', async () => {
+    // Each file holds six maximum-size reviews of ASCII text (about 47.5 KB each): about 286 KB once
+    // rejected again. Twelve such files stay under the 3,500,000-byte budget; the thirteenth crosses it.
+    const history = Array.from({ length: 6 }, (_, index) =>
+      storedReview(maximumReview(index, 'x'), new Date(Date.UTC(2024, 0, 1, 0, 0, index)).toISOString()),
+    );
+    const files = Array.from({ length: 14 }, () =>
+      makeFile({
+        isRejected: true,
+        isReviewed: true,
+        reviewDate: history.at(-1)!.reviewDate,
+        rejectionReason: ' - 5.0',
+        reviews: history.at(-1)!,
+        previousReviews: history.slice(0, -1),
+      }),
+    );
+    const job = makeJob({ accountId: ACCOUNT_ID, status: 'CJ_REJECT_READY', files });
+    await store(job);
+    const rejection = (fileId: number) => ({ fileId, customRejection: 'Still too dark' });
+    const before = await storedItems(job);
+
+    const refused = await reject(files.map((file) => rejection(file.id)));
+
+    expect(refused).toMatchObject({ status: 409, json: { code: 'file_not_rejectable', fileId: files[12]!.id } });
+    expect(await storedItems(job)).toEqual(before);
+
+    const fitting = await reject(files.slice(0, 12).map((file) => rejection(file.id)));
+
+    expect(fitting.status).toBe(200);
+    for (const file of files.slice(0, 12)) {
+      const item = await fileItem(job.id, file.id);
+      expect(item?.reviews).toMatchObject({ customRejection: 'Still too dark' });
+      expect(item?.previousReviews).toEqual(history);
+    }
+    expect(await fileItem(job.id, files[12]!.id)).toEqual(before[13]);
+  });
+});
