@@ -43,7 +43,7 @@ export const SCALES: Record<Mode, Scale> = {
     searchPopulation: { jobs: 1_000_000, accounts: 1_000, largeAccountJobs: 100_000 },
     scanPopulation: HUNDRED_THOUSAND,
     scanJobsWritten: 100_000,
-    // One full Scan of ~600,000 items takes about 20 minutes in DynamoDB Local here; once is enough.
+    // One full Scan of ~600,000 items takes about 16 minutes in DynamoDB Local here; once is enough.
     scanRuns: 1,
     searchRuns: 300,
     warmup: 20,
