@@ -54,6 +54,7 @@ describe('embedded engine: planner statistics', () => {
   const analysedJobs = (): number => {
     const db = new DatabaseSync(path, { readOnly: true });
     try {
+      if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get() === undefined) return 0;
       const row = db.prepare("SELECT stat FROM sqlite_stat1 WHERE tbl = 'jobs' AND idx = 'jobs_by_guid'").get() as
         { stat: string } | undefined;
       return row === undefined ? 0 : Number(row.stat.split(' ')[0]);
@@ -68,6 +69,32 @@ describe('embedded engine: planner statistics', () => {
     await index.apply(newJobs(1));
     expect(analysedJobs()).toBe(STATISTICS_MIN_JOBS);
     expect((await index.search(everything)).total).toBe(STATISTICS_MIN_JOBS);
+  });
+
+  it('re-takes the statistics each time the job count doubles, not before', async () => {
+    await index.apply(newJobs(STATISTICS_MIN_JOBS));
+    expect(analysedJobs()).toBe(STATISTICS_MIN_JOBS);
+    await index.apply(newJobs(STATISTICS_MIN_JOBS - 1));
+    expect(analysedJobs()).toBe(STATISTICS_MIN_JOBS);
+    await index.apply(newJobs(1));
+    expect(analysedJobs()).toBe(2 * STATISTICS_MIN_JOBS);
+    await index.apply(newJobs(2 * STATISTICS_MIN_JOBS));
+    expect(analysedJobs()).toBe(4 * STATISTICS_MIN_JOBS);
+    expect((await index.search(everything)).total).toBe(4 * STATISTICS_MIN_JOBS);
+  });
+
+  it('takes the statistics when it opens a large index that has none, as older versions left it', async () => {
+    await index.apply(newJobs(2 * STATISTICS_MIN_JOBS));
+    await index.close();
+    const db = new DatabaseSync(path);
+    try {
+      db.exec('DELETE FROM sqlite_stat1');
+    } finally {
+      db.close();
+    }
+    expect(analysedJobs()).toBe(0);
+    index = new EmbeddedSearchIndex({ path });
+    expect(analysedJobs()).toBe(2 * STATISTICS_MIN_JOBS);
   });
 
   it('drops the statistics of a large index once every job is cleared', async () => {

@@ -30,7 +30,7 @@ import {
 } from './schema';
 import { type Statement, searchStatements } from './search-sql';
 import { isTransientSqliteError } from './sqlite-errors';
-import { REFRESH_STATISTICS, StatisticsSchedule } from './statistics';
+import { ANALYSED_JOBS, REFRESH_STATISTICS, StatisticsSchedule } from './statistics';
 import { PendingTerms, TermsVocabulary } from './vocabulary';
 
 /** How the embedded engine opens its database. */
@@ -214,14 +214,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.#db = new DatabaseSync(options.path, { timeout: busyTimeoutMs });
     this.#db.exec(connectionPragmas(inMemory, busyTimeoutMs));
     openSchema(this.#db);
-    // Recommended for long-lived connections: refreshes planner statistics when they are missing or
-    // stale, sampling at most ~1000 rows per index so opening a large database stays fast.
-    this.#db.exec(REFRESH_STATISTICS);
     const { jobs } = this.#db.prepare('SELECT coalesce(sum(jobs), 0) AS jobs FROM counts').get() as { jobs: number };
-    this.#statistics = new StatisticsSchedule(jobs);
+    this.#statistics = new StatisticsSchedule(jobs, this.#analysedJobs());
     this.#writes = new WriteStatements(this.#db);
     this.#vocabulary = new TermsVocabulary(this.#db);
     this.#dataVersion = this.#db.prepare('PRAGMA data_version');
+    this.#refreshStatisticsIfDue();
   }
 
   public async apply(operations: IndexOperation[]): Promise<IndexOutcome[]> {
@@ -296,6 +294,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.#closed = true;
     this.#reads.clear();
     this.#db.close();
+  }
+
+  /** How many jobs the planner statistics on file were taken at; 0 when none were taken. */
+  #analysedJobs(): number {
+    const analysed = this.#db
+      .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat1'")
+      .get();
+    if (analysed === undefined) return 0;
+    const row = this.#db.prepare(ANALYSED_JOBS).get() as { jobs: number } | undefined;
+    return row?.jobs ?? 0;
   }
 
   /**

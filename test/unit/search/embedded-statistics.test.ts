@@ -13,6 +13,15 @@ describe('planner statistics schedule', () => {
     for (const jobs of [0, 1, MIN - 1, MIN, 10 * MIN]) expect(new StatisticsSchedule(jobs).due).toBe(false);
   });
 
+  it('is due at once when the statistics on file were taken at half or double the job count, or never', () => {
+    expect(new StatisticsSchedule(2 * MIN, MIN).due).toBe(true);
+    expect(new StatisticsSchedule(2 * MIN - 1, MIN).due).toBe(false);
+    expect(new StatisticsSchedule(MIN, 2 * MIN).due).toBe(true);
+    expect(new StatisticsSchedule(MIN + 1, 2 * MIN).due).toBe(false);
+    expect(new StatisticsSchedule(MIN, 0).due).toBe(true);
+    expect(new StatisticsSchedule(MIN - 1, 0).due).toBe(false);
+  });
+
   it('is not due while the index stays below the minimum, even when it grows from empty', () => {
     const schedule = new StatisticsSchedule(0);
     schedule.changed(MIN - 1);
