@@ -76,7 +76,9 @@ export interface paths {
          *     All or nothing: every listed file is rejected, or none is. A refusal names the first offending
          *     `fileId`: `404 file_not_found` (unknown, or another account's), `410 job_archived` (its job is
          *     `CJ_ARCHIVED`), `409 file_not_rejectable` (its job is not in review — `CJ_REVIEWING`,
-         *     `CJ_FINISHED`, `CJ_REJECT_READY`, `CJ_REJECT_ERROR` — or the customer already accepted the file).
+         *     `CJ_FINISHED`, `CJ_REJECT_READY`, `CJ_REJECT_ERROR` — the customer already accepted the file, or
+         *     its review history has no room for another review: a file's item is kept under 380,000 bytes and
+         *     one request's transaction under 3,500,000 bytes, see docs/reject.md).
          *
          *     Each file becomes rejected and reviewed with `reviewDate` now; its review (`customRejection`,
          *     `rejects`) is stored and an earlier review is kept in its history. `rejectionReason` is
@@ -506,7 +508,7 @@ export interface components {
                 "application/json": components["schemas"]["RequestTimeoutError"];
             };
         };
-        /** @description `file_not_rejectable`: the file's job is not in review, or the customer already accepted the file. */
+        /** @description `file_not_rejectable`: the file's job is not in review, the customer already accepted the file, or storing another review would outgrow the file's or the request's size budget. */
         FileNotRejectable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
