@@ -4,8 +4,6 @@
  * and how it answers responses and failures.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   awsService,
@@ -16,54 +14,10 @@ import {
   responseErrorType,
   responseStatus,
 } from '../../../functions/search/opensearch/client';
+import { FakeOpenSearchNode, type ReplyTo } from '../../support/fake-opensearch';
 
-interface Recorded {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-interface Reply {
-  status: number;
-  body?: unknown;
-}
-
-/** A fake OpenSearch node: records every request and answers with `reply`. */
-class FakeNode {
-  public readonly requests: Recorded[] = [];
-  public reply: (request: Recorded) => Reply = () => ({ status: 200, body: { acknowledged: true } });
-  readonly #server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const recorded = {
-        method: request.method ?? 'GET',
-        url: request.url ?? '/',
-        headers: request.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      this.requests.push(recorded);
-      const reply = this.reply(recorded);
-      const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
-      response.writeHead(reply.status, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(payload),
-      });
-      response.end(request.method === 'HEAD' ? undefined : payload);
-    });
-  });
-
-  public async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
-  }
-
-  public async stop(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-}
+/** What the node answers unless a test says otherwise. */
+const acknowledged: ReplyTo = () => ({ status: 200, body: { acknowledged: true } });
 
 const TEST_CREDENTIALS = { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret-key' };
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -86,7 +40,7 @@ describe('OpenSearch client signing', () => {
 });
 
 describe('OpenSearch client', () => {
-  let node: FakeNode;
+  let node: FakeOpenSearchNode;
   let settings: ClientSettings;
   let client: OpenSearchClient | undefined;
 
@@ -96,7 +50,7 @@ describe('OpenSearch client', () => {
   };
 
   beforeEach(async () => {
-    node = new FakeNode();
+    node = new FakeOpenSearchNode(acknowledged);
     settings = { url: await node.start(), region: 'us-east-1', timeoutMs: 2_000 };
   });
 
@@ -210,7 +164,7 @@ describe('OpenSearch client', () => {
     const error = await plain.request({ method: 'GET', path: '/jobs' }).catch((caught: unknown) => caught);
     expect(isTransientClientError(error)).toBe(true);
     expect(responseStatus(error)).toBeUndefined();
-    node = new FakeNode();
+    node = new FakeOpenSearchNode(acknowledged);
     await node.start();
   });
 });

@@ -2,79 +2,17 @@
  * The OpenSearch engine against a fake node (a local node:http server standing in for OpenSearch):
  * which requests it sends, and how it reads the answers and the failures.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toSearchDocument } from '../../../functions/jobs/search-document';
 import { INDEX_DEFINITION } from '../../../functions/search/opensearch/index-definition';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { searchBody } from '../../../functions/search/opensearch/search-body';
 import { type SearchQuery, SearchUnavailableError } from '../../../functions/search/search-index';
+import { FakeOpenSearchNode, type ReplyTo } from '../../support/fake-opensearch';
 import { makeFile, makeJob } from '../../support/jobs';
 
-interface Recorded {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  contentType: string | undefined;
-  body: string;
-}
-
-interface Reply {
-  status: number;
-  body?: unknown;
-}
-
-type Route = (request: Recorded) => Reply;
-
-/** A fake OpenSearch node: records every request and answers with the route's reply. */
-class FakeNode {
-  public readonly requests: Recorded[] = [];
-  public route: Route = () => ({ status: 404, body: { error: { type: 'not_routed' } } });
-  readonly #server: Server;
-
-  public constructor() {
-    this.#server = createServer((request, response) => this.#handle(request, response));
-  }
-
-  public async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
-  }
-
-  public async stop(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-
-  /** Requests other than the index-exists probe. */
-  public calls(): Recorded[] {
-    return this.requests.filter((request) => request.method !== 'HEAD');
-  }
-
-  #handle(request: IncomingMessage, response: ServerResponse): void {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const url = new URL(request.url ?? '/', 'http://fake');
-      const recorded = {
-        method: request.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
-        contentType: request.headers['content-type'],
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      this.requests.push(recorded);
-      const reply = this.route(recorded);
-      const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
-      response.writeHead(reply.status, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(payload),
-      });
-      response.end(request.method === 'HEAD' ? undefined : payload);
-    });
-  }
-}
+/** What the node answers when a test routes nothing else. */
+const notRouted: ReplyTo = () => ({ status: 404, body: { error: { type: 'not_routed' } } });
 
 const ndjson = (body: string): unknown[] =>
   body
@@ -106,12 +44,12 @@ const document = (id: number, version: number) =>
 
 /** An index that exists, answering HEAD with 200. */
 const existing =
-  (route: Route): Route =>
+  (route: ReplyTo): ReplyTo =>
   (request) =>
     request.method === 'HEAD' ? { status: 200 } : route(request);
 
 describe('OpenSearch engine', () => {
-  let node: FakeNode;
+  let node: FakeOpenSearchNode;
   let url: string;
   let index: OpenSearchSearchIndex;
 
@@ -126,7 +64,7 @@ describe('OpenSearch engine', () => {
     });
 
   beforeEach(async () => {
-    node = new FakeNode();
+    node = new FakeOpenSearchNode(notRouted);
     url = await node.start();
     index = engine();
   });
@@ -137,7 +75,7 @@ describe('OpenSearch engine', () => {
   });
 
   it('creates the index with its mapping on first use when it is missing', async () => {
-    node.route = (request) => {
+    node.reply = (request) => {
       if (request.method === 'HEAD') return { status: 404 };
       if (request.method === 'PUT' && request.path === '/jobs') return { status: 200, body: { acknowledged: true } };
       return { status: 200, body: { hits: { total: { value: 0, relation: 'eq' }, hits: [] } } };
@@ -151,7 +89,7 @@ describe('OpenSearch engine', () => {
   });
 
   it('accepts an index another writer created first', async () => {
-    node.route = (request) => {
+    node.reply = (request) => {
       if (request.method === 'HEAD') return { status: 404 };
       if (request.method === 'PUT')
         return { status: 400, body: { error: { type: 'resource_already_exists_exception' } } };
@@ -162,7 +100,7 @@ describe('OpenSearch engine', () => {
 
   it('searches with the query body and returns the exact total and the summaries', async () => {
     const first = document(1, 1);
-    node.route = existing(() => ({
+    node.reply = existing(() => ({
       status: 200,
       body: {
         hits: {
@@ -179,7 +117,7 @@ describe('OpenSearch engine', () => {
   });
 
   it('sends one _bulk request per apply and maps each item', async () => {
-    node.route = existing(() => ({
+    node.reply = existing(() => ({
       status: 200,
       body: { errors: true, items: [{ index: { status: 201, result: 'created' } }, { delete: { status: 409 } }] },
     }));
@@ -200,7 +138,7 @@ describe('OpenSearch engine', () => {
   });
 
   it('sends the bulk body as NDJSON, one line per action or document, ending in a newline', async () => {
-    node.route = existing(() => ({ status: 200, body: { errors: false, items: [{ delete: { status: 200 } }] } }));
+    node.reply = existing(() => ({ status: 200, body: { errors: false, items: [{ delete: { status: 200 } }] } }));
     await index.apply([{ type: 'delete', jobId: 2, version: 1 }]);
     const [call] = node.calls();
     expect(call?.method).toBe('POST');
@@ -211,7 +149,7 @@ describe('OpenSearch engine', () => {
   });
 
   it('sends search and mapping bodies as JSON', async () => {
-    node.route = (request) =>
+    node.reply = (request) =>
       request.method === 'HEAD'
         ? { status: 404 }
         : { status: 200, body: { acknowledged: true, hits: { total: { value: 0, relation: 'eq' }, hits: [] } } };
@@ -223,7 +161,7 @@ describe('OpenSearch engine', () => {
   });
 
   it('reads a document by its id under _doc, with no body', async () => {
-    node.route = existing(() => ({ status: 404, body: { _id: '7', found: false } }));
+    node.reply = existing(() => ({ status: 404, body: { _id: '7', found: false } }));
     await index.get(7);
     const [call] = node.calls();
     expect(`${call?.method} ${call?.path}`).toBe('GET /jobs/_doc/7');
@@ -231,7 +169,7 @@ describe('OpenSearch engine', () => {
   });
 
   it('lists the concrete indices behind the name before clearing, ignoring a missing one', async () => {
-    node.route = (request) => {
+    node.reply = (request) => {
       if (request.method === 'HEAD') return { status: 404 };
       if (request.method === 'GET') return { status: 200, body: { 'jobs-v1': {}, 'jobs-v2': {} } };
       return { status: 200, body: { acknowledged: true } };
@@ -247,7 +185,7 @@ describe('OpenSearch engine', () => {
   it('refreshes on write when asked to', async () => {
     await index.close();
     index = engine(true);
-    node.route = existing(() => ({ status: 200, body: { errors: false, items: [{ delete: { status: 200 } }] } }));
+    node.reply = existing(() => ({ status: 200, body: { errors: false, items: [{ delete: { status: 200 } }] } }));
     await index.apply([{ type: 'delete', jobId: 2, version: 1 }]);
     expect(node.calls()[0]?.query.get('refresh')).toBe('true');
   });
@@ -258,7 +196,7 @@ describe('OpenSearch engine', () => {
   });
 
   it('makes every operation retryable when the bulk request itself fails', async () => {
-    node.route = existing(() => ({ status: 503, body: { error: { type: 'cluster_block_exception' } } }));
+    node.reply = existing(() => ({ status: 503, body: { error: { type: 'cluster_block_exception' } } }));
     const outcomes = await index.apply([
       { type: 'upsert', document: document(1, 1) },
       { type: 'delete', jobId: 2, version: 1 },
@@ -268,7 +206,7 @@ describe('OpenSearch engine', () => {
 
   it('answers SearchUnavailableError when OpenSearch is overloaded or failing', async () => {
     for (const status of [429, 500, 503]) {
-      node.route = existing(() => ({ status, body: { error: { type: 'boom' } } }));
+      node.reply = existing(() => ({ status, body: { error: { type: 'boom' } } }));
       await expect(index.search(query()), String(status)).rejects.toBeInstanceOf(SearchUnavailableError);
     }
   });
@@ -279,13 +217,13 @@ describe('OpenSearch engine', () => {
     await expect(index.get(1)).rejects.toBeInstanceOf(SearchUnavailableError);
     const outcomes = await index.apply([{ type: 'delete', jobId: 2, version: 1 }]);
     expect(outcomes[0]?.status).toBe('retryable');
-    node = new FakeNode();
+    node = new FakeOpenSearchNode(notRouted);
     url = await node.start();
   });
 
   it('reads a document back, and nothing for a job it does not hold', async () => {
     const held = document(4, 2);
-    node.route = existing((request) =>
+    node.reply = existing((request) =>
       request.path === '/jobs/_doc/4'
         ? { status: 200, body: { _id: '4', _version: 2, found: true, _source: { jobId: 4, document: held } } }
         : { status: 404, body: { _id: '5', found: false } },
@@ -301,7 +239,7 @@ describe('OpenSearch engine', () => {
         _version: 7,
         sort: [from + position],
       }));
-    node.route = existing((request) => {
+    node.reply = existing((request) => {
       const body = JSON.parse(request.body) as { search_after?: number[] };
       const after = body.search_after?.[0] ?? 0;
       const hits = after === 0 ? page(1, 1_000) : after === 1_000 ? page(1_001, 3) : [];
@@ -324,7 +262,7 @@ describe('OpenSearch engine', () => {
 
   it('clears by dropping the concrete index behind the name and creating it again', async () => {
     let dropped = false;
-    node.route = (request) => {
+    node.reply = (request) => {
       if (request.method === 'HEAD') return { status: dropped ? 404 : 200 };
       if (request.method === 'GET' && request.path === '/jobs') return { status: 200, body: { 'jobs-v2': {} } };
       if (request.method === 'DELETE') {
