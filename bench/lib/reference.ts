@@ -13,24 +13,11 @@
 import type { Job, JobSummary } from '../../functions/jobs/model';
 import type { SearchFieldId } from '../../functions/search/fields';
 import type { InstantRange, SearchQuery } from '../../functions/search/search-index';
+import type { TextFieldId } from '../../functions/search/query-text';
 import { words } from '../../functions/search/text';
+import { FIELD_TEXTS } from '../../test/support/field-texts';
 
-/** The fields whose words are prefix-matched. */
-type TextField = Exclude<SearchFieldId, 'Global' | 'AccountNumber' | 'JobNumber' | 'Guid'>;
-
-/** The texts of a job each text field searches (SPEC section 3), read from the job itself. */
-const TEXTS_OF: Record<TextField, (job: Job) => readonly string[]> = {
-  AccountName: (job) => [job.accountName],
-  JobName: (job) => [job.name],
-  FileName: (job) => job.files.map((file) => file.fileName),
-  JobInstruction: (job) => [job.description],
-  JobTags: (job) => job.tags,
-  FileTags: (job) => job.files.flatMap((file) => file.tags),
-  FileInstruction: (job) => job.files.map((file) => file.remarkToProcessor),
-  InvoiceReference: (job) => [job.invoiceReference],
-};
-
-const isTextField = (field: SearchFieldId): field is TextField => Object.hasOwn(TEXTS_OF, field);
+const isTextField = (field: SearchFieldId): field is TextFieldId => Object.hasOwn(FIELD_TEXTS, field);
 
 /** Thrown when the reference is asked about something it does not define. */
 export class ReferenceDefinitionError extends Error {
@@ -44,7 +31,7 @@ export class ReferenceDefinitionError extends Error {
 export class ReferenceJob {
   public readonly job: Job;
   public readonly created: number;
-  readonly #words = new Map<TextField, readonly string[]>();
+  readonly #words = new Map<TextFieldId, readonly string[]>();
 
   public constructor(job: Job) {
     this.job = job;
@@ -52,10 +39,10 @@ export class ReferenceJob {
   }
 
   /** Every folded word of a text field's texts. */
-  public wordsOf(field: TextField): readonly string[] {
+  public wordsOf(field: TextFieldId): readonly string[] {
     let cached = this.#words.get(field);
     if (cached === undefined) {
-      cached = TEXTS_OF[field](this.job).flatMap(words);
+      cached = FIELD_TEXTS[field](this.job).flatMap(words);
       this.#words.set(field, cached);
     }
     return cached;
@@ -72,7 +59,7 @@ const within = (instant: number, range: InstantRange): boolean =>
   (range.from === undefined || instant >= range.from) && (range.to === undefined || instant < range.to);
 
 /** Whether every query word is a prefix of some word of some of the fields. */
-const everyWordPrefixes = (job: ReferenceJob, queryWords: readonly string[], fields: readonly TextField[]): boolean =>
+const everyWordPrefixes = (job: ReferenceJob, queryWords: readonly string[], fields: readonly TextFieldId[]): boolean =>
   queryWords.every((queryWord) =>
     fields.some((field) => job.wordsOf(field).some((fieldWord) => fieldWord.startsWith(queryWord))),
   );

@@ -19,6 +19,7 @@ import { SCHEMA_VERSION, TEXT_COLUMN_FIELDS, UPGRADABLE_VERSION } from '../../fu
 import { TEXT_FIELD_IDS, type TextFieldId } from '../../functions/search/query-text';
 import type { SearchQuery } from '../../functions/search/search-index';
 import { words } from '../../functions/search/text';
+import { FIELD_TEXTS } from '../support/field-texts';
 import { makeFile, makeJob } from '../support/jobs';
 
 const directory = mkdtempSync(join(tmpdir(), 'embedded-terms-'));
@@ -46,18 +47,6 @@ const job = (id: number, name: string, overrides: Partial<Job> = {}, day = id % 
   });
 
 const pad = (value: number): string => String(value).padStart(3, '0');
-
-/** The raw texts of a job each text field searches (SPEC section 3). */
-const FIELD_TEXTS: Record<TextFieldId, (value: Job) => readonly string[]> = {
-  AccountName: (value) => [value.accountName],
-  JobName: (value) => [value.name],
-  FileName: (value) => value.files.map((file) => file.fileName),
-  JobInstruction: (value) => [value.description],
-  JobTags: (value) => value.tags,
-  FileTags: (value) => value.files.flatMap((file) => file.tags),
-  FileInstruction: (value) => value.files.map((file) => file.remarkToProcessor),
-  InvoiceReference: (value) => [value.invoiceReference],
-};
 
 type Field = TextFieldId | 'Global';
 
