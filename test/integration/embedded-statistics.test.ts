@@ -21,10 +21,17 @@ afterAll(() => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-/** Upserts of `count` new jobs named `Spring catalogue <n>`. */
+let created = Date.UTC(2024, 0, 15);
+
+/** Upserts of `count` new jobs named `Spring catalogue <n>`, each created a minute after the last. */
 const newJobs = (count: number): IndexOperation[] =>
   Array.from({ length: count }, (_, index) => {
-    const job = makeJob({ name: `Spring catalogue ${index}`, files: [makeFile({ fileName: 'plain.png' })] });
+    created += 60_000;
+    const job = makeJob({
+      name: `Spring catalogue ${index}`,
+      createdDate: new Date(created).toISOString(),
+      files: [makeFile({ fileName: 'plain.png' })],
+    });
     return { type: 'upsert', document: toSearchDocument(job, 1) };
   });
 

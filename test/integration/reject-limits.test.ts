@@ -55,7 +55,10 @@ afterAll(() => {
 
 const reject = async (files: unknown[]) => {
   const event = apiEvent({ method: 'POST', path: '/reject', headers: passingHeaders(tokens, 'POST'), body: { files } });
-  const result = (await handler(event, lambdaContext())) as APIGatewayProxyResult;
+  // A minute of invocation time (the default test context has 10 s): a request reads and writes
+  // megabytes, which DynamoDB Local on a busy 2-core machine can take longer than 10 s to do.
+  const context = lambdaContext({ getRemainingTimeInMillis: () => 60_000 });
+  const result = (await handler(event, context)) as APIGatewayProxyResult;
   return { status: result.statusCode, json: JSON.parse(result.body) as Record<string, unknown> };
 };
 
