@@ -14,6 +14,7 @@ import { toSearchDocument } from '../../functions/jobs/search-document';
 import { EmbeddedSearchIndex } from '../../functions/search/embedded/embedded-search-index';
 import type { SearchDocument, SearchQuery } from '../../functions/search/search-index';
 import { makeJob } from '../support/jobs';
+import { seededShuffle } from '../support/shuffle';
 
 const directory = mkdtempSync(join(tmpdir(), 'embedded-same-millisecond-'));
 let files = 0;
@@ -32,17 +33,8 @@ const documents: SearchDocument[] = Array.from({ length: JOBS }, () =>
   toSearchDocument(makeJob({ createdDate: SAME_MOMENT }), 1),
 );
 
-/** The documents in a fixed pseudo-random order (a seeded Fisher–Yates shuffle). */
-const shuffled = (): SearchDocument[] => {
-  const list = [...documents];
-  let seed = 7;
-  for (let index = list.length - 1; index > 0; index--) {
-    seed = (seed * 48_271) % 2_147_483_647;
-    const other = seed % (index + 1);
-    [list[index], list[other]] = [list[other] as SearchDocument, list[index] as SearchDocument];
-  }
-  return list;
-};
+/** The documents in a fixed pseudo-random order. */
+const shuffled = (): SearchDocument[] => seededShuffle(documents, 7);
 
 /** Every job's order key, read through a separate read-only connection. */
 const keysOf = (path: string): Map<number, bigint> => {

@@ -29,6 +29,7 @@ import {
   windowFits,
 } from '../../../functions/search/embedded/order-key';
 import type { SearchDocument, SearchQuery } from '../../../functions/search/search-index';
+import { seededShuffle } from '../../support/shuffle';
 
 const directory = mkdtempSync(join(tmpdir(), 'embedded-order-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -186,17 +187,8 @@ const groupOfIds = (ids: readonly number[]): MemoryGroup => {
 
 const range = (count: number): number[] => Array.from({ length: count }, (_, index) => index + 1);
 
-/** 1…count in a fixed pseudo-random order (a seeded Fisher–Yates shuffle). */
-const shuffled = (count: number): number[] => {
-  const ids = range(count);
-  let seed = 42;
-  for (let index = ids.length - 1; index > 0; index--) {
-    seed = (seed * 48_271) % 2_147_483_647;
-    const other = seed % (index + 1);
-    [ids[index], ids[other]] = [ids[other] as number, ids[index] as number];
-  }
-  return ids;
-};
+/** 1…count in a fixed pseudo-random order. */
+const shuffled = (count: number): number[] => seededShuffle(range(count), 42);
 
 describe('order key placement', () => {
   /** A member created at instant 7 (or `created`). */
