@@ -228,16 +228,19 @@ const COMMANDS: Record<string, Command> = {
       throw new UsageError('import takes exactly one file: import <file.ndjson>');
     message(`Importing ${file} into ${target.description}…`);
     const bar = createProgressBar({ label: 'Importing', unit: 'bytes' });
+    const started = Date.now();
     let result: ImportResult;
     try {
       result = await importNdjson(file, {
         repository: jobRepository(),
-        onProgress: (progress) =>
+        onProgress: (progress) => {
+          const jobsPerSecond = Math.round(progress.lines / Math.max(0.001, (Date.now() - started) / 1000));
           bar.update(
             progress.bytesRead,
             progress.totalBytes,
-            `${progress.lines} lines, ${progress.imported} imported, ${progress.failed} failed`,
-          ),
+            `${progress.lines} lines (${jobsPerSecond} lines/s), ${progress.imported} imported, ${progress.failed} failed`,
+          );
+        },
       });
     } catch (error) {
       bar.finish('stopped');

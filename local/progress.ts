@@ -2,7 +2,7 @@
  * A progress bar for long CLI commands (import, reindex), written to stderr so stdout stays clean for
  * results. On an interactive terminal it redraws one line in place; when stderr is not a TTY or
  * `CI=true` it prints an occasional plain line instead (every 10 % or every few seconds), so logs stay
- * readable.
+ * readable. Both show the rate so far and, when the total is known, the time left at that rate.
  */
 
 /** Where the bar writes: a stream with an optional TTY flag (process.stderr by default). */
@@ -49,6 +49,14 @@ const formatAmount = (value: number, unit: string | undefined): string => {
   return `${(value / 1024 ** 3).toFixed(2)} GiB`;
 };
 
+/** A duration for humans: `45s`, `12m 05s`, `3h 20m`. */
+export const formatDuration = (seconds: number): string => {
+  const whole = Math.max(0, Math.round(seconds));
+  if (whole < 60) return `${whole}s`;
+  if (whole < 3600) return `${Math.floor(whole / 60)}m ${String(whole % 60).padStart(2, '0')}s`;
+  return `${Math.floor(whole / 3600)}h ${String(Math.floor((whole % 3600) / 60)).padStart(2, '0')}m`;
+};
+
 /** Creates a progress bar; nothing is printed until the first update. */
 export const createProgressBar = (options: ProgressOptions): ProgressBar => {
   const stream = options.stream ?? process.stderr;
@@ -66,7 +74,8 @@ export const createProgressBar = (options: ProgressOptions): ProgressBar => {
 
   const render = (): string => {
     const elapsedSeconds = Math.max(0.001, (now() - startedAt) / 1000);
-    const rate = `${formatAmount(done / elapsedSeconds, options.unit)}/s`;
+    const perSecond = done / elapsedSeconds;
+    const rate = `${formatAmount(perSecond, options.unit)}/s`;
     const parts = [options.label];
     if (total !== undefined && total > 0) {
       const fraction = Math.min(1, done / total);
@@ -80,6 +89,9 @@ export const createProgressBar = (options: ProgressOptions): ProgressBar => {
       parts.push(formatAmount(done, options.unit));
     }
     parts.push(rate);
+    if (total !== undefined && done > 0 && done < total && perSecond > 0) {
+      parts.push(`ETA ${formatDuration((total - done) / perSecond)}`);
+    }
     if (detail !== undefined && detail.length > 0) parts.push(detail);
     return parts.join(' ');
   };

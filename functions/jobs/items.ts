@@ -13,6 +13,11 @@ export interface JobItem extends Omit<Job, 'files'> {
   fileCount: number;
   /** Incremented in the same transaction as every write to the job or its files. */
   version: number;
+  /**
+   * The version an import last wrote. When it differs from `version`, someone else (a rejection, an
+   * edit) changed the job since, and an import leaves it alone.
+   */
+  importedVersion?: number;
 }
 
 export interface FileItem extends JobFile {

@@ -6,7 +6,8 @@
  * transaction (≤ 100 item writes) is written atomically; a larger one is written files first and the
  * job item's version bump last: the stream only triggers the indexer on job items and the indexer reads
  * the whole partition consistently, so the index can only see a half-written large job briefly, and the
- * final version bump always brings it up to date.
+ * final version bump always brings it up to date. Imports create new jobs in shared transactions
+ * without reading them first (`batch-create.ts`).
  */
 import {
   BatchWriteCommand,
@@ -20,8 +21,15 @@ import {
 import { DependencyUnavailableError } from '../http/errors';
 import { mapConcurrently } from '../indexing/concurrency';
 import { jobKeys } from '../tables';
-import { type FileItem, fromItems, type JobItem, toFileItem, toJobItem } from './items';
+import { type BatchCreateOptions, createJobsInBatches, JobSupersededError } from './batch-create';
+import { dynamo, isWriteConflict, jitteredBackoff, sleep } from './dynamo-calls';
+import { fromItems, type JobItem } from './items';
 import type { Job } from './model';
+import { planWrite, type WritePlan } from './write-plan';
+
+export { JobSupersededError } from './batch-create';
+export { isTransientDynamoError, isWriteConflict } from './dynamo-calls';
+export { planWrite, sameItem, type WritePlan } from './write-plan';
 
 /** A job as stored, with the version of its job item. */
 export interface StoredJob {
@@ -40,10 +48,7 @@ export interface PutResult {
 }
 
 /** A job with its version, as the table holds it (for comparing the table with the index). */
-export interface StoredVersion {
-  jobId: number;
-  version: number;
-}
+export type StoredVersion = Pick<PutResult, 'jobId' | 'version'>;
 
 export interface JobRepositoryOptions {
   /** How many times an upsert re-reads and retries after losing an optimistic-lock race. */
@@ -75,123 +80,6 @@ const BATCH_WRITE_ITEMS = 25;
 /** One request of a BatchWriteItem call. */
 type WriteRequest = { PutRequest: { Item: object } } | { DeleteRequest: { Key: { pk: string; sk: string } } };
 const MAX_BATCH_WRITE_ROUNDS = 10;
-
-const TRANSIENT_ERROR_NAMES = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'LimitExceededException',
-  'TimeoutError',
-  'AbortError',
-  'RequestTimeout',
-  'RequestTimeoutException',
-]);
-const TRANSIENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND']);
-
-/**
- * Whether a DynamoDB error means "unavailable right now" (throttled past the SDK's retries, timed out,
- * unreachable, 5xx) rather than a problem with the request itself.
- */
-export const isTransientDynamoError = (error: unknown): boolean => {
-  if (!(error instanceof Error)) return false;
-  if (TRANSIENT_ERROR_NAMES.has(error.name)) return true;
-  const { code, $metadata } = error as { code?: unknown; $metadata?: { httpStatusCode?: number } };
-  if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) return true;
-  if (($metadata?.httpStatusCode ?? 0) >= 500) return true;
-  if (error.name === 'TransactionCanceledException') {
-    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-    return reasons.some(
-      (reason) => reason.Code === 'ThrottlingError' || reason.Code === 'ProvisionedThroughputExceeded',
-    );
-  }
-  return error.cause !== undefined && error.cause !== error && isTransientDynamoError(error.cause);
-};
-
-/** Whether a write failed only because the optimistic lock lost a race (re-read and retry). */
-export const isWriteConflict = (error: unknown): boolean => {
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'ConditionalCheckFailedException' || error.name === 'TransactionConflictException') return true;
-  if (error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-  return reasons.some((reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict');
-};
-
-/** Runs a DynamoDB call, turning an unavailable-dependency failure into {@link DependencyUnavailableError}. */
-const dynamo = async <T>(call: () => Promise<T>): Promise<T> => {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof DependencyUnavailableError) throw error;
-    if (isTransientDynamoError(error)) throw new DependencyUnavailableError('dynamodb', error);
-    throw error;
-  }
-};
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const jitteredBackoff = (attempt: number): number => Math.random() * Math.min(1_000, 20 * 2 ** attempt);
-
-/**
- * Structural equality of two items as DynamoDB stores them: key order is irrelevant and an attribute
- * holding `undefined` is the same as an absent one (the document client drops undefined values).
- */
-export const sameItem = (a: unknown, b: unknown): boolean => {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((value, index) => sameItem(value, b[index]));
-  }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
-  for (const key of keys) if (!sameItem(left[key], right[key])) return false;
-  return true;
-};
-
-/** The writes that turn a partition's stored items into a job. */
-export interface WritePlan {
-  /** The version the job item is written with. */
-  version: number;
-  /** The job item, or undefined when nothing changed at all. */
-  jobItem: JobItem | undefined;
-  /** The version read, which the job item write is conditioned on; undefined for a new job. */
-  expectedVersion: number | undefined;
-  /** File items that are new or differ from the stored ones. */
-  filePuts: FileItem[];
-  /** Sort keys of stored file items the job no longer has. */
-  fileDeletes: string[];
-}
-
-/**
- * Compares a job with the items its partition holds and plans the writes: nothing when identical;
- * otherwise the changed and removed files and the job item at the next version (a new job starts at
- * `now`, so a re-created job always outranks the tombstone of an earlier one with the same id).
- */
-export const planWrite = (job: Job, items: readonly object[], now: number = Date.now()): WritePlan => {
-  const storedItems = items as ReadonlyArray<Record<string, unknown>>;
-  const storedJob = storedItems.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
-  const storedFiles = new Map<string, Record<string, unknown>>();
-  for (const item of storedItems) {
-    if (typeof item.sk === 'string' && item.sk.startsWith(jobKeys.filePrefix)) storedFiles.set(item.sk, item);
-  }
-  const filePuts: FileItem[] = [];
-  const wanted = new Set<string>();
-  for (const file of job.files) {
-    const item = toFileItem(job.id, file);
-    wanted.add(item.sk);
-    if (!sameItem(item, storedFiles.get(item.sk))) filePuts.push(item);
-  }
-  const fileDeletes = [...storedFiles.keys()].filter((sk) => !wanted.has(sk));
-  const expectedVersion = storedJob?.version;
-  const jobUnchanged = storedJob !== undefined && sameItem(toJobItem(job, storedJob.version), storedJob);
-  if (jobUnchanged && filePuts.length === 0 && fileDeletes.length === 0) {
-    return { version: storedJob.version, jobItem: undefined, expectedVersion, filePuts, fileDeletes };
-  }
-  const version = expectedVersion === undefined ? now : expectedVersion + 1;
-  return { version, jobItem: toJobItem(job, version), expectedVersion, filePuts, fileDeletes };
-};
 
 /** The jobs table, read and written job by job. */
 export class JobRepository {
@@ -267,6 +155,51 @@ export class JobRepository {
       }
     }
     throw new JobWriteConflictError(job.id, this.maxConflictRetries + 1, lastConflict);
+  }
+
+  /**
+   * Writes one job for an import: creates it, or changes it against the state read, conditioned on that
+   * state's version. A job another writer changed since an import last wrote it (a rejection, an edit,
+   * also one racing this write) keeps that newer change: it is refused with {@link JobSupersededError},
+   * unless the table already holds exactly the imported job.
+   */
+  public async importJob(job: Job): Promise<PutResult> {
+    let lastConflict: unknown;
+    for (let attempt = 0; attempt <= this.maxConflictRetries; attempt++) {
+      if (attempt > 0) await sleep(jitteredBackoff(attempt));
+      const items = await this.readPartition(job.id, true);
+      const plan = planWrite(job, items, Date.now(), { imported: true });
+      if (plan.jobItem === undefined) return { jobId: job.id, outcome: 'unchanged', version: plan.version };
+      const stored = items.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
+      if (stored !== undefined && stored.importedVersion !== stored.version) throw new JobSupersededError(job.id);
+      try {
+        await this.write(plan, plan.jobItem);
+        return {
+          jobId: job.id,
+          outcome: plan.expectedVersion === undefined ? 'created' : 'updated',
+          version: plan.version,
+        };
+      } catch (error) {
+        if (!isWriteConflict(error)) throw error;
+        lastConflict = error;
+      }
+    }
+    throw new JobWriteConflictError(job.id, this.maxConflictRetries + 1, lastConflict);
+  }
+
+  /**
+   * Imports many jobs (each id at most once): new jobs are created several per transaction without
+   * being read, existing ones go through {@link importJob}. One settled result per job, in input order.
+   */
+  public importJobs(
+    jobs: readonly Job[],
+    options: BatchCreateOptions = {},
+  ): Promise<PromiseSettledResult<PutResult>[]> {
+    return createJobsInBatches(
+      { client: this.client, tableName: this.tableName, fallback: (job) => this.importJob(job) },
+      jobs,
+      { transactionItems: this.maxTransactionItems, ...options },
+    );
   }
 
   /** Upserts many jobs, at most `concurrency` at a time; results in input order. */

@@ -2,7 +2,7 @@
  * The progress bar the import and reindex commands draw on stderr.
  */
 import { describe, expect, it } from 'vitest';
-import { createProgressBar, type ProgressStream } from '../../local/progress';
+import { createProgressBar, formatDuration, type ProgressStream } from '../../local/progress';
 
 const capture = (isTTY: boolean): ProgressStream & { output: string } => {
   const stream = {
@@ -105,6 +105,33 @@ describe('progress bar', () => {
       if (previous === undefined) delete process.env.CI;
       else process.env.CI = previous;
     }
+  });
+
+  it('shows the rate so far and the time left at that rate, in plain lines too', () => {
+    const stream = capture(false);
+    let now = 0;
+    const bar = createProgressBar({
+      label: 'Importing',
+      unit: 'jobs',
+      total: 10_000,
+      stream,
+      interactive: false,
+      now: () => now,
+    });
+
+    now = 10_000;
+    bar.update(2_500);
+    now = 40_000;
+    bar.update(10_000);
+
+    const lines = stream.output.trimEnd().split('\n');
+    expect(lines[0]).toContain('250 jobs/s ETA 30s');
+    expect(lines[1]).toContain('250 jobs/s');
+    expect(lines[1]).not.toContain('ETA');
+  });
+
+  it('prints durations in seconds, minutes or hours', () => {
+    expect([formatDuration(4.4), formatDuration(725), formatDuration(12_000)]).toEqual(['4s', '12m 05s', '3h 20m']);
   });
 
   it('prints byte counts in binary units', () => {
