@@ -1,12 +1,17 @@
 /**
- * Rebuilds the search index from the jobs table: clears the index, then scans the table and writes
- * every job in bulk batches, each at its table version. Safe while the stream indexer runs: the index
- * keeps whichever version is newer, so a change indexed during the rebuild is never overwritten by the
- * older state the scan read.
+ * Rebuilds the search index from the jobs table without a moment in which search answers from a
+ * missing or half-built index: the engine builds a new index beside the live one from a table scan and
+ * makes it live in one atomic step (`SearchIndex.rebuild`). Every job is written at its table version.
+ *
+ * Changes the stream indexer writes while the new index is being filled go to the index that is live at
+ * that moment, so a catch-up pass follows the switch: a second table scan writes every job again (the
+ * index keeps whichever version is newer, so nothing newer is overwritten), and a job the new index holds
+ * but the table no longer has (deleted during the fill) is removed once a consistent read confirms it is
+ * gone. After the catch-up, the stream indexer alone keeps the index equal to the table.
  */
 import type { JobRepository } from '../functions/jobs/repository';
 import { toSearchDocument } from '../functions/jobs/search-document';
-import type { IndexOperation, SearchIndex } from '../functions/search/search-index';
+import type { IndexOperation, IndexWriter, SearchIndex } from '../functions/search/search-index';
 
 /** How far a rebuild got. */
 export interface ReindexProgress {
@@ -27,10 +32,12 @@ export interface ReindexResult {
   scanned: number;
   indexed: number;
   failed: ReindexFailure[];
+  /** The catch-up pass after the switch: jobs written again, and jobs removed as deleted meanwhile. */
+  caughtUp: { rewritten: number; removed: number };
 }
 
 export interface ReindexOptions {
-  repository: Pick<JobRepository, 'scanJobs'>;
+  repository: Pick<JobRepository, 'scanJobs' | 'getJob'>;
   index: SearchIndex;
   onProgress?: (progress: ReindexProgress) => void;
   /** Documents per bulk request. */
@@ -45,7 +52,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /** Writes one batch, retrying the operations the index answered `retryable`; returns the failures. */
 const applyBatch = async (
-  index: SearchIndex,
+  index: IndexWriter,
   batch: IndexOperation[],
   maxRetries: number,
   retryDelayMs: number,
@@ -70,34 +77,85 @@ const applyBatch = async (
   return failures;
 };
 
-/**
- * Clears the index and rebuilds it from a table scan. Resolves with the counts and the jobs the index
- * refused; rejects when the table or the index cannot be reached at all (a rerun starts over).
- */
-export const reindex = async (options: ReindexOptions): Promise<ReindexResult> => {
+/** Scans the table and writes every job through `writer` in batches; returns how many were scanned. */
+const writeAll = async (
+  options: ReindexOptions,
+  writer: IndexWriter,
+  onBatch: (written: number, failures: ReindexFailure[]) => void,
+): Promise<number> => {
   const batchSize = Math.max(1, options.batchSize ?? 500);
   const maxRetries = options.maxRetries ?? 3;
   const retryDelayMs = options.retryDelayMs ?? 200;
-  const result: ReindexResult = { scanned: 0, indexed: 0, failed: [] };
-  const report = (): void =>
-    options.onProgress?.({ scanned: result.scanned, indexed: result.indexed, failed: result.failed.length });
+  let scanned = 0;
   let batch: IndexOperation[] = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const failures = await applyBatch(options.index, batch, maxRetries, retryDelayMs);
-    result.indexed += batch.length - failures.length;
-    result.failed.push(...failures);
+    const failures = await applyBatch(writer, batch, maxRetries, retryDelayMs);
+    onBatch(batch.length, failures);
     batch = [];
-    report();
   };
-
-  await options.index.clear();
   for await (const { job, version } of options.repository.scanJobs()) {
-    result.scanned += 1;
+    scanned += 1;
     batch.push({ type: 'upsert', document: toSearchDocument(job, version) });
     if (batch.length >= batchSize) await flush();
   }
   await flush();
+  return scanned;
+};
+
+/**
+ * Rebuilds the index from a table scan behind an atomic switch, then catches up with what changed
+ * meanwhile. Resolves with the counts and the jobs the index refused; rejects when the table or the index
+ * cannot be reached at all (the live index is then the one before the rebuild, or the rebuilt one if the
+ * switch happened; a rerun starts over).
+ */
+export const reindex = async (options: ReindexOptions): Promise<ReindexResult> => {
+  const result: ReindexResult = { scanned: 0, indexed: 0, failed: [], caughtUp: { rewritten: 0, removed: 0 } };
+  const report = (): void =>
+    options.onProgress?.({ scanned: result.scanned, indexed: result.indexed, failed: result.failed.length });
+
+  await options.index.rebuild((writer) =>
+    writeAll(options, writer, (written, failures) => {
+      result.scanned += written;
+      result.indexed += written - failures.length;
+      result.failed.push(...failures);
+      report();
+    }),
+  );
+  report();
+
+  // Catch-up: what the stream wrote to the previous index while the new one was being filled.
+  const seen = new Set<number>();
+  const scanAgain: ReindexOptions = {
+    ...options,
+    repository: {
+      getJob: (jobId, readOptions) => options.repository.getJob(jobId, readOptions),
+      scanJobs: async function* () {
+        for await (const stored of options.repository.scanJobs()) {
+          seen.add(stored.job.id);
+          yield stored;
+        }
+      },
+    },
+  };
+  const failedIds = new Set(result.failed.map((failure) => failure.jobId));
+  await writeAll(scanAgain, options.index, (written, failures) => {
+    result.caughtUp.rewritten += written - failures.length;
+    for (const failure of failures) {
+      if (!failedIds.has(failure.jobId)) result.failed.push(failure);
+    }
+  });
+  const removals: IndexOperation[] = [];
+  for await (const { jobId, version } of options.index.versions()) {
+    if (seen.has(jobId)) continue;
+    if ((await options.repository.getJob(jobId, { consistent: true })) !== undefined) continue;
+    removals.push({ type: 'delete', jobId, version });
+  }
+  if (removals.length > 0) {
+    const failures = await applyBatch(options.index, removals, options.maxRetries ?? 3, options.retryDelayMs ?? 200);
+    result.caughtUp.removed += removals.length - failures.length;
+    result.failed.push(...failures);
+  }
   report();
   return result;
 };

@@ -81,6 +81,11 @@ export interface IndexedVersion {
   version: number;
 }
 
+/** What a rebuild writes through. */
+export interface IndexWriter {
+  apply(operations: IndexOperation[]): Promise<IndexOutcome[]>;
+}
+
 export interface SearchIndex {
   /** Applies the operations as one bulk request; one outcome per operation, in order. */
   apply(operations: IndexOperation[]): Promise<IndexOutcome[]>;
@@ -90,10 +95,29 @@ export interface SearchIndex {
   versions(): AsyncIterable<IndexedVersion>;
   /** The document the index holds for a job, if any. */
   get(jobId: number): Promise<SearchDocument | undefined>;
-  /** Removes everything (used by `reindex` before a full rebuild). */
+  /**
+   * Builds a complete new index beside the live one and makes it live in one atomic step: `fill` writes
+   * every document through the writer it is given, and searches answer from the previous index until the
+   * switch, never from a missing or half-built one. Changes written to the live index while `fill` runs
+   * are the caller's to carry over (`reindex` scans the table a second time). If `fill` fails, the live
+   * index stays as it was.
+   */
+  rebuild<T>(fill: (writer: IndexWriter) => Promise<T>): Promise<T>;
+  /** Replaces the index with an empty one, in the same atomic way as {@link rebuild}. */
   clear(): Promise<void>;
   /** Releases connections and files. */
   close(): Promise<void>;
+}
+
+/**
+ * Thrown by an engine that refuses a search as malformed (OpenSearch's 400): retrying cannot help, so the
+ * API answers it as the caller's `400 invalid_parameter` naming `query`, never as a retryable 503.
+ */
+export class SearchRejectedError extends Error {
+  public constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SearchRejectedError';
+  }
 }
 
 /** Thrown by an engine when it cannot be reached at all; the API answers 503. */

@@ -311,7 +311,7 @@ describe('indexing pipeline', () => {
       onProgress: (step) => progress.push(step.indexed),
     });
 
-    expect(result).toEqual({ scanned: 15, indexed: 15, failed: [] });
+    expect(result).toEqual({ scanned: 15, indexed: 15, failed: [], caughtUp: { rewritten: 15, removed: 0 } });
     expect(progress.at(-1)).toBe(15);
     await expectIndexEqualsTable();
     await engine.clear();

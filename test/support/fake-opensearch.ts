@@ -27,6 +27,8 @@ export interface RecordedRequest {
 export interface FakeReply {
   status: number;
   body?: unknown;
+  /** Reset the connection instead of answering (what a client sees on a socket the server had closed). */
+  reset?: boolean;
 }
 
 /** Decides the answer to one request. */
@@ -76,6 +78,10 @@ export class FakeOpenSearchNode {
       };
       this.requests.push(recorded);
       const reply = this.reply(recorded);
+      if (reply.reset === true) {
+        request.socket.resetAndDestroy();
+        return;
+      }
       const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
       response.writeHead(reply.status, {
         'content-type': 'application/json',

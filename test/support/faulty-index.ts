@@ -7,6 +7,7 @@ import type {
   IndexedVersion,
   IndexOperation,
   IndexOutcome,
+  IndexWriter,
   SearchDocument,
   SearchIndex,
   SearchQuery,
@@ -124,6 +125,11 @@ export class FaultyIndex implements SearchIndex {
 
   public get(jobId: number): Promise<SearchDocument | undefined> {
     return this.inner.get(jobId);
+  }
+
+  /** Rebuilds the inner index; the writer handed to `fill` is this one, so injected faults apply to it too. */
+  public rebuild<T>(fill: (writer: IndexWriter) => Promise<T>): Promise<T> {
+    return this.inner.rebuild(() => fill(this));
   }
 
   public clear(): Promise<void> {

@@ -12,6 +12,7 @@ import type {
   IndexOperation,
   IndexOutcome,
   SearchDocument,
+  IndexWriter,
   SearchIndex,
   SearchResult,
 } from '../../functions/search/search-index';
@@ -33,6 +34,9 @@ class RecordingIndex implements SearchIndex {
   public async *versions(): AsyncIterable<IndexedVersion> {}
   public async get(): Promise<SearchDocument | undefined> {
     return undefined;
+  }
+  public async rebuild<T>(fill: (writer: IndexWriter) => Promise<T>): Promise<T> {
+    return fill(this);
   }
   public async clear(): Promise<void> {}
   public async close(): Promise<void> {}

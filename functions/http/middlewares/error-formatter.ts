@@ -3,6 +3,7 @@
  * `{code, message, requestId, ...context}` with the common headers.
  *
  * - {@link ApiError}: its status, headers and context.
+ * - A search the engine refused as malformed ({@link SearchRejectedError}): `400 invalid_parameter` `query`.
  * - A dependency failure (see `isDependencyFailure`): `503 service_unavailable` with `Retry-After`.
  * - Anything else: `500 internal_error`, whose body says nothing about the cause.
  *
@@ -15,6 +16,7 @@ import { logger as defaultLogger, metrics as defaultMetrics } from '../../observ
 import { isDependencyFailure, retryAfterSeconds } from '../dependency-errors';
 import { ApiError } from '../errors';
 import { errorResponse } from '../response';
+import { SearchRejectedError } from '../../search/search-index';
 import { stateOf } from '../state';
 import type { HttpMiddleware, HttpRequest } from './types';
 
@@ -45,6 +47,9 @@ export const ERROR_METRICS = {
 /** Turns any thrown value into the {@link ApiError} the client is answered with. */
 export const toApiError = (error: unknown, fallbackRetryAfterSeconds = 1): ApiError => {
   if (error instanceof ApiError) return error;
+  if (error instanceof SearchRejectedError) {
+    return new ApiError('invalid_parameter', { parameter: 'query' }, { cause: error });
+  }
   if (isDependencyFailure(error)) {
     const retryAfter = retryAfterSeconds(error, fallbackRetryAfterSeconds);
     return new ApiError('service_unavailable', {}, { headers: { 'Retry-After': String(retryAfter) }, cause: error });

@@ -8,6 +8,7 @@ import type {
   IndexedVersion,
   IndexOperation,
   IndexOutcome,
+  IndexWriter,
   SearchDocument,
   SearchIndex,
   SearchQuery,
@@ -197,6 +198,10 @@ class PendingText {
   }
 }
 
+/** Empties every table of the index. */
+const CLEAR_ALL =
+  "DELETE FROM jobs; DELETE FROM documents; DELETE FROM tombstones; DELETE FROM counts; DELETE FROM terms; INSERT INTO jobs_text (jobs_text) VALUES ('delete-all');";
+
 /** Opens the schema, replacing the tables of an older layout (the index is rebuilt by `reindex`). */
 const openSchema = (db: DatabaseSync): void => {
   db.exec('BEGIN IMMEDIATE');
@@ -234,6 +239,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
   readonly #statistics: StatisticsSchedule;
   #jobsDelta = 0;
   #closed = false;
+  /** A rebuild holds the write transaction open; writes of this connection join it as savepoints. */
+  #rebuilding = false;
 
   public constructor(options: EmbeddedSearchIndexOptions) {
     const inMemory = options.path === ':memory:';
@@ -305,15 +312,35 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return row === undefined ? undefined : (JSON.parse(row.document) as SearchDocument);
   }
 
+  /**
+   * Rebuilds inside one write transaction: the old rows are deleted and `fill` writes the new ones, each
+   * of its `apply` calls a savepoint within it. Readers on other connections keep the last committed
+   * index (WAL snapshots) until the commit makes the new one visible at once; a failed fill rolls back to
+   * the old index. Writers on other connections wait for the commit (their busy timeout) and retry.
+   */
+  public async rebuild<T>(fill: (writer: IndexWriter) => Promise<T>): Promise<T> {
+    if (this.#rebuilding) throw new Error('A rebuild of this index is already running');
+    this.#db.exec('BEGIN IMMEDIATE');
+    this.#rebuilding = true;
+    try {
+      this.#db.exec(CLEAR_ALL);
+      this.#statistics.cleared();
+      const result = await fill({ apply: (operations) => this.apply(operations) });
+      this.#db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.#pendingText.discard();
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.#rebuilding = false;
+      this.#totals.clear();
+      this.#refreshStatisticsIfDue();
+    }
+  }
+
   public async clear(): Promise<void> {
-    this.#transaction(() => {
-      this.#db.exec(
-        "DELETE FROM jobs; DELETE FROM documents; DELETE FROM tombstones; DELETE FROM counts; DELETE FROM terms; INSERT INTO jobs_text (jobs_text) VALUES ('delete-all');",
-      );
-    });
-    this.#totals.clear();
-    this.#statistics.cleared();
-    this.#refreshStatisticsIfDue();
+    await this.rebuild(async () => undefined);
   }
 
   public async close(): Promise<void> {
@@ -321,6 +348,21 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.#closed = true;
     this.#reads.clear();
     this.#db.close();
+  }
+
+  /** Runs `work` as a savepoint of the rebuild's open transaction. */
+  #savepoint<T>(work: () => T): T {
+    this.#db.exec('SAVEPOINT apply');
+    try {
+      const result = work();
+      this.#db.exec('RELEASE apply');
+      return result;
+    } catch (error) {
+      this.#pendingText.discard();
+      this.#db.exec('ROLLBACK TO apply');
+      this.#db.exec('RELEASE apply');
+      throw error;
+    }
   }
 
   /** How many jobs the planner statistics on file were taken at; 0 when none were taken. */
@@ -477,6 +519,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   #transaction<T>(work: () => T): T {
+    if (this.#rebuilding) return this.#savepoint(work);
     this.#db.exec('BEGIN IMMEDIATE');
     try {
       const result = work();

@@ -6,10 +6,13 @@
 import type { IndexOperation, IndexOutcome } from '../search-index';
 import { type IndexedDocument, InvalidDocumentError, indexedDocument } from './indexed-document';
 
-/** The action line of a bulk item. */
+/**
+ * The action line of a bulk item. It names no index: the request's path does (`/{alias}/_bulk`), and the
+ * domain refuses explicit indices in bulk bodies (`rest.action.multi.allow_explicit_index: false`).
+ */
 export type BulkAction =
-  | { index: { _index: string; _id: string; version: number; version_type: 'external_gte' } }
-  | { delete: { _index: string; _id: string; version: number; version_type: 'external_gte' } };
+  | { index: { _id: string; version: number; version_type: 'external_gte' } }
+  | { delete: { _id: string; version: number; version_type: 'external_gte' } };
 
 /** The bulk body's lines, and which operation each action belongs to (invalid operations are not sent). */
 export interface BulkRequest {
@@ -19,7 +22,7 @@ export interface BulkRequest {
 }
 
 /** Builds the bulk request of a list of operations. */
-export const bulkRequest = (index: string, operations: IndexOperation[]): BulkRequest => {
+export const bulkRequest = (operations: IndexOperation[]): BulkRequest => {
   const body: BulkRequest['body'] = [];
   const slots: BulkRequest['slots'] = [];
   let sent = 0;
@@ -27,7 +30,6 @@ export const bulkRequest = (index: string, operations: IndexOperation[]): BulkRe
     if (operation.type === 'delete') {
       body.push({
         delete: {
-          _index: index,
           _id: String(operation.jobId),
           version: operation.version,
           version_type: 'external_gte',
@@ -41,7 +43,6 @@ export const bulkRequest = (index: string, operations: IndexOperation[]): BulkRe
       body.push(
         {
           index: {
-            _index: index,
             _id: String(operation.document.summary.id),
             version: operation.document.version,
             version_type: 'external_gte',

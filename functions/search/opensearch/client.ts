@@ -166,3 +166,13 @@ export const responseErrorType = (error: unknown): string | undefined => {
   const body = error.body as { error?: { type?: string } } | undefined;
   return body?.error?.type;
 };
+
+const STALE_SOCKET = /ECONNRESET|EPIPE|socket hang up/i;
+
+/**
+ * Whether a request died on a connection the engine had already closed: a keep-alive socket that
+ * outlived a Lambda freeze answers a reset (or a broken pipe) to the first request after the thaw. Such a
+ * request never reached OpenSearch, so an idempotent one may be sent again at once.
+ */
+export const isStaleSocketError = (error: unknown): boolean =>
+  error instanceof errors.ConnectionError && STALE_SOCKET.test(error.message);

@@ -19,12 +19,12 @@ const document = (id: number, version: number) =>
 describe('OpenSearch bulk request', () => {
   it('writes upserts as index actions and deletes as delete actions, each with an external_gte version', () => {
     const upsert = document(7, 3);
-    const request = bulkRequest('jobs', [
+    const request = bulkRequest([
       { type: 'upsert', document: upsert },
       { type: 'delete', jobId: 8, version: 5 },
     ]);
     expect(request.body).toEqual([
-      { index: { _index: 'jobs', _id: '7', version: 3, version_type: 'external_gte' } },
+      { index: { _id: '7', version: 3, version_type: 'external_gte' } },
       {
         jobId: 7,
         accountId: upsert.summary.accountId,
@@ -35,7 +35,7 @@ describe('OpenSearch bulk request', () => {
         text: expect.objectContaining({ JobName: 'spring catalogue', FileName: 'cem test15 jpg' }),
         document: upsert,
       },
-      { delete: { _index: 'jobs', _id: '8', version: 5, version_type: 'external_gte' } },
+      { delete: { _id: '8', version: 5, version_type: 'external_gte' } },
     ]);
     expect(request.slots).toEqual([{ sent: 0 }, { sent: 1 }]);
   });
@@ -43,7 +43,7 @@ describe('OpenSearch bulk request', () => {
   it('does not send a document it cannot index, and rejects it', () => {
     const broken = document(1, 1);
     broken.summary.createdDate = 'yesterday';
-    const request = bulkRequest('jobs', [
+    const request = bulkRequest([
       { type: 'upsert', document: broken },
       { type: 'delete', jobId: 2, version: 1 },
     ]);
@@ -92,7 +92,7 @@ describe('OpenSearch bulk outcomes', () => {
   it('puts every outcome back in operation order, around rejected documents', () => {
     const broken = document(2, 1);
     broken.summary.createdDate = '';
-    const request = bulkRequest('jobs', [
+    const request = bulkRequest([
       { type: 'upsert', document: document(1, 2) },
       { type: 'upsert', document: broken },
       { type: 'delete', jobId: 3, version: 4 },
@@ -109,7 +109,7 @@ describe('OpenSearch bulk outcomes', () => {
   });
 
   it('retries an operation the response does not account for', () => {
-    const request = bulkRequest('jobs', [{ type: 'delete', jobId: 1, version: 1 }]);
+    const request = bulkRequest([{ type: 'delete', jobId: 1, version: 1 }]);
     expect(bulkOutcomes(request, { errors: false, items: [] })[0]?.status).toBe('retryable');
   });
 });

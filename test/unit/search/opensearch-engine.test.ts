@@ -7,7 +7,7 @@ import { toSearchDocument } from '../../../functions/jobs/search-document';
 import { INDEX_DEFINITION } from '../../../functions/search/opensearch/index-definition';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { searchBody } from '../../../functions/search/opensearch/search-body';
-import { type SearchQuery, SearchUnavailableError } from '../../../functions/search/search-index';
+import { type SearchQuery, SearchRejectedError, SearchUnavailableError } from '../../../functions/search/search-index';
 import { FakeOpenSearchNode, type ReplyTo } from '../../support/fake-opensearch';
 import { makeFile, makeJob } from '../../support/jobs';
 
@@ -74,28 +74,78 @@ describe('OpenSearch engine', () => {
     await node.stop();
   });
 
-  it('creates the index with its mapping on first use when it is missing', async () => {
-    node.reply = (request) => {
-      if (request.method === 'HEAD') return { status: 404 };
-      if (request.method === 'PUT' && request.path === '/jobs') return { status: 200, body: { acknowledged: true } };
-      return { status: 200, body: { hits: { total: { value: 0, relation: 'eq' }, hits: [] } } };
-    };
+  it('searches with one _search request and nothing else: no probe, no index creation', async () => {
+    node.reply = () => ({ status: 200, body: { hits: { total: { value: 0, relation: 'eq' }, hits: [] } } });
     await index.search(query());
     await index.search(query());
-    const created = node.requests.filter((request) => request.method === 'PUT');
-    expect(created).toHaveLength(1);
-    expect(JSON.parse(created[0]?.body ?? '')).toEqual(JSON.parse(JSON.stringify(INDEX_DEFINITION)));
-    expect(node.requests.filter((request) => request.method === 'HEAD')).toHaveLength(1);
+    expect(node.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'POST /jobs/_search',
+      'POST /jobs/_search',
+    ]);
   });
 
-  it('accepts an index another writer created first', async () => {
-    node.reply = (request) => {
-      if (request.method === 'HEAD') return { status: 404 };
-      if (request.method === 'PUT')
-        return { status: 400, body: { error: { type: 'resource_already_exists_exception' } } };
+  it('answers SearchUnavailableError when the alias does not exist yet, and creates nothing', async () => {
+    node.reply = () => ({
+      status: 404,
+      body: { error: { type: 'index_not_found_exception', reason: 'no such index [jobs]' }, status: 404 },
+    });
+    await expect(index.search(query())).rejects.toBeInstanceOf(SearchUnavailableError);
+    expect(node.requests.map((request) => request.method)).toEqual(['POST']);
+  });
+
+  it('answers SearchRejectedError when OpenSearch refuses the search as malformed (400)', async () => {
+    node.reply = () => ({
+      status: 400,
+      body: { error: { type: 'search_phase_execution_exception', reason: 'too_many_clauses' }, status: 400 },
+    });
+    await expect(index.search(query())).rejects.toBeInstanceOf(SearchRejectedError);
+  });
+
+  it('retries a search once when the socket was reset (a keep-alive connection after a freeze)', async () => {
+    let resets = 1;
+    node.reply = () => {
+      if (resets-- > 0) return { status: 0, reset: true };
       return { status: 200, body: { hits: { total: { value: 0, relation: 'eq' }, hits: [] } } };
     };
     await expect(index.search(query())).resolves.toEqual({ total: 0, jobs: [] });
+    expect(node.requests).toHaveLength(2);
+  });
+
+  it('creates {alias}-v0 with the mapping and the alias when a bulk reports the alias missing, then writes again', async () => {
+    let created = false;
+    node.reply = (request) => {
+      if (request.method === 'PUT') {
+        created = true;
+        return { status: 200, body: { acknowledged: true, shards_acknowledged: true, index: 'jobs-v0' } };
+      }
+      if (!created) {
+        const missing = { status: 404, error: { type: 'index_not_found_exception', reason: '[jobs] is not an alias' } };
+        return { status: 200, body: { errors: true, items: [{ delete: missing }] } };
+      }
+      return { status: 200, body: { errors: false, items: [{ delete: { status: 200, result: 'deleted' } }] } };
+    };
+    await expect(index.apply([{ type: 'delete', jobId: 2, version: 1 }])).resolves.toEqual([{ status: 'indexed' }]);
+    const calls = node.requests.map((request) => `${request.method} ${request.path}`);
+    expect(calls).toEqual(['POST /jobs/_bulk', 'PUT /jobs-v0', 'POST /jobs/_bulk']);
+    expect(JSON.parse(node.requests[1]?.body ?? '')).toEqual(
+      JSON.parse(JSON.stringify({ ...INDEX_DEFINITION, aliases: { jobs: {} } })),
+    );
+  });
+
+  it('accepts a first index another writer created at the same moment', async () => {
+    let bulks = 0;
+    node.reply = (request) => {
+      if (request.method === 'PUT') {
+        return { status: 400, body: { error: { type: 'resource_already_exists_exception' }, status: 400 } };
+      }
+      bulks += 1;
+      if (bulks === 1) {
+        const missing = { status: 404, error: { type: 'index_not_found_exception' } };
+        return { status: 200, body: { errors: true, items: [{ delete: missing }] } };
+      }
+      return { status: 200, body: { errors: false, items: [{ delete: { status: 200 } }] } };
+    };
+    await expect(index.apply([{ type: 'delete', jobId: 2, version: 1 }])).resolves.toEqual([{ status: 'indexed' }]);
   });
 
   it('searches with the query body and returns the exact total and the summaries', async () => {
@@ -128,12 +178,13 @@ describe('OpenSearch engine', () => {
     expect(outcomes).toEqual([{ status: 'indexed' }, { status: 'stale' }]);
     const calls = node.calls();
     expect(calls).toHaveLength(1);
-    expect(calls[0]?.path).toBe('/_bulk');
+    expect(calls[0]?.path).toBe('/jobs/_bulk');
     expect(calls[0]?.query.get('refresh')).toBe('false');
+    expect(calls[0]?.query.get('require_alias')).toBe('true');
     expect(ndjson(calls[0]?.body ?? '')).toEqual([
-      { index: { _index: 'jobs', _id: '1', version: 3, version_type: 'external_gte' } },
+      { index: { _id: '1', version: 3, version_type: 'external_gte' } },
       expect.objectContaining({ jobId: 1, document: document(1, 3) }),
-      { delete: { _index: 'jobs', _id: '2', version: 1, version_type: 'external_gte' } },
+      { delete: { _id: '2', version: 1, version_type: 'external_gte' } },
     ]);
   });
 
@@ -143,20 +194,23 @@ describe('OpenSearch engine', () => {
     const [call] = node.calls();
     expect(call?.method).toBe('POST');
     expect(call?.contentType).toBe('application/x-ndjson');
-    expect(call?.body).toBe(
-      `${JSON.stringify({ delete: { _index: 'jobs', _id: '2', version: 1, version_type: 'external_gte' } })}\n`,
-    );
+    expect(call?.body).toBe(`${JSON.stringify({ delete: { _id: '2', version: 1, version_type: 'external_gte' } })}\n`);
   });
 
-  it('sends search and mapping bodies as JSON', async () => {
+  it('sends search and index-creation bodies as JSON', async () => {
     node.reply = (request) =>
-      request.method === 'HEAD'
-        ? { status: 404 }
-        : { status: 200, body: { acknowledged: true, hits: { total: { value: 0, relation: 'eq' }, hits: [] } } };
+      request.path === '/_alias/jobs'
+        ? { status: 404, body: { error: 'alias [jobs] missing', status: 404 } }
+        : request.method === 'HEAD'
+          ? { status: 404 }
+          : { status: 200, body: { acknowledged: true, hits: { total: { value: 0, relation: 'eq' }, hits: [] } } };
     await index.search(query());
-    expect(node.calls().map((call) => `${call.method} ${call.path} ${call.contentType}`)).toEqual([
-      'PUT /jobs application/json',
+    await index.clear();
+    const sent = node.requests.filter((call) => call.body !== '');
+    expect(sent.map((call) => `${call.method} ${call.path.replace(/-v\d+/, '-v<ms>')} ${call.contentType}`)).toEqual([
       'POST /jobs/_search application/json',
+      'PUT /jobs-v<ms> application/json',
+      'POST /_aliases application/json',
     ]);
   });
 
@@ -166,20 +220,6 @@ describe('OpenSearch engine', () => {
     const [call] = node.calls();
     expect(`${call?.method} ${call?.path}`).toBe('GET /jobs/_doc/7');
     expect(call?.body).toBe('');
-  });
-
-  it('lists the concrete indices behind the name before clearing, ignoring a missing one', async () => {
-    node.reply = (request) => {
-      if (request.method === 'HEAD') return { status: 404 };
-      if (request.method === 'GET') return { status: 200, body: { 'jobs-v1': {}, 'jobs-v2': {} } };
-      return { status: 200, body: { acknowledged: true } };
-    };
-    await index.clear();
-    const [listed, dropped] = node.calls();
-    expect(`${listed?.method} ${listed?.path}`).toBe('GET /jobs');
-    expect(listed?.query.get('ignore_unavailable')).toBe('true');
-    // One encoded path segment, as the library's API sent it: OpenSearch decodes it before splitting the list.
-    expect(`${dropped?.method} ${dropped?.path}`).toBe('DELETE /jobs-v1%2Cjobs-v2');
   });
 
   it('refreshes on write when asked to', async () => {
@@ -260,19 +300,58 @@ describe('OpenSearch engine', () => {
     expect(bodies[1]).toMatchObject({ search_after: [1_000] });
   });
 
-  it('clears by dropping the concrete index behind the name and creating it again', async () => {
-    let dropped = false;
+  it('rebuilds into a new concrete index and swaps the alias in one _aliases request, then drops the old one', async () => {
     node.reply = (request) => {
-      if (request.method === 'HEAD') return { status: dropped ? 404 : 200 };
-      if (request.method === 'GET' && request.path === '/jobs') return { status: 200, body: { 'jobs-v2': {} } };
-      if (request.method === 'DELETE') {
-        dropped = true;
-        return { status: 200, body: { acknowledged: true } };
+      if (request.path === '/_alias/jobs') return { status: 200, body: { 'jobs-v0': { aliases: { jobs: {} } } } };
+      if (request.path.endsWith('/_bulk')) {
+        return { status: 200, body: { errors: false, items: [{ index: { status: 201, result: 'created' } }] } };
       }
       return { status: 200, body: { acknowledged: true } };
     };
+    const written = await index.rebuild(async (writer) => writer.apply([{ type: 'upsert', document: document(1, 2) }]));
+    expect(written).toEqual([{ status: 'indexed' }]);
+    const calls = node.requests.map((call) => `${call.method} ${call.path}`);
+    const fresh = /^PUT \/(jobs-v\d+)$/.exec(calls[1] ?? '')?.[1];
+    expect(fresh).toBeDefined();
+    expect(calls).toEqual([
+      'GET /_alias/jobs',
+      `PUT /${fresh}`,
+      `POST /${fresh}/_bulk`,
+      `POST /${fresh}/_refresh`,
+      'POST /_aliases',
+      'DELETE /jobs-v0',
+    ]);
+    expect(JSON.parse(node.requests[4]?.body ?? '')).toEqual({
+      actions: [{ remove: { index: 'jobs-v0', alias: 'jobs' } }, { add: { index: fresh, alias: 'jobs' } }],
+    });
+    expect(node.requests[2]?.query.get('require_alias')).toBeNull();
+  });
+
+  it('replaces a concrete index named like the alias (an older deployment) in the same atomic swap', async () => {
+    node.reply = (request) => {
+      if (request.path === '/_alias/jobs') return { status: 404, body: { error: 'alias [jobs] missing', status: 404 } };
+      if (request.method === 'HEAD') return { status: 200 };
+      return { status: 200, body: { acknowledged: true } };
+    };
     await index.clear();
-    const calls = node.calls().map((call) => `${call.method} ${call.path}`);
-    expect(calls).toEqual(['GET /jobs', 'DELETE /jobs-v2', 'PUT /jobs']);
+    const swap = node.requests.find((call) => call.path === '/_aliases');
+    const actions = (JSON.parse(swap?.body ?? '') as { actions: object[] }).actions;
+    expect(actions[0]).toEqual({ remove_index: { index: 'jobs' } });
+    expect(actions[1]).toEqual({ add: { index: expect.stringMatching(/^jobs-v\d+$/), alias: 'jobs' } });
+    expect(node.requests.some((call) => call.method === 'DELETE')).toBe(false);
+  });
+
+  it('leaves the live index untouched when the fill fails: the new index is deleted, the alias never moves', async () => {
+    node.reply = (request) => {
+      if (request.path === '/_alias/jobs') return { status: 200, body: { 'jobs-v0': { aliases: { jobs: {} } } } };
+      return { status: 200, body: { acknowledged: true } };
+    };
+    await expect(
+      index.rebuild(async () => {
+        throw new Error('table unreachable');
+      }),
+    ).rejects.toThrow('table unreachable');
+    const calls = node.requests.map((call) => `${call.method} ${call.path.replace(/-v\d{5,}/, '-v<ms>')}`);
+    expect(calls).toEqual(['GET /_alias/jobs', 'PUT /jobs-v<ms>', 'DELETE /jobs-v<ms>']);
   });
 });
