@@ -23,7 +23,14 @@ import {
 } from '../local/paths';
 import { createProgressBar } from '../local/progress';
 import { reindex } from '../local/reindex';
-import { resolveStackTarget } from '../local/stack-target';
+import {
+  assertSearchDomainReady,
+  describeSearchDomain,
+  notReadyReason,
+  SearchDomainNotFoundError,
+  SearchDomainNotReadyError,
+} from '../local/domain-status';
+import { resolveStackTarget, type StackTarget, stackTargetEnvironment } from '../local/stack-target';
 import { verifyIndex } from '../local/verify-index';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -39,11 +46,15 @@ Commands:
       Rebuilds the search index from the jobs table.
   verify-index
       Compares the search index with the jobs table; exits 1 on any difference.
+  status
+      Prints where the commands act; with --stack also the OpenSearch domain's state (endpoint, engine,
+      processing); exits 1 when that domain cannot take reindex or verify-index now.
 
 Target (default: the local stack):
   DYNAMODB_ENDPOINT (default http://localhost:$DYNAMODB_PORT, port 8000), tables jobs-api-local-Jobs and
   jobs-api-local-Auth (JOBS_TABLE / AUTH_TABLE override), search index $DATA_DIR/search.sqlite (DATA_DIR default .data).
-  --stack <name> [--region <region>]   a deployed stack: tables and OpenSearch endpoint from its outputs.
+  --stack <name> [--region <region>]   a deployed stack: tables and OpenSearch endpoint from its outputs;
+  reindex and verify-index first check the domain with the OpenSearch control plane (DescribeDomain).
 `;
 
 /** The command line is not one the CLI understands (exit code 2). */
@@ -122,6 +133,8 @@ const parseRole = (text: string | undefined): Role => {
 /** Where the commands act: the local stack, or a deployed stack. */
 interface Target {
   description: string;
+  /** The deployed stack, when the commands act on one. */
+  stack?: StackTarget;
   /** Whether the search index is an in-memory one no other process can see. */
   searchIndexInMemory: boolean;
 }
@@ -131,16 +144,10 @@ const selectTarget = async (values: Values): Promise<Target> => {
   const env = process.env;
   if (values.stack !== undefined) {
     const target = await resolveStackTarget(values.stack, values.region);
-    Object.assign(env, {
-      JOBS_TABLE: target.jobsTable,
-      AUTH_TABLE: target.authTable,
-      AWS_REGION: target.region,
-      SEARCH_ENGINE: 'opensearch',
-      OPENSEARCH_URL: target.opensearchUrl,
-    });
+    Object.assign(env, stackTargetEnvironment(target));
     delete env.DYNAMODB_ENDPOINT;
     resetConfig();
-    return { description: `stack ${values.stack} (${target.region})`, searchIndexInMemory: false };
+    return { description: `stack ${values.stack} (${target.region})`, stack: target, searchIndexInMemory: false };
   }
   const tables = localTableNames();
   const endpoint =
@@ -162,6 +169,25 @@ const selectTarget = async (values: Values): Promise<Target> => {
 
 const authStore = (): AuthStore => new AuthStore(documentClient(), process.env.AUTH_TABLE as string);
 const jobRepository = (): JobRepository => new JobRepository(documentClient(), process.env.JOBS_TABLE as string);
+
+/**
+ * Before a deployed index is rebuilt or verified: the domain exists, is created, is not being deleted and
+ * runs a supported engine; its live endpoint is the one the commands use. A configuration change in
+ * progress is said, not refused — OpenSearch serves requests during one, only slower.
+ */
+const checkSearchDomain = async (target: Target): Promise<void> => {
+  if (target.stack === undefined) return;
+  const state = await describeSearchDomain(target.stack.opensearchDomain, target.stack.region);
+  assertSearchDomainReady(state);
+  if (state.url !== undefined && state.url !== process.env.OPENSEARCH_URL) {
+    message(`The domain's endpoint is ${state.url} (the stack output said ${process.env.OPENSEARCH_URL}); using it.`);
+    process.env.OPENSEARCH_URL = state.url;
+    resetConfig();
+  }
+  if (state.processing) {
+    message(`The domain is ${state.processingStatus}: requests are served, more slowly, until it is done.`);
+  }
+};
 
 const assertSharedIndex = (target: Target): void => {
   if (target.searchIndexInMemory) {
@@ -230,6 +256,7 @@ const COMMANDS: Record<string, Command> = {
   reindex: async (_values, positionals, target) => {
     if (positionals.length > 0) throw new UsageError('reindex takes no arguments');
     assertSharedIndex(target);
+    await checkSearchDomain(target);
     message(`Rebuilding the search index of ${target.description}…`);
     const bar = createProgressBar({ label: 'Reindexing', unit: 'jobs' });
     const result = await reindex({
@@ -246,11 +273,39 @@ const COMMANDS: Record<string, Command> = {
   'verify-index': async (_values, positionals, target) => {
     if (positionals.length > 0) throw new UsageError('verify-index takes no arguments');
     assertSharedIndex(target);
+    await checkSearchDomain(target);
     const report = await verifyIndex({ repository: jobRepository(), index: await searchIndex() });
     printJson(report);
     if (!report.ok)
       message('The search index differs from the jobs table; run `npm run cli -- reindex` to rebuild it.');
     return report.ok ? 0 : 1;
+  },
+
+  status: async (_values, positionals, target) => {
+    if (positionals.length > 0) throw new UsageError('status takes no arguments');
+    const env = process.env;
+    const tables = { jobsTable: env.JOBS_TABLE, authTable: env.AUTH_TABLE };
+    if (target.stack === undefined) {
+      printJson({
+        target: target.description,
+        ...tables,
+        dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
+        searchEngine: 'embedded',
+        searchIndex: target.searchIndexInMemory ? ':memory:' : env.SEARCH_DB_PATH,
+      });
+      return 0;
+    }
+    const domain = await describeSearchDomain(target.stack.opensearchDomain, target.stack.region);
+    const reason = notReadyReason(domain);
+    printJson({
+      target: target.description,
+      ...tables,
+      searchEngine: 'opensearch',
+      searchIndex: target.stack.opensearchIndex,
+      domain: { ...domain, ready: reason === undefined, ...(reason === undefined ? {} : { notReadyReason: reason }) },
+    });
+    if (reason !== undefined) message(`The OpenSearch domain is not ready: ${reason}.`);
+    return reason === undefined ? 0 : 1;
   },
 };
 
@@ -285,6 +340,8 @@ const runCli = async (argv: string[]): Promise<number> => {
     if (
       error instanceof UnknownClientError ||
       error instanceof CommandFailedError ||
+      error instanceof SearchDomainNotFoundError ||
+      error instanceof SearchDomainNotReadyError ||
       error instanceof UnsupportedNodeError
     ) {
       message(error.message);

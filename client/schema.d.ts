@@ -131,7 +131,7 @@ export interface components {
              */
             field?: string | null;
             /**
-             * @description The text to search for; empty means no text condition.
+             * @description The text to search for; empty means no text condition. It is cut into words (runs of letters and digits); repeated words and words that start another word of the query are dropped, and more than 32 words remaining is `400 invalid_parameter` naming `query`.
              * @default
              */
             query?: string | null;

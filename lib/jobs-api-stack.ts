@@ -185,6 +185,7 @@ export class JobsApiStack extends Stack {
     output(STACK_OUTPUTS.jobsTable, this.jobsTable.table.tableName, 'Jobs table name (JOBS_TABLE)');
     output(STACK_OUTPUTS.authTable, this.authTable.table.tableName, 'Auth table name (AUTH_TABLE)');
     output(STACK_OUTPUTS.opensearchUrl, this.searchDomain.url, 'OpenSearch endpoint (OPENSEARCH_URL)');
+    output(STACK_OUTPUTS.opensearchDomain, this.searchDomain.domain.domainName, 'OpenSearch domain name');
     output(STACK_OUTPUTS.opensearchIndex, SEARCH_INDEX_NAME, 'OpenSearch index (OPENSEARCH_INDEX)');
     output(STACK_OUTPUTS.apiUrl, this.restApi.url, 'Base URL of the API');
     output(

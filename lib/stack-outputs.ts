@@ -11,6 +11,8 @@ export const STACK_OUTPUTS = {
   authTable: 'AuthTableName',
   /** The OpenSearch domain endpoint, `https://…`. */
   opensearchUrl: 'OpenSearchUrl',
+  /** The OpenSearch domain's name, for the control plane (`DescribeDomain`). */
+  opensearchDomain: 'OpenSearchDomainName',
   /** The OpenSearch index (alias) the functions read and write. */
   opensearchIndex: 'OpenSearchIndex',
   /** The REST API's base URL, including the stage. */

@@ -11,6 +11,8 @@ export interface StackTarget {
   authTable: string;
   /** The OpenSearch domain endpoint, `https://…`. */
   opensearchUrl: string;
+  /** The OpenSearch domain's name, for the control plane. */
+  opensearchDomain: string;
   /** The OpenSearch index (alias) the functions use. */
   opensearchIndex: string;
   /** The region the stack was found in. */
@@ -102,6 +104,7 @@ export const resolveStackTarget = async (
     jobsTable: read(STACK_OUTPUTS.jobsTable),
     authTable: read(STACK_OUTPUTS.authTable),
     opensearchUrl: read(STACK_OUTPUTS.opensearchUrl),
+    opensearchDomain: read(STACK_OUTPUTS.opensearchDomain),
     opensearchIndex: read(STACK_OUTPUTS.opensearchIndex),
     region: resolvedRegion,
   };

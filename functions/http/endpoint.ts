@@ -25,6 +25,7 @@ import { requiredHeaders } from './middlewares/required-headers';
 import { validation } from './middlewares/validation';
 import type { EndpointRequest, RequestBody } from './request';
 import { jsonResponse } from './response';
+import { JSON_MEDIA_TYPE } from './media-type';
 import { type RoutePath, routeFor } from './routes';
 import { principalOf, stateOf } from './state';
 
@@ -67,7 +68,7 @@ export const httpEndpoint = <TInput, TResult extends object>(
     requestContext(),
     httpHeaderNormalizer(),
     methodCheck({ route }),
-    acceptCheck(),
+    acceptCheck({ mediaType: JSON_MEDIA_TYPE }),
     contentTypeCheck(),
     requiredHeaders(),
     authentication(),

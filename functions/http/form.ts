@@ -1,10 +1,13 @@
 /**
- * The `application/x-www-form-urlencoded` body parser (WHATWG URL standard, section 5.1), strict about
- * percent-encoding: values are strings; a key that occurs more than once, or is written `key[]`, holds
- * a list of strings under `key`.
+ * `application/x-www-form-urlencoded` bodies, parsed by `@middy/http-urlencode-body-parser` (Node's
+ * `querystring`) behind an adapter that adds what the contract asks of a form and the package does not
+ * check: a malformed `%` escape or an escape that is not UTF-8 is an error (the package keeps such text
+ * as it is), `key[]` is a list under `key`, and a form holds at most {@link MAX_FORM_FIELDS} fields (the
+ * package silently drops the rest).
  */
+import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 
-/** The body is not valid form encoding (a malformed `%` escape, or bytes that are not UTF-8). */
+/** The body is not valid form encoding (a malformed `%` escape, bytes that are not UTF-8, too many fields). */
 export class FormEncodingError extends Error {
   public constructor(message: string) {
     super(message);
@@ -12,43 +15,59 @@ export class FormEncodingError extends Error {
   }
 }
 
-const decodeComponent = (text: string): string => {
+/** The most fields a form body may hold: the package's (`querystring`'s) own limit, made an error. */
+export const MAX_FORM_FIELDS = 1000;
+
+const LIST_SUFFIX = '[]';
+
+const packageParser = httpUrlencodeBodyParser({ disableContentTypeCheck: true });
+
+const assertDecodable = (text: string): void => {
   try {
-    return decodeURIComponent(text.replaceAll('+', ' '));
+    decodeURIComponent(text.replaceAll('+', ' '));
   } catch {
     throw new FormEncodingError('The form body holds a malformed percent-encoding');
   }
 };
 
-/**
- * Parses a form body. Empty pairs (`a=1&&b=2`) are skipped; a pair without `=` has the empty string as
- * its value. One `key=v` gives a string; repeated keys, or any occurrence of `key[]`, give a list (in
- * body order). The result has no prototype-derived keys: `__proto__` is an ordinary field.
- *
- * @throws {@link FormEncodingError} on a malformed percent-encoding.
- */
-export const parseForm = (body: string): Record<string, string | string[]> => {
-  const values = new Map<string, string[]>();
-  const lists = new Set<string>();
+/** Checks what the package accepts silently: every escape well formed and UTF-8, and the field count. */
+const assertStrict = (body: string): void => {
+  let fields = 0;
   for (const pair of body.split('&')) {
     if (pair === '') continue;
-    const equals = pair.indexOf('=');
-    const rawKey = equals < 0 ? pair : pair.slice(0, equals);
-    const rawValue = equals < 0 ? '' : pair.slice(equals + 1);
-    let key = decodeComponent(rawKey);
-    const value = decodeComponent(rawValue);
-    if (key.endsWith('[]')) {
-      key = key.slice(0, -2);
-      lists.add(key);
+    fields += 1;
+    if (fields > MAX_FORM_FIELDS) {
+      throw new FormEncodingError(`The form body holds more than ${MAX_FORM_FIELDS} fields`);
     }
-    const existing = values.get(key);
-    if (existing === undefined) values.set(key, [value]);
-    else {
-      existing.push(value);
-      lists.add(key);
-    }
+    if (pair.includes('%') || pair.includes('+')) assertDecodable(pair);
   }
-  return Object.fromEntries(
-    [...values].map(([key, list]) => [key, lists.has(key) ? list : (list[0] as string)] as const),
-  );
+};
+
+const asList = (value: string | string[] | undefined): string[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
+
+/**
+ * Parses a form body. Empty pairs (`a=1&&b=2`) are skipped; a pair without `=` has the empty string as
+ * its value. One `key=v` gives a string; repeated keys, or any occurrence of `key[]`, give a list (the
+ * values of whichever spelling came first, then the other's). The result has no prototype-derived keys:
+ * `__proto__` is an ordinary field.
+ *
+ * @throws {@link FormEncodingError} on a malformed percent-encoding or too many fields.
+ */
+export const parseForm = (body: string): Record<string, string | string[]> => {
+  assertStrict(body);
+  const request = { event: { headers: {}, body, isBase64Encoded: false } };
+  packageParser.before?.(request as never);
+  const parsed = request.event.body as unknown as Record<string, string | string[]>;
+
+  const fields = new Map<string, string | string[]>();
+  for (const rawKey of Object.keys(parsed)) {
+    const isList = rawKey.endsWith(LIST_SUFFIX);
+    const key = isList ? rawKey.slice(0, -LIST_SUFFIX.length) : rawKey;
+    const value = parsed[rawKey];
+    const existing = fields.get(key);
+    if (existing === undefined) fields.set(key, isList ? asList(value) : (value as string | string[]));
+    else fields.set(key, [...asList(existing), ...asList(value)]);
+  }
+  return Object.fromEntries(fields);
 };

@@ -41,6 +41,9 @@ const unquote = (value: string): string =>
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
+/** The media type every answer has and `Accept` must name. */
+export const JSON_MEDIA_TYPE = 'application/json';
+
 /**
  * Parses one media type (`application/json; charset=utf-8`). Returns `undefined` when the text is not
  * `type/subtype` made of tokens.

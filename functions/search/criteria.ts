@@ -14,7 +14,9 @@ import type { RequestBody } from '../http/request';
 import { isJobStatus, JOB_STATUSES, type JobStatus } from '../jobs/model';
 import { type PreciseInstant, boundMillis, compareInstants, parseDateTime } from './datetime';
 import { fieldAllowedFor, globalTextFieldsFor, resolveField, SEARCH_FIELDS, type SearchField } from './fields';
+import { MAX_QUERY_WORDS, significantWords } from './query-text';
 import type { InstantRange, SearchQuery } from './search-index';
+import { words } from './text';
 
 /** Limits of a search request (SPEC section 4). */
 export const SEARCH_LIMITS = {
@@ -70,8 +72,16 @@ const readField = (body: RequestBody, role: Principal['role']): SearchField => {
   return field;
 };
 
-const readQuery = (body: RequestBody): string =>
-  optionalString(body, 'query', { maxLength: SEARCH_LIMITS.maxQueryLength }) ?? '';
+const readQuery = (body: RequestBody): string => {
+  const query = optionalString(body, 'query', { maxLength: SEARCH_LIMITS.maxQueryLength }) ?? '';
+  if (significantWords(words(query)).length > MAX_QUERY_WORDS) {
+    throw invalidParameter(
+      'query',
+      `query may hold at most ${MAX_QUERY_WORDS} different words (repeated words and words that start another word of the query do not count).`,
+    );
+  }
+  return query;
+};
 
 const readPaging = (body: RequestBody): { page: number; pageSize: number } => {
   const page = optionalInteger(body, 'page', { min: 0 }) ?? 0;

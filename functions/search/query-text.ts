@@ -58,6 +58,20 @@ export interface WordsCondition {
  */
 export type TextCondition = { kind: 'all' } | { kind: 'some'; words?: WordsCondition; exact: ExactCondition[] };
 
+/** The most words a query may hold once repeated and prefix words are dropped (docs/contract.md §4). */
+export const MAX_QUERY_WORDS = 32;
+
+/**
+ * The words that decide whether a job matches, in query order: a repeated word, and a word that is the
+ * start of another word of the query, cannot change the result (any word of a job that the longer word
+ * prefixes, the shorter one prefixes too), so they are dropped before an engine sees them. This bounds a
+ * search's cost by its distinct, independent words.
+ */
+export const significantWords = (queryWords: readonly string[]): string[] => {
+  const unique = [...new Set(queryWords)];
+  return unique.filter((word) => !unique.some((other) => other !== word && other.startsWith(word)));
+};
+
 const INTEGER = /^[0-9]{1,15}$/;
 
 /** The integer a query states, or `undefined` when it is not one (`42` → 42; `4.2`, `-4`, `x` → undefined). */
@@ -69,7 +83,7 @@ const exactInteger = (field: 'jobId' | 'accountId', text: string): ExactConditio
 };
 
 const globalCondition = (query: SearchQuery, text: string): TextCondition => {
-  const queryWords = words(text);
+  const queryWords = significantWords(words(text));
   if (queryWords.length === 0) return { kind: 'all' };
   const fields = query.globalFields.filter(isTextField);
   const exact: ExactCondition[] = [
@@ -94,7 +108,7 @@ export const textCondition = (query: SearchQuery): TextCondition => {
     case 'Guid':
       return { kind: 'some', exact: [{ field: 'guid', value: text.toLowerCase() }] };
     default: {
-      const queryWords = words(text);
+      const queryWords = significantWords(words(text));
       if (queryWords.length === 0) return { kind: 'all' };
       return { kind: 'some', words: { words: queryWords, fields: [query.field] }, exact: [] };
     }

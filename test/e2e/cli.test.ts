@@ -135,6 +135,19 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     expect(result.stdout).toBe('');
   });
 
+  it('status names the local tables, DynamoDB endpoint and search index it acts on', async () => {
+    const result = await cli('status');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      target: `local stack at ${stack.dynamodbEndpoint}`,
+      jobsTable: stack.tables.jobsTable,
+      authTable: stack.tables.authTable,
+      dynamodbEndpoint: stack.dynamodbEndpoint,
+      searchEngine: 'embedded',
+      searchIndex: join(dataDir, 'search.sqlite'),
+    });
+  });
+
   it('exits 1 when a session is asked for an unknown client', async () => {
     const result = await cli('create-session', '--client-token', 'nobody', '--account', '7');
     expect(result.code).toBe(1);

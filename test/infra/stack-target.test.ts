@@ -27,6 +27,7 @@ const OUTPUTS: Output[] = [
   { OutputKey: STACK_OUTPUTS.jobsTable, OutputValue: 'JobsApi-prod-JobsTable-1A2B3C' },
   { OutputKey: STACK_OUTPUTS.authTable, OutputValue: 'JobsApi-prod-AuthTable-4D5E6F' },
   { OutputKey: STACK_OUTPUTS.opensearchUrl, OutputValue: 'https://search-jobs-prod-abc.eu-west-1.es.amazonaws.com' },
+  { OutputKey: STACK_OUTPUTS.opensearchDomain, OutputValue: 'jobs-prod-3f9a1c' },
   { OutputKey: STACK_OUTPUTS.opensearchIndex, OutputValue: 'jobs' },
   { OutputKey: STACK_OUTPUTS.apiUrl, OutputValue: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/' },
 ];
@@ -51,6 +52,7 @@ describe('resolving a deployed stack', () => {
       jobsTable: 'JobsApi-prod-JobsTable-1A2B3C',
       authTable: 'JobsApi-prod-AuthTable-4D5E6F',
       opensearchUrl: 'https://search-jobs-prod-abc.eu-west-1.es.amazonaws.com',
+      opensearchDomain: 'jobs-prod-3f9a1c',
       opensearchIndex: 'jobs',
       region: 'eu-west-1',
     });
@@ -126,6 +128,7 @@ describe('the environment of a stack target', () => {
         jobsTable: 'jobs-t',
         authTable: 'auth-t',
         opensearchUrl: 'https://search.example.com',
+        opensearchDomain: 'jobs-test',
         opensearchIndex: 'jobs',
         region: 'eu-west-1',
       }),

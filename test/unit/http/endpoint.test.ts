@@ -150,6 +150,16 @@ describe('the shared chain around a POST endpoint', () => {
     expect(result.json.input).toEqual({ fileIds: [5], page: 2 });
   });
 
+  it('hands the handler the negotiated media type, whatever parameters Accept carries', async () => {
+    for (const accept of ['application/json', 'text/html;q=0.9, Application/JSON; charset=utf-8']) {
+      handled.mockClear();
+      const result = await call({ headers: { ...good, Accept: accept }, body: {} });
+      expect(result.statusCode).toBe(200);
+      const [request] = handled.mock.calls[0] as unknown as [{ context: { preferredMediaType?: string } }];
+      expect(request.context.preferredMediaType).toBe('application/json');
+    }
+  });
+
   it('reads a base64-encoded body', async () => {
     const result = await call({
       headers: good,

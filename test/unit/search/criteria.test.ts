@@ -112,6 +112,18 @@ describe('parseSearchCriteria', () => {
       expect(refusedParameter(json({ query: '📷'.repeat(501) }))).toBe('query');
     });
 
+    it('accepts 32 different words and refuses 33', () => {
+      const distinct = (count: number) => Array.from({ length: count }, (_, i) => `w${i}x`).join(' ');
+      expect(parseSearchCriteria(json({ query: distinct(32) }), user).query).toBe(distinct(32));
+      expect(refusedParameter(json({ query: distinct(33) }))).toBe('query');
+      expect(refusedParameter(form({ query: distinct(33) }))).toBe('query');
+    });
+
+    it('does not count repeated words or words that start another word of the query', () => {
+      const many = `${Array.from({ length: 32 }, (_, i) => `word${i}z`).join(' ')} ${'Word0Z '.repeat(20)} w wo wor`;
+      expect(parseSearchCriteria(json({ query: many }), user).query).toBe(many);
+    });
+
     it('keeps the query text as sent, for the engine to cut into words', () => {
       expect(parseSearchCriteria(form({ query: '  Spr "cat" OR * ' }), user).query).toBe('  Spr "cat" OR * ');
     });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { searchBody } from '../../../functions/search/opensearch/search-body';
+import { MAX_QUERY_WORDS, TEXT_FIELD_IDS } from '../../../functions/search/query-text';
 import type { SearchQuery } from '../../../functions/search/search-index';
 import { words } from '../../../functions/search/text';
 
@@ -17,7 +18,37 @@ const query = (overrides: Partial<SearchQuery> = {}): SearchQuery => ({
 const filters = (overrides: Partial<SearchQuery>) =>
   (searchBody(query(overrides)).query as { bool: { filter: unknown[] } }).bool.filter;
 
+/** The leaf queries of a body: every clause that is not a `bool`, counting a multi-field match once per field. */
+const leafClauses = (clause: unknown): number => {
+  if (Array.isArray(clause)) return clause.reduce((sum: number, item) => sum + leafClauses(item), 0);
+  if (typeof clause !== 'object' || clause === null) return 0;
+  const record = clause as Record<string, unknown>;
+  if ('bool' in record) {
+    const bool = record.bool as Record<string, unknown>;
+    return ['must', 'filter', 'should', 'must_not'].reduce((sum, key) => sum + leafClauses(bool[key] ?? []), 0);
+  }
+  if ('multi_match' in record) return (record.multi_match as { fields: string[] }).fields.length;
+  return 1;
+};
+
 describe('OpenSearch search body', () => {
+  it('stays far below the 1,024-clause limit for the costliest accepted query', () => {
+    const longest = Array.from({ length: MAX_QUERY_WORDS }, (_, i) => `w${i}q`).join(' ');
+    const worst = searchBody(
+      query({
+        text: longest,
+        globalFields: [...TEXT_FIELD_IDS],
+        globalMatchesAccountNumber: true,
+        statuses: ['CJ_NEW', 'CJ_ACCEPT'],
+        created: { from: 0, to: 1 },
+        delivered: { from: 0, to: 1 },
+      }),
+    );
+    const clauses = leafClauses(worst.query);
+    expect(clauses).toBeGreaterThanOrEqual(MAX_QUERY_WORDS * TEXT_FIELD_IDS.length);
+    expect(clauses).toBeLessThan(1024);
+  });
+
   it('sorts newest first then by job id, pages with from/size and counts every hit', () => {
     expect(searchBody(query({ offset: 40, limit: 20 }))).toEqual({
       query: { bool: { filter: [] } },

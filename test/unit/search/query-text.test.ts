@@ -1,5 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldedFieldText, parseInteger, TEXT_FIELD_IDS, textCondition } from '../../../functions/search/query-text';
+import {
+  foldedFieldText,
+  parseInteger,
+  significantWords,
+  TEXT_FIELD_IDS,
+  textCondition,
+} from '../../../functions/search/query-text';
 import type { SearchDocument, SearchQuery } from '../../../functions/search/search-index';
 
 const query = (overrides: Partial<SearchQuery>): SearchQuery => ({
@@ -126,5 +133,39 @@ describe('query text', () => {
     expect(textCondition(query({ text: 'x', globalFields: ['JobNumber', 'Guid', 'JobTags'] }))).toMatchObject({
       words: { words: ['x'], fields: ['JobTags'] },
     });
+  });
+});
+
+describe('significant words', () => {
+  it('drops repeated words and words that start another word, keeping query order', () => {
+    expect(significantWords(['spr', 'cat', 'spring', 'cat', 'ca', 'x'])).toEqual(['cat', 'spring', 'x']);
+    expect(significantWords(['a', 'ab', 'abc'])).toEqual(['abc']);
+    expect(significantWords([])).toEqual([]);
+  });
+
+  it('matches exactly the jobs the full word list matches', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-c]{1,3}$/), { maxLength: 6 }),
+        fc.array(fc.stringMatching(/^[a-c]{1,4}$/), { maxLength: 5 }),
+        (queryWords, jobWords) => {
+          const matches = (list: string[]) =>
+            list.every((word) => jobWords.some((jobWord) => jobWord.startsWith(word)));
+          expect(matches(significantWords(queryWords))).toBe(matches(queryWords));
+        },
+      ),
+    );
+  });
+
+  it('reaches both engines: a text condition carries only the significant words', () => {
+    const condition = textCondition({
+      field: 'JobName',
+      text: 'spr Spring cat cat',
+      globalFields: [],
+      globalMatchesAccountNumber: false,
+      offset: 0,
+      limit: 20,
+    });
+    expect(condition).toEqual({ kind: 'some', words: { words: ['spring', 'cat'], fields: ['JobName'] }, exact: [] });
   });
 });

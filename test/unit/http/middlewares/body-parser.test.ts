@@ -52,6 +52,11 @@ describe('body parser middleware', () => {
     ['broken JSON', post('{"query":')],
     ['JSON with a trailing comma', post('{"a":1,}')],
     ['a malformed percent-encoding', post('q=%E0%A4%A', 'application/x-www-form-urlencoded')],
+    ['a percent-encoding that is not UTF-8', post('q=%FF%FE', 'application/x-www-form-urlencoded')],
+    [
+      'a form of 1,001 fields',
+      post(Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&'), 'application/x-www-form-urlencoded'),
+    ],
     [
       'a base64 body that is not UTF-8',
       post(Buffer.from([0xff, 0xfe, 0x7b]).toString('base64'), 'application/json', true),
@@ -59,6 +64,22 @@ describe('body parser middleware', () => {
   ])('answers 400 invalid_json to %s', async (_name, request) => {
     const error = await expectApiError(() => runBefore(bodyParser(), request), 'invalid_json');
     expect(error.status).toBe(400);
+  });
+
+  it('drops a __proto__ or constructor.prototype key as an unknown field, keeping the rest', async () => {
+    const value = (await decoded(post('{"__proto__":{"polluted":1},"query":"x","nested":{"__proto__":2,"a":1}}')))
+      ?.value as Record<string, unknown>;
+    expect(value).toEqual({ query: 'x', nested: { a: 1 } });
+    expect(Object.hasOwn(value, '__proto__')).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect((await decoded(post('{"constructor":{"prototype":{"x":1}},"page":2}')))?.value).toEqual({ page: 2 });
+  });
+
+  it('keeps a form of exactly 1,000 fields', async () => {
+    const body = Array.from({ length: 1000 }, (_, i) => `f${i}=${i}`).join('&');
+    const value = (await decoded(post(body, 'application/x-www-form-urlencoded')))?.value as Record<string, string>;
+    expect(Object.keys(value)).toHaveLength(1000);
+    expect(value.f999).toBe('999');
   });
 
   it('does not read the body of a GET', async () => {
