@@ -31,8 +31,10 @@ export interface Scale {
   delayRate: number;
   /** Fresh processes per bundle for the init-time median. */
   initRuns: number;
-  /** Jobs imported by the import measurement. */
+  /** Jobs imported by each import measurement. */
   importJobs: number;
+  /** Interleaved rounds of the import measurements (import, BatchWrite, raw transactions). */
+  importRounds: number;
 }
 
 /** The 100,000-job population of the Scan baseline (and of the quick search index). */
@@ -51,7 +53,8 @@ export const SCALES: Record<Mode, Scale> = {
     delaySeconds: 60,
     delayRate: 200,
     initRuns: 20,
-    importJobs: 5_000,
+    importJobs: 3_000,
+    importRounds: 5,
   },
   quick: {
     searchPopulation: HUNDRED_THOUSAND,
@@ -64,7 +67,8 @@ export const SCALES: Record<Mode, Scale> = {
     delaySeconds: 15,
     delayRate: 200,
     initRuns: 20,
-    importJobs: 500,
+    importJobs: 1_000,
+    importRounds: 3,
   },
 };
 

@@ -28,13 +28,25 @@ const UNDECOMPOSABLE: Readonly<Record<string, string>> = {
 };
 const UNDECOMPOSABLE_LETTERS = new RegExp(`[${Object.keys(UNDECOMPOSABLE).join('')}]`, 'gu');
 
-/** Folds case and removes diacritics: `Crème Brûlée` → `creme brulee`, `Łódź` → `lodz`. */
+/** Whether every character of a text is ASCII (which NFKD, mark removal and the table above leave alone). */
+const isAscii = (text: string): boolean => {
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) > 0x7f) return false;
+  return true;
+};
+
+/**
+ * Folds case and removes diacritics: `Crème Brûlée` → `creme brulee`, `Łódź` → `lodz`. ASCII text (most
+ * file names, tags and references) only needs lower-casing, which skips Unicode normalisation: about
+ * two thirds of the folding time of an indexed job.
+ */
 export const foldText = (text: string): string =>
-  text
-    .normalize('NFKD')
-    .replace(COMBINING_MARKS, '')
-    .toLowerCase()
-    .replace(UNDECOMPOSABLE_LETTERS, (letter) => UNDECOMPOSABLE[letter] ?? letter);
+  isAscii(text)
+    ? text.toLowerCase()
+    : text
+        .normalize('NFKD')
+        .replace(COMBINING_MARKS, '')
+        .toLowerCase()
+        .replace(UNDECOMPOSABLE_LETTERS, (letter) => UNDECOMPOSABLE[letter] ?? letter);
 
 /** Cuts text into folded words: `cem_test15.JPG` → `['cem', 'test15', 'jpg']`. */
 export const words = (text: string): string[] => foldText(text).match(WORD) ?? [];

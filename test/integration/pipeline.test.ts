@@ -142,6 +142,32 @@ describe('indexing pipeline', () => {
     await expectIndexEqualsTable();
   });
 
+  it('keeps an edit made after the import in table and index when the older export is imported again, and after a reindex', async () => {
+    const poller = await startPoller();
+    const job = makeJob({ name: 'Spring catalogue', files: [makeFile()] });
+    await importJobs([job], { repository });
+    await poller.drained();
+    await repository.putJob({ ...job, name: 'Edited through the API' });
+    await poller.drained();
+    const edited = await repository.getJob(job.id);
+
+    const again = await importJobs([job], { repository });
+    await poller.drained();
+
+    expect(again.imported).toBe(0);
+    expect(again.failed).toHaveLength(1);
+    expect(await repository.getJob(job.id)).toEqual(edited);
+    expect(await find('spring')).toEqual([]);
+    expect(await find('edited')).toEqual([job.id]);
+    expect((await engine.get(job.id))?.version).toBe(edited?.version);
+    await expectIndexEqualsTable();
+
+    await engine.clear();
+    expect(await reindex({ repository, index: engine })).toMatchObject({ scanned: 1, indexed: 1, failed: [] });
+    expect(await find('edited')).toEqual([job.id]);
+    expect((await engine.get(job.id))?.version).toBe(edited?.version);
+  });
+
   it('indexes a job too large for one transaction with every file', async () => {
     const poller = await startPoller();
     const files = Array.from({ length: 130 }, (_, position) => makeFile({ fileName: `bulk_${position}.jpg` }));

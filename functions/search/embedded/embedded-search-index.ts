@@ -436,7 +436,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
     }
     w.upsertDocument.run(row.id, row.document);
     if (current === undefined) {
-      w.deleteTombstone.run(row.id);
+      // A job the index never saw has no tombstone to remove (`stored` would be its version).
+      if (stored !== undefined) w.deleteTombstone.run(row.id);
       w.addCount.run(row.accountId, row.status, 1);
       this.#jobsDelta += 1;
     } else if (current.accountId !== row.accountId || current.status !== row.status) {

@@ -30,6 +30,23 @@ describe('text folding shared by the index and the query', () => {
     expect(words(' *** () -- ')).toEqual([]);
   });
 
+  it('folds ASCII text exactly as the full Unicode folding does', () => {
+    const full = (text: string): string =>
+      text
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase();
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)) }),
+        (text) => {
+          expect(foldText(text)).toBe(full(text));
+        },
+      ),
+    );
+    expect(foldText('IMG_4821.JPG Spring SHOES')).toBe('img_4821.jpg spring shoes');
+  });
+
   it('is idempotent: folding folded words changes nothing', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), (text) => {
