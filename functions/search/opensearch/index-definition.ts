@@ -39,13 +39,27 @@ const textField = {
  * The body of the create-index request.
  *
  * `index.gc_deletes` keeps delete tombstones (with their external version) for 24 hours — the
- * retention of a DynamoDB stream — so a redelivered older upsert cannot resurrect a deleted job.
+ * retention of a DynamoDB stream — so a redelivered older upsert cannot resurrect a deleted job. The
+ * slow-log thresholds make the slow logs the domain publishes to CloudWatch record something: OpenSearch
+ * leaves every threshold off (-1) by default. A search of this index answers in milliseconds, so half a
+ * second is worth a look and two seconds a warning.
  */
 export const INDEX_DEFINITION = {
   settings: {
     index: {
       gc_deletes: '24h',
       max_result_window: 10_000,
+      search: {
+        slowlog: {
+          threshold: {
+            query: { warn: '2s', info: '500ms' },
+            fetch: { warn: '1s', info: '200ms' },
+          },
+        },
+      },
+      indexing: {
+        slowlog: { threshold: { index: { warn: '2s', info: '500ms' } } },
+      },
     },
     analysis: {
       tokenizer: {

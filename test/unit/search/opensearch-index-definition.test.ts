@@ -48,7 +48,15 @@ describe('OpenSearch index definition', () => {
     expect(properties.document).toEqual({ type: 'object', enabled: false });
   });
 
-  it('keeps delete tombstones as long as a stream keeps records, and allows 10 000 results', () => {
-    expect(INDEX_DEFINITION.settings.index).toEqual({ gc_deletes: '24h', max_result_window: 10_000 });
+  it('keeps delete tombstones as long as a stream keeps records, allows 10 000 results, and sets slow-log thresholds', () => {
+    expect(INDEX_DEFINITION.settings.index).toEqual({
+      gc_deletes: '24h',
+      max_result_window: 10_000,
+      // OpenSearch's defaults are -1 (off): without thresholds the published slow logs stay empty.
+      search: {
+        slowlog: { threshold: { query: { warn: '2s', info: '500ms' }, fetch: { warn: '1s', info: '200ms' } } },
+      },
+      indexing: { slowlog: { threshold: { index: { warn: '2s', info: '500ms' } } } },
+    });
   });
 });
