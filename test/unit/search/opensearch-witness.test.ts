@@ -1,0 +1,191 @@
+/**
+ * Every request the OpenSearch engine sends, judged by OpenSearch's own published API description
+ * (test/witness/opensearch/): an operation of the engine version, declared query parameters only, and a body
+ * valid against the operation's request schema. The engine runs against a fake node that answers like
+ * OpenSearch; the judge is the description, which nobody on this project wrote.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toSearchDocument } from '../../../functions/jobs/search-document';
+import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
+import { MAX_QUERY_WORDS, TEXT_FIELD_IDS } from '../../../functions/search/query-text';
+import type { SearchQuery } from '../../../functions/search/search-index';
+import { FakeOpenSearchNode, type RecordedRequest, type ReplyTo } from '../../support/fake-opensearch';
+import { makeFile, makeJob } from '../../support/jobs';
+import { openSearchApiProblems } from '../../support/opensearch-witness';
+
+const problemsOf = (request: Pick<RecordedRequest, 'method' | 'path' | 'query' | 'body'>) =>
+  openSearchApiProblems({ method: request.method, path: request.path, query: request.query, body: request.body });
+
+const request = (method: string, target: string, body: unknown = '') => {
+  const url = new URL(target, 'http://node');
+  return {
+    method,
+    path: url.pathname,
+    query: url.searchParams,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  };
+};
+
+describe('the witness itself', { timeout: 60_000 }, () => {
+  it('accepts a plain search', () => {
+    expect(problemsOf(request('POST', '/jobs/_search', { query: { match_all: {} }, size: 1 }))).toEqual([]);
+  });
+
+  it('refuses an operation OpenSearch does not have', () => {
+    expect(problemsOf(request('POST', '/jobs/_searches', {}))[0]).toContain('is no operation');
+  });
+
+  it('refuses a query parameter the operation does not declare', () => {
+    expect(problemsOf(request('POST', '/jobs/_search?sizes=3', {}))[0]).toContain('no query parameter "sizes"');
+  });
+
+  it('refuses an unknown query type and a malformed body', () => {
+    expect(problemsOf(request('POST', '/jobs/_search', { query: { prefix_words: { name: 'x' } } }))).not.toEqual([]);
+    expect(problemsOf(request('POST', '/jobs/_search', { size: 'ten' }))).not.toEqual([]);
+  });
+
+  it('refuses a bulk line that is no action', () => {
+    const body = `${JSON.stringify({ index: { _id: 1, version: 'v' } })}\n`;
+    expect(problemsOf(request('POST', '/jobs/_bulk', body))).not.toEqual([]);
+  });
+});
+
+/** A fake node answering each operation the way OpenSearch does. */
+const answers: ReplyTo = (recorded) => {
+  const { method, path } = recorded;
+  if (path === '/_alias/jobs') return { status: 200, body: { 'jobs-v0': { aliases: { jobs: {} } } } };
+  if (path.endsWith('/_bulk')) {
+    const lines = recorded.body.split('\n').filter((line) => line !== '');
+    const items = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => 'index' in line || 'delete' in line)
+      .map((line) => ({ [Object.keys(line)[0] as string]: { status: 201, result: 'created' } }));
+    return { status: 200, body: { took: 3, errors: false, items } };
+  }
+  if (path.endsWith('/_search'))
+    return { status: 200, body: { hits: { total: { value: 0, relation: 'eq' }, hits: [] } } };
+  if (path.includes('/_doc/')) return { status: 404, body: { _index: 'jobs-v0', _id: '1', found: false } };
+  if (method === 'HEAD') return { status: 404 };
+  return { status: 200, body: { acknowledged: true } };
+};
+
+const query = (overrides: Partial<SearchQuery>): SearchQuery => ({
+  field: 'Global',
+  text: '',
+  globalFields: ['JobName', 'FileName'],
+  globalMatchesAccountNumber: false,
+  offset: 0,
+  limit: 20,
+  ...overrides,
+});
+
+const SEARCHES: [string, SearchQuery][] = [
+  ['no condition', query({})],
+  ['Global text, user', query({ text: 'spr cat', accountId: 5, globalFields: ['JobName', 'FileName', 'JobTags'] })],
+  [
+    'Global text, operator',
+    query({ text: '1001', globalMatchesAccountNumber: true, globalFields: [...TEXT_FIELD_IDS] }),
+  ],
+  ['one text field', query({ field: 'JobName', text: 'spring' })],
+  ['job number', query({ field: 'JobNumber', text: '42' })],
+  ['account number that is no number', query({ field: 'AccountNumber', text: 'x' })],
+  ['GUID', query({ field: 'Guid', text: 'ABCD-1234' })],
+  ['statuses', query({ statuses: ['CJ_NEW', 'CJ_ACCEPT'] })],
+  ['creation and delivery ranges', query({ created: { from: 1, to: 2 }, delivered: { from: 3 } })],
+  ['a deep page', query({ offset: 9_900, limit: 100 })],
+  [
+    'the costliest accepted query',
+    query({
+      text: Array.from({ length: MAX_QUERY_WORDS }, (_, i) => `w${i}q`).join(' '),
+      globalFields: [...TEXT_FIELD_IDS],
+      globalMatchesAccountNumber: true,
+    }),
+  ],
+];
+
+describe('the OpenSearch engine’s requests, judged by OpenSearch’s published API', { timeout: 60_000 }, () => {
+  let node: FakeOpenSearchNode;
+  let index: OpenSearchSearchIndex;
+
+  beforeAll(async () => {
+    node = new FakeOpenSearchNode(answers);
+    const url = await node.start();
+    index = new OpenSearchSearchIndex({
+      engine: 'opensearch',
+      url,
+      index: 'jobs',
+      region: 'eu-west-1',
+      timeoutMs: 5_000,
+    });
+  });
+
+  afterAll(async () => {
+    await index.close();
+    await node.stop();
+  });
+
+  const sentSince = (from: number) => node.requests.slice(from);
+  const expectValid = (requests: RecordedRequest[]) => {
+    expect(requests.length).toBeGreaterThan(0);
+    for (const sent of requests) expect(problemsOf(sent), `${sent.method} ${sent.url}`).toEqual([]);
+  };
+
+  it.each(SEARCHES)('search: %s', async (_name, search) => {
+    const from = node.requests.length;
+    await index.search(search);
+    expectValid(sentSince(from));
+  });
+
+  it('indexer: a bulk of upserts and deletes to the alias', async () => {
+    const from = node.requests.length;
+    const job = makeJob({ id: 7, files: [makeFile({ id: 70, fileName: 'cem_test15.jpg' })] });
+    await index.apply([
+      { type: 'upsert', document: toSearchDocument(job, 3) },
+      { type: 'delete', jobId: 8, version: 5 },
+    ]);
+    expectValid(sentSince(from));
+  });
+
+  it('indexer: the first index created when the alias is missing', async () => {
+    const from = node.requests.length;
+    let created = false;
+    node.reply = (recorded) => {
+      if (recorded.method === 'PUT') created = true;
+      if (recorded.path.endsWith('/_bulk') && !created) {
+        return {
+          status: 200,
+          body: { errors: true, items: [{ delete: { status: 404, error: { type: 'index_not_found_exception' } } }] },
+        };
+      }
+      return answers(recorded);
+    };
+    await index.apply([{ type: 'delete', jobId: 8, version: 5 }]);
+    node.reply = answers;
+    expect(sentSince(from).map((sent) => sent.method)).toEqual(['POST', 'PUT', 'POST']);
+    expectValid(sentSince(from));
+  });
+
+  it('reads: a document by id and every version, page by page', async () => {
+    const from = node.requests.length;
+    await index.get(7);
+    for await (const _ of index.versions()) break;
+    expectValid(sentSince(from));
+  });
+
+  it('rebuild: create, fill, refresh, swap the alias, drop the retired index', async () => {
+    const from = node.requests.length;
+    await index.rebuild((writer) =>
+      writer.apply([{ type: 'upsert', document: toSearchDocument(makeJob({ id: 9 }), 1) }]),
+    );
+    const methods = sentSince(from).map((sent) => `${sent.method} ${sent.path.replace(/-v\d{5,}/, '-v<ms>')}`);
+    expect(methods).toEqual([
+      'GET /_alias/jobs',
+      'PUT /jobs-v<ms>',
+      'POST /jobs-v<ms>/_bulk',
+      'POST /jobs-v<ms>/_refresh',
+      'POST /_aliases',
+      'DELETE /jobs-v0',
+    ]);
+    expectValid(sentSince(from));
+  });
+});
