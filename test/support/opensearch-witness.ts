@@ -14,7 +14,7 @@ export const WITNESS_ENGINE_VERSION = '3.5';
 
 const SPEC_PATH = join(import.meta.dirname, '..', 'witness', 'opensearch', 'opensearch-openapi.yaml');
 const QUERY_CONTAINER = '_common.query_dsl___QueryContainer';
-const METHODS = ['get', 'put', 'post', 'delete', 'head'] as const;
+type Method = 'get' | 'put' | 'post' | 'delete' | 'head';
 const BULK_OPERATION = '_core.bulk___OperationContainer';
 
 /** One request as sent on the wire. */
@@ -35,7 +35,7 @@ interface Operation {
 }
 
 type Spec = {
-  paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
+  paths: Record<string, Partial<Record<Method, Operation>>>;
   components: {
     parameters: Record<string, { name: string; in: string }>;
     requestBodies: Record<string, { content: Record<string, { schema: unknown }> }>;
@@ -80,7 +80,7 @@ class Witness {
   }
 
   public check(request: WitnessedRequest, engineVersion = WITNESS_ENGINE_VERSION): string[] {
-    const method = request.method.toLowerCase() as (typeof METHODS)[number];
+    const method = request.method.toLowerCase() as Method;
     const candidates = this.#routes
       .filter((route) => route.pattern.test(request.path))
       .map((route) => ({ template: route.template, operation: this.#spec.paths[route.template]?.[method] }))
