@@ -26,8 +26,35 @@ export interface StreamIndexerOptions {
   index: () => Promise<SearchIndex>;
   /** How many jobs are read from the table at once. */
   readConcurrency?: number;
+  /**
+   * Writes the index answered `retryable` (throttled, overloaded) are sent again within the invocation,
+   * after a full-jitter exponential delay, before they are reported as failures.
+   */
+  retry?: Partial<IndexRetry>;
   logger?: IndexerLogger;
 }
+
+/** How the indexer backs off from an index that throttles or fails part of a bulk write. */
+export interface IndexRetry {
+  /** Writes sent again at most, after the first. */
+  attempts: number;
+  /** The cap of the first delay, in milliseconds; doubles per attempt. */
+  baseDelayMs: number;
+  /** The cap of any delay, in milliseconds. */
+  maxDelayMs: number;
+  /** Time the invocation keeps in hand after the last retry, in milliseconds: no retry eats into it. */
+  reserveMs: number;
+  /** A number in [0, 1) (tests fix it). */
+  random: () => number;
+}
+
+const DEFAULT_RETRY: IndexRetry = {
+  attempts: 3,
+  baseDelayMs: 200,
+  maxDelayMs: 5_000,
+  reserveMs: 5_000,
+  random: Math.random,
+};
 
 /** A stream handler: a batch of records in, the records to retry out. */
 export type StreamIndexer = (event: DynamoDBStreamEvent, context?: Context) => Promise<DynamoDBBatchResponse>;
@@ -44,6 +71,8 @@ export class JobIndexingError extends Error {
     this.retryable = retryable;
   }
 }
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const silent: IndexerLogger = { debug: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -74,6 +103,7 @@ type ReadResult = { read: true; stored: StoredJob | undefined } | { read: false;
  */
 export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexer => {
   const readConcurrency = options.readConcurrency ?? 16;
+  const retry: IndexRetry = { ...DEFAULT_RETRY, ...options.retry };
   const logger = options.logger ?? silent;
 
   /** Reads the current state of each job; a job whose read failed gets its failure instead. */
@@ -98,40 +128,91 @@ export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexe
     return states;
   };
 
+  /** One bulk write; a failure of the write itself makes every operation `retryable`. */
+  const applyOnce = async (
+    index: SearchIndex,
+    jobIds: number[],
+    operations: IndexOperation[],
+  ): Promise<IndexOutcome[]> => {
+    try {
+      const outcomes = await index.apply(operations);
+      if (outcomes.length !== operations.length) {
+        throw new Error(`the index answered ${outcomes.length} outcomes to ${operations.length} operations`);
+      }
+      return outcomes;
+    } catch (error) {
+      logger.error('The bulk write to the search index failed', { jobs: jobIds.length, error: describeError(error) });
+      return operations.map(() => ({ status: 'retryable', reason: `the bulk write failed: ${describeError(error)}` }));
+    }
+  };
+
+  /**
+   * Writes the operations; those the index answers `retryable` are sent again after a full-jitter
+   * exponential delay while attempts and the invocation's time allow (Lambda's retry of the whole batch
+   * comes later and costs a re-read of every job).
+   */
   const applyOperations = async (
     jobIds: number[],
     operations: IndexOperation[],
     results: Map<number, JobResult>,
+    context: Context | undefined,
   ): Promise<void> => {
     if (operations.length === 0) return;
-    let outcomes: IndexOutcome[];
+    // One index for the whole invocation, retries included.
+    let index: SearchIndex;
     try {
-      outcomes = await (await options.index()).apply(operations);
-      if (outcomes.length !== operations.length) {
-        throw new Error(`the index answered ${outcomes.length} outcomes to ${operations.length} operations`);
-      }
+      index = await options.index();
     } catch (error) {
-      logger.error('The bulk write to the search index failed', { jobs: jobIds.length, error: describeError(error) });
+      logger.error('The search index could not be opened', { jobs: jobIds.length, error: describeError(error) });
       for (const jobId of jobIds) {
-        results.set(jobId, { ok: false, error: new JobIndexingError(jobId, 'the bulk write failed', true, error) });
+        results.set(jobId, { ok: false, error: new JobIndexingError(jobId, 'the index is unavailable', true, error) });
       }
       return;
     }
-    outcomes.forEach((outcome, index) => {
-      const jobId = jobIds[index] as number;
-      if (outcome.status === 'indexed' || outcome.status === 'stale') {
-        results.set(jobId, { ok: true, outcome });
-        return;
-      }
-      logger.warn('The search index did not take a job', { jobId, outcome: outcome.status, reason: outcome.reason });
-      results.set(jobId, {
-        ok: false,
-        error: new JobIndexingError(jobId, `${outcome.status}: ${outcome.reason}`, outcome.status === 'retryable'),
+    let pendingIds = jobIds;
+    let pending = operations;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const outcomes = await applyOnce(index, pendingIds, pending);
+      const retryIds: number[] = [];
+      const retryOperations: IndexOperation[] = [];
+      const anyRetryable = outcomes.some((outcome) => outcome.status === 'retryable');
+      const delay = anyRetryable
+        ? Math.floor(retry.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt))
+        : 0;
+      const mayRetry =
+        anyRetryable &&
+        attempt < retry.attempts &&
+        (context === undefined || context.getRemainingTimeInMillis() - delay > retry.reserveMs);
+      outcomes.forEach((outcome, index) => {
+        const jobId = pendingIds[index] as number;
+        if (outcome.status === 'indexed' || outcome.status === 'stale') {
+          results.set(jobId, { ok: true, outcome });
+          return;
+        }
+        if (outcome.status === 'retryable' && mayRetry) {
+          retryIds.push(jobId);
+          retryOperations.push(pending[index] as IndexOperation);
+          return;
+        }
+        logger.warn('The search index did not take a job', { jobId, outcome: outcome.status, reason: outcome.reason });
+        results.set(jobId, {
+          ok: false,
+          error: new JobIndexingError(jobId, `${outcome.status}: ${outcome.reason}`, outcome.status === 'retryable'),
+        });
       });
-    });
+      if (retryOperations.length > 0) {
+        logger.debug('Backing off before writing again', { jobs: retryIds.length, attempt: attempt + 1, delay });
+        await sleep(delay);
+      }
+      pendingIds = retryIds;
+      pending = retryOperations;
+    }
   };
 
-  const indexBatch = async (records: readonly DynamoDBRecord[]): Promise<Map<number, JobResult>> => {
+  const indexBatch = async (
+    records: readonly DynamoDBRecord[],
+    context: Context | undefined,
+  ): Promise<Map<number, JobResult>> => {
     const { changes, ignored } = groupByJob(records);
     if (ignored.length > 0)
       logger.debug('Ignoring stream records that are not about a job item', { count: ignored.length });
@@ -149,13 +230,13 @@ export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexe
       jobIds.push(change.jobId);
       operations.push(operationFor(change, state.stored));
     }
-    await applyOperations(jobIds, operations, results);
+    await applyOperations(jobIds, operations, results, context);
     return results;
   };
 
   return async (event, context) => {
     const records = event.Records ?? [];
-    const results = await indexBatch(records);
+    const results = await indexBatch(records, context);
     const recordHandler = async (record: DynamoDBRecord): Promise<void> => {
       const jobId = jobIdOf(record);
       if (jobId === undefined) return;

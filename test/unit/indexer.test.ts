@@ -1,9 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
+import type { Context, DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createStreamIndexer } from '../../functions/indexing/stream-indexer';
+import { createStreamIndexer, type IndexRetry } from '../../functions/indexing/stream-indexer';
 import { toFileItem, toJobItem } from '../../functions/jobs/items';
 import type { Job } from '../../functions/jobs/model';
 import { JobRepository } from '../../functions/jobs/repository';
@@ -16,7 +16,11 @@ import type {
   SearchIndex,
   SearchResult,
 } from '../../functions/search/search-index';
+import { lambdaContext } from '../support/api-event';
 import { makeFile, makeJob } from '../support/jobs';
+
+const jobIdOfOperation = (operation: IndexOperation): number =>
+  operation.type === 'upsert' ? operation.document.summary.id : operation.jobId;
 
 /** An in-memory SearchIndex that records every apply() and answers what the test decides. */
 class RecordingIndex implements SearchIndex {
@@ -85,11 +89,12 @@ describe('stream indexer', () => {
   const unreadable = new Set<number>();
   let index: RecordingIndex;
 
-  const indexer = () =>
+  const indexer = (retry: Partial<IndexRetry> = { random: () => 0 }) =>
     createStreamIndexer({
       repository: () => new JobRepository(client, 'jobs'),
       index: async () => index,
       readConcurrency: 4,
+      retry,
     });
 
   const store = (job: Job, version: number): Job => {
@@ -202,10 +207,39 @@ describe('stream indexer', () => {
 
     const response = await indexer()({ Records: records });
 
-    expect(index.calls).toHaveLength(1);
+    // The busy job is written again three times within the invocation; the poison job is not.
+    expect(index.calls).toHaveLength(4);
+    for (const retried of index.calls.slice(1)) expect(retried.map(jobIdOfOperation)).toEqual([busy.id]);
     expect(response.batchItemFailures).toEqual(
       failuresOf([busyRecords[0], poisonRecord, busyRecords[1]] as DynamoDBRecord[]),
     );
+  });
+
+  it('writes a throttled job again within the invocation, after a jittered delay, and reports no failure', async () => {
+    const throttled = store(makeJob(), 1);
+    let refusals = 2;
+    index.answer = (operations) =>
+      operations.map(() =>
+        refusals-- > 0 ? { status: 'retryable', reason: '429 es_rejected_execution_exception' } : { status: 'indexed' },
+      );
+    const draws: number[] = [];
+    const response = await indexer({ random: () => (draws.push(0), 0.5), baseDelayMs: 40 })({
+      Records: [jobRecord(throttled.id, { newVersion: 1 })] as DynamoDBRecord[],
+    });
+    expect(response.batchItemFailures).toEqual([]);
+    expect(index.calls).toHaveLength(3);
+    // One jitter draw per retry (full jitter: a random share of 40 ms, then of 80 ms).
+    expect(draws).toHaveLength(2);
+  });
+
+  it('does not retry when the invocation has no time left for it, and reports the job for Lambda to retry', async () => {
+    const throttled = store(makeJob(), 1);
+    index.answer = (operations) => operations.map(() => ({ status: 'retryable', reason: 'throttled' }));
+    const almostOut = { ...lambdaContext(), getRemainingTimeInMillis: () => 4_000 } as Context;
+    const records = [jobRecord(throttled.id, { newVersion: 1 })] as DynamoDBRecord[];
+    const response = await indexer({ random: () => 0, reserveMs: 5_000 })({ Records: records }, almostOut);
+    expect(index.calls).toHaveLength(1);
+    expect(response.batchItemFailures).toEqual(failuresOf(records));
   });
 
   it('fails every record of the batch when the bulk request itself fails', async () => {
