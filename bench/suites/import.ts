@@ -181,6 +181,12 @@ await runSuite('import', 'Import into DynamoDB Local', async ({ scale, log }) =>
         })(),
       },
       {
+        id: 'import.vs-transact-floor',
+        label: 'import as a multiple of the raw TransactWriteItems floor (same rounds, medians)',
+        value: round(importRate / transactRate),
+        unit: '×',
+      },
+      {
         id: 'import.rerun-jobs-per-second',
         label: `the same import again, every job already stored (read, found unchanged, not written), first round`,
         value: round(rerunRates[0] ?? Number.NaN),
