@@ -64,9 +64,15 @@ export interface JobFile {
   reviewDate: string | null;
   /** The current review, or null when the file was never reviewed. */
   reviews: Review | null;
-  /** Earlier reviews, oldest first. */
+  /** Earlier reviews, oldest first: the {@link MAX_PREVIOUS_REVIEWS} most recent. */
   previousReviews: Review[];
 }
+
+/**
+ * How many earlier reviews a file keeps (docs/contract.md §5): five of the largest reviews still fit one
+ * DynamoDB item, so a file can be rejected any number of times.
+ */
+export const MAX_PREVIOUS_REVIEWS = 5;
 
 /** A job with its files. Datetimes are ISO 8601 UTC strings; unset dates are null. */
 export interface Job {

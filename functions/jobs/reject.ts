@@ -20,7 +20,14 @@ import { accountScope } from '../auth/principal';
 import { ApiError, DependencyUnavailableError } from '../http/errors';
 import { JOBS_TABLE, jobKeys } from '../tables';
 import { type FileItem, fromFileItem } from './items';
-import { type JobFile, type JobStatus, REVIEWABLE_STATUSES, type RejectReason, type Review } from './model';
+import {
+  type JobFile,
+  type JobStatus,
+  MAX_PREVIOUS_REVIEWS,
+  REVIEWABLE_STATUSES,
+  type RejectReason,
+  type Review,
+} from './model';
 import type { FileRejection, RejectRequest } from './reject-request';
 
 // ---------------------------------------------------------------------------------------------------
@@ -253,7 +260,9 @@ export const rejectedFile = (file: JobFile, rejection: FileRejection, now: strin
     reviewDate: now,
     rejectionReason: rejectionReasonOf(review),
     reviews: review,
-    previousReviews: file.reviews === null ? file.previousReviews : [...file.previousReviews, file.reviews],
+    previousReviews: (file.reviews === null ? file.previousReviews : [...file.previousReviews, file.reviews]).slice(
+      -MAX_PREVIOUS_REVIEWS,
+    ),
   };
 };
 
@@ -420,11 +429,14 @@ const unchangedCondition = (item: FileItem): Condition => {
 };
 
 /**
- * How the review a rejection replaces reaches `previousReviews`. It is appended to the list as stored
- * (an absent list starts empty), so the write carries that one review and never the history, and the
- * write requires the list to still hold as many reviews as were read, so an append never lands on a
- * list another writer changed meanwhile. An item holding something else than a list there (`null`)
- * gets a list of the one review, required to still hold what was read.
+ * How the review a rejection replaces reaches `previousReviews`, which keeps the
+ * {@link MAX_PREVIOUS_REVIEWS} most recent. While the list has room, the review is appended to the list
+ * as stored (an absent list starts empty), so the write carries that one review and never the history;
+ * a full list is written whole, its oldest review dropped, so the history, the item and every later
+ * write stay bounded however often a file is rejected. Either way the write requires the list to still
+ * hold as many reviews as were read, so it never lands on a list another writer changed meanwhile. An
+ * item holding something else than a list there (`null`) gets a list of the one review, required to
+ * still hold what was read.
  */
 const moveToHistory = (condition: Condition, before: FileItem, moved: Review): { set: string } => {
   const history: unknown = (before as unknown as Record<string, unknown>).previousReviews;
@@ -439,6 +451,10 @@ const moveToHistory = (condition: Condition, before: FileItem, moved: Review): {
   } else {
     condition.values[':was_previousReviewCount'] = history.length;
     condition.clauses.push('size(#previousReviews) = :was_previousReviewCount');
+    if (history.length >= MAX_PREVIOUS_REVIEWS) {
+      condition.values[':moved'] = [...history, moved].slice(-MAX_PREVIOUS_REVIEWS);
+      return { set: '#previousReviews = :moved' };
+    }
   }
   condition.values[':empty'] = [];
   return { set: '#previousReviews = list_append(if_not_exists(#previousReviews, :empty), :moved)' };

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../../functions/auth/principal';
 import { type FileItem, toFileItem } from '../../../functions/jobs/items';
-import { type JobFile, type JobStatus, type Review, unreviewedFile } from '../../../functions/jobs/model';
+import {
+  type JobFile,
+  type JobStatus,
+  MAX_PREVIOUS_REVIEWS,
+  type Review,
+  unreviewedFile,
+} from '../../../functions/jobs/model';
 import {
   attributeValueBytes,
   estimatedItemSize,
@@ -375,7 +381,7 @@ describe('refusing a rejection DynamoDB could not store', () => {
    * its item exactly `bytes` bytes large (by the estimate the plan uses).
    */
   const fileSized = (id: number, bytes: number): StoredFile => {
-    const history: Review[] = Array.from({ length: Math.floor(bytes / 1_200) - 2 }, (_, index) => ({
+    const history: Review[] = Array.from({ length: MAX_PREVIOUS_REVIEWS }, (_, index) => ({
       customRejection: `${index} ${'h'.repeat(1_000)}`,
       rejects: [],
       reviewDate: new Date(Date.UTC(2023, 0, 1, 0, 0, index)).toISOString(),

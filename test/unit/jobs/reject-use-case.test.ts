@@ -123,20 +123,32 @@ describe('the reject use case with a mocked DynamoDB', () => {
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
-  it('refuses with file_not_rejectable, writing nothing, a file whose review history leaves no room', async () => {
+  it('trims a long review history to the five most recent reviews with one bounded write', async () => {
     const review = (index: number): Review => ({
       customRejection: 'x'.repeat(1_000),
       rejects: [],
       reviewDate: new Date(Date.UTC(2023, 0, 1, 0, 0, index)).toISOString(),
     });
+    const history = Array.from({ length: 400 }, (_, index) => review(index + 1));
     const full = {
       ...job.files[0]!,
       isRejected: true,
       reviewDate: '2024-01-01T00:00:00.000Z',
       reviews: review(0),
-      previousReviews: Array.from({ length: 400 }, (_, index) => review(index + 1)),
+      previousReviews: history,
     };
     dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(job, 3), toFileItem(7, full)] } });
+    dynamo.on(TransactWriteCommand).resolves({});
+    await expect(useCase().run(request, principal)).resolves.toMatchObject({ files: [{ fileId: 70 }] });
+    const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    const fileWrite = items.find((item) => item.Update?.Key?.sk === 'FILE#70')?.Update;
+    expect(fileWrite?.UpdateExpression).toContain('#previousReviews = :moved');
+    expect(fileWrite?.ExpressionAttributeValues?.[':moved']).toEqual([...history.slice(-4), review(0)]);
+  });
+
+  it('refuses with file_not_rejectable, writing nothing, a file whose item leaves no room for the review', async () => {
+    const crowded = { ...job.files[0]!, remarkToProcessor: 'p'.repeat(395_000) };
+    dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(job, 3), toFileItem(7, crowded)] } });
     const outcome = useCase().run(request, principal);
     await expect(outcome).rejects.toBeInstanceOf(RejectionTooLargeError);
     await expect(outcome).rejects.toMatchObject({ code: 'file_not_rejectable', status: 409, fileId: 70 });
