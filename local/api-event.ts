@@ -46,34 +46,35 @@ export interface EventHeaders {
  * `multiValueHeaders` and their last value in `headers`.
  */
 export const eventHeaders = (rawHeaders: readonly string[]): EventHeaders => {
+  // Names are data: collected in a Map (a header named `constructor` or `__proto__` is just a header), then
+  // turned into own properties.
   const spelling = new Map<string, string>();
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  const values = new Map<string, string[]>();
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const rawName = rawHeaders[index]!;
     const value = rawHeaders[index + 1]!;
     const key = rawName.toLowerCase();
     const name = spelling.get(key) ?? rawName;
     spelling.set(key, name);
-    headers[name] = value;
-    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
+    values.set(name, [...(values.get(name) ?? []), value]);
   }
-  return { headers, multiValueHeaders };
+  return {
+    headers: Object.fromEntries([...values].map(([name, list]) => [name, list.at(-1) as string])),
+    multiValueHeaders: Object.fromEntries(values),
+  };
 };
 
 /** Query string parameters as API Gateway passes them: null when there are none, the last value singly. */
 export const eventQuery = (
   search: string,
 ): Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'> => {
-  const params = new URLSearchParams(search);
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of params) {
-    single[name] = value;
-    multi[name] = [...(multi[name] ?? []), value];
-  }
-  if (Object.keys(single).length === 0) return { queryStringParameters: null, multiValueQueryStringParameters: null };
-  return { queryStringParameters: single, multiValueQueryStringParameters: multi };
+  const values = new Map<string, string[]>();
+  for (const [name, value] of new URLSearchParams(search)) values.set(name, [...(values.get(name) ?? []), value]);
+  if (values.size === 0) return { queryStringParameters: null, multiValueQueryStringParameters: null };
+  return {
+    queryStringParameters: Object.fromEntries([...values].map(([name, list]) => [name, list.at(-1) as string])),
+    multiValueQueryStringParameters: Object.fromEntries(values),
+  };
 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
