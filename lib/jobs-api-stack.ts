@@ -162,7 +162,8 @@ export class JobsApiStack extends Stack {
     // Authentication reads a client and a session by key.
     for (const fn of [Search, SearchFields, Reject]) allow(fn, dynamodb('GetItem'), [auth]);
 
-    this.searchDomain.grantPaths(Search.role, ['es:ESHttpPost', 'es:ESHttpGet'], this.searchDomain.indexPaths);
+    // Search sends one request: POST /{alias}/_search.
+    this.searchDomain.grantPaths(Search.role, ['es:ESHttpPost'], [`${SEARCH_INDEX_NAME}/_search`]);
 
     // The rejection finds files through the sparse index, reads them with BatchGetItem and writes them
     // and their jobs in one transaction of Update and ConditionCheck items.
@@ -171,11 +172,10 @@ export class JobsApiStack extends Stack {
 
     // The indexer reads each touched job (its item and its files) with one query per job.
     allow(Indexer, dynamodb('Query'), [jobs]);
-    this.searchDomain.grantPaths(
-      Indexer.role,
-      ['es:ESHttpPost', 'es:ESHttpPut', 'es:ESHttpGet', 'es:ESHttpHead'],
-      [...this.searchDomain.indexPaths, '_bulk'],
-    );
+    // The indexer writes with POST /{alias}/_bulk and, on a new domain, creates the first concrete index
+    // behind the alias with PUT /{alias}-v0. Rebuilds (reindex) run with the operator's credentials.
+    this.searchDomain.grantPaths(Indexer.role, ['es:ESHttpPost'], [`${SEARCH_INDEX_NAME}/_bulk`]);
+    this.searchDomain.grantPaths(Indexer.role, ['es:ESHttpPut'], [`${SEARCH_INDEX_NAME}-v0`]);
   }
 
   private addOutputs(): void {

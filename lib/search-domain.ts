@@ -92,6 +92,8 @@ export class SearchDomain extends Construct {
         appLogEnabled: true,
         appLogGroup,
       },
+      // Bulk bodies may not name an index: a role granted one index's _bulk path cannot write another.
+      advancedOptions: { 'rest.action.multi.allow_explicit_index': 'false' },
       enableAutoSoftwareUpdate: true,
       suppressLogsResourcePolicy: true,
       removalPolicy,

@@ -173,17 +173,26 @@ describe('the search domain', () => {
     expect(policy.Statement.map((statement) => statement.Principal)).toEqual([
       { AWS: { 'Fn::GetAtt': [roleId('Search'), 'Arn'] } },
       { AWS: { 'Fn::GetAtt': [roleId('Indexer'), 'Arn'] } },
+      { AWS: { 'Fn::GetAtt': [roleId('Indexer'), 'Arn'] } },
     ]);
     const paths = policy.Statement.map((statement) =>
-      (statement.Resource as Json[]).map(
+      [statement.Resource as Json[] | Json].flat().map(
         (resource) => JSON.stringify(resource).match(/domain\/jobs-prod\/([^"]*)"/)?.[1],
       ),
     );
-    expect(paths).toEqual([
-      ['jobs', 'jobs/*'],
-      ['jobs', 'jobs/*', '_bulk'],
+    expect(paths).toEqual([['jobs/_search'], ['jobs/_bulk'], ['jobs-v0']]);
+    expect(policy.Statement.map((statement) => statement.Action)).toEqual([
+      'es:ESHttpPost',
+      'es:ESHttpPost',
+      'es:ESHttpPut',
     ]);
     expect(JSON.stringify(policy)).not.toContain('"*"');
+  });
+
+  it('refuses bulk bodies that name an index, so a grant on one index path cannot write another', () => {
+    template.hasResourceProperties('AWS::OpenSearchService::Domain', {
+      AdvancedOptions: { 'rest.action.multi.allow_explicit_index': 'false' },
+    });
   });
 
   it('publishes slow logs and application logs to CloudWatch', () => {
@@ -211,7 +220,7 @@ describe('least privilege', () => {
 
   it('lets the search function read the auth table and search the index, nothing more', () => {
     expect(actionsWithPrefix('Search', 'dynamodb:')).toEqual(['dynamodb:GetItem']);
-    expect(actionsWithPrefix('Search', 'es:')).toEqual(['es:ESHttpGet', 'es:ESHttpPost']);
+    expect(actionsWithPrefix('Search', 'es:')).toEqual(['es:ESHttpPost']);
   });
 
   it('lets the search-fields function only read the auth table', () => {
@@ -241,12 +250,7 @@ describe('least privilege', () => {
       'dynamodb:ListStreams',
       'dynamodb:Query',
     ]);
-    expect(actionsWithPrefix('Indexer', 'es:')).toEqual([
-      'es:ESHttpGet',
-      'es:ESHttpHead',
-      'es:ESHttpPost',
-      'es:ESHttpPut',
-    ]);
+    expect(actionsWithPrefix('Indexer', 'es:')).toEqual(['es:ESHttpPost', 'es:ESHttpPut']);
     expect(JSON.stringify(statementsOf('Indexer'))).not.toContain(tableLogicalId('auth'));
   });
 
