@@ -1,0 +1,404 @@
+/**
+ * The cloud rehearsal: every function runs as its real handler module, with the environment the
+ * synthesized template gives it (tables on DynamoDB Local, the search domain replaced by a recording HTTP
+ * stand-in), through representative events. Every AWS call it makes is judged, as AWS judges it, by an IAM
+ * policy evaluator (`@cloud-copilot/iam-simulate`) over the role's identity policies and, for OpenSearch,
+ * the domain's access policy, all taken from the template. A call that is not allowed fails, naming its
+ * action and resource; so does a granted action that no call uses and that `lib/runtime-grants.ts` does
+ * not explain. No AWS account and no network are involved.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { runSimulation } from '@cloud-copilot/iam-simulate';
+import type { APIGatewayProxyResult, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
+import { AuthStore } from '../../functions/auth/store';
+import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
+import { resetConfig } from '../../functions/config';
+import type { Job } from '../../functions/jobs/model';
+import { JobRepository } from '../../functions/jobs/repository';
+import { resetSearchIndex } from '../../functions/search/engine';
+import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
+import type { FunctionName } from '../../lib/jobs-api-stack';
+import { RUNTIME_GRANTS } from '../../lib/runtime-grants';
+import { ensureTable } from '../../local/tables';
+import { apiEvent, lambdaContext } from '../support/api-event';
+import { FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';
+import { makeFile, makeJob } from '../support/jobs';
+import { type AuthorizedCall, CallRecorder } from './recorder';
+import { ACCOUNT, type RehearsalTemplate, type RehearsedFunction, synthesizeForRehearsal } from './template';
+
+const suffix = crypto.randomUUID().slice(0, 8);
+const TABLES = { jobs: `rehearsal-jobs-${suffix}`, auth: `rehearsal-auth-${suffix}` };
+const ACCOUNT_ID = 4242;
+
+let template: RehearsalTemplate;
+let node: FakeOpenSearchNode;
+let nodeUrl: string;
+const recorder = new CallRecorder();
+/** Every call each function made, over all its scenarios. */
+const made = new Map<FunctionName, AuthorizedCall[]>();
+let tokens: { client: string; user: string; operator: string };
+let jobs: Job[];
+/** Whether the stand-in answers as a domain without the alias yet (the first bulk of a new domain). */
+let aliasMissing = false;
+
+/** The stand-in answers as OpenSearch does, and records each request as IAM sees it. */
+const answer = (request: RecordedRequest) => {
+  recorder.openSearch(request.method, request.path, template.domainArn);
+  if (request.path.endsWith('/_bulk')) {
+    const actions = request.body
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => 'index' in line || 'delete' in line);
+    if (aliasMissing) {
+      aliasMissing = false;
+      const missing = { status: 404, error: { type: 'index_not_found_exception', reason: '[jobs] is not an alias' } };
+      return {
+        status: 200,
+        body: { took: 1, errors: true, items: actions.map((line) => ({ [Object.keys(line)[0]!]: missing })) },
+      };
+    }
+    const items = actions.map((line) => ({ [Object.keys(line)[0]!]: { status: 201, result: 'created' } }));
+    return { status: 200, body: { took: 2, errors: false, items } };
+  }
+  if (request.path.endsWith('/_search')) {
+    const hits = jobs
+      .slice(0, 2)
+      .map((job) => ({ _id: String(job.id), _source: { document: { summary: summaryOf(job) } } }));
+    return { status: 200, body: { took: 1, hits: { total: { value: hits.length, relation: 'eq' }, hits } } };
+  }
+  if (request.method === 'PUT')
+    return { status: 200, body: { acknowledged: true, shards_acknowledged: true, index: 'jobs-v0' } };
+  return { status: 404, body: { error: { type: 'index_not_found_exception' }, status: 404 } };
+};
+
+const summaryOf = (job: Job) => ({
+  id: job.id,
+  accountId: job.accountId,
+  status: job.status,
+  guid: job.guid,
+  name: job.name,
+  description: job.description,
+  acceptedDate: job.acceptedDate,
+  createdDate: job.createdDate,
+  deliveredDate: job.deliveredDate,
+  orderedDate: job.orderedDate,
+  reviewedDate: job.reviewedDate,
+  realCost: job.realCost,
+  fileCount: job.files.length,
+});
+
+/** Points the function modules at one function's environment, as its container would see it. */
+const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
+  Object.assign(process.env, fn.environment, {
+    OPENSEARCH_URL: nodeUrl,
+    DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+  });
+  resetConfig();
+  resetDocumentClient();
+  resetDefaultAuthenticator();
+  await resetSearchIndex();
+  recorder.watchDynamo(documentClient(), (name) =>
+    name === TABLES.jobs
+      ? template.tableArn('jobs')
+      : name === TABLES.auth
+        ? template.tableArn('auth')
+        : `unknown-table/${name}`,
+  );
+};
+
+const run = async (name: FunctionName, work: () => Promise<unknown>): Promise<void> => {
+  await becomeFunction(template.functions[name]);
+  const calls = await recorder.during(work);
+  made.set(name, [...(made.get(name) ?? []), ...calls]);
+};
+
+const http = async (
+  handler: (event: never, context: never) => Promise<unknown>,
+  options: { method: string; path: string; session?: 'user' | 'operator'; body?: unknown; form?: string },
+): Promise<APIGatewayProxyResult> => {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'X-Client-Token': tokens.client,
+    'X-Session-Token': options.session === 'operator' ? tokens.operator : tokens.user,
+  };
+  if (options.method === 'POST') {
+    headers['Content-Type'] = options.form === undefined ? 'application/json' : 'application/x-www-form-urlencoded';
+  }
+  const event = apiEvent({
+    method: options.method,
+    path: options.path,
+    headers,
+    body: options.form ?? (options.body as object) ?? null,
+  });
+  return (await handler(event as never, lambdaContext() as never)) as APIGatewayProxyResult;
+};
+
+let sequence = 0;
+const streamRecord = (job: Job, eventName: 'INSERT' | 'MODIFY' | 'REMOVE', version: number): DynamoDBRecord => {
+  sequence += 1;
+  const keys = { pk: { S: `JOB#${job.id}` }, sk: { S: 'JOB' } };
+  const image = { ...keys, version: { N: String(version) } };
+  return {
+    eventID: `rehearsal-${sequence}`,
+    eventName,
+    eventVersion: '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: 'eu-west-1',
+    eventSourceARN: `${template.tableArn('jobs')}/stream/2026-01-01T00:00:00.000`,
+    dynamodb: {
+      Keys: keys,
+      ...(eventName === 'REMOVE' ? { OldImage: image } : { NewImage: image }),
+      SequenceNumber: String(sequence).padStart(21, '0'),
+      SizeBytes: 100,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+  };
+};
+
+beforeAll(async () => {
+  template = synthesizeForRehearsal(TABLES);
+  node = new FakeOpenSearchNode(answer);
+  nodeUrl = await node.start();
+  const client = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'eu-west-1' });
+  await ensureTable(client, JOBS_TABLE, TABLES.jobs);
+  await ensureTable(client, AUTH_TABLE, TABLES.auth);
+  // Setting up data is not part of any function's calls.
+  await becomeFunction(template.functions.Search);
+  const store = new AuthStore(documentClient(), TABLES.auth);
+  const created = await store.createClient({ name: 'Rehearsal', grants: ['search', 'reject'] });
+  const user = await store.createSession({
+    clientToken: created.token,
+    accountId: ACCOUNT_ID,
+    role: 'user',
+    ttlSeconds: 3_600,
+  });
+  const operator = await store.createSession({
+    clientToken: created.token,
+    accountId: 1,
+    role: 'operator',
+    ttlSeconds: 3_600,
+  });
+  tokens = { client: created.token, user: user.token, operator: operator.token };
+  const repository = new JobRepository(documentClient(), TABLES.jobs);
+  jobs = Array.from({ length: 104 }, (_, index) =>
+    makeJob({ accountId: ACCOUNT_ID, status: index < 4 ? 'CJ_REVIEWING' : 'CJ_NEW', files: [makeFile(), makeFile()] }),
+  );
+  for (const job of jobs) await repository.putJob(job);
+}, 120_000);
+
+afterAll(async () => {
+  await resetSearchIndex();
+  await node?.stop();
+});
+
+const judge = async (fn: RehearsedFunction, call: AuthorizedCall): Promise<string> => {
+  const response = await runSimulation(
+    {
+      identityPolicies: fn.identityPolicies.map((policy, index) => ({ name: `${fn.name}-${index}`, policy })),
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+      ...(call.action.startsWith('es:') ? { resourcePolicy: template.domainAccessPolicy } : {}),
+      request: {
+        principal: fn.roleArn,
+        action: call.action,
+        resource: { resource: call.resource, accountId: ACCOUNT },
+        contextVariables: {},
+      },
+    },
+    {},
+  );
+  if (response.resultType === 'error') return `not evaluable: ${JSON.stringify(response.errors)}`;
+  return response.overallResult;
+};
+
+const expectAllowed = async (name: FunctionName): Promise<void> => {
+  const calls = made.get(name) ?? [];
+  expect(calls.length, `${name} made no AWS call`).toBeGreaterThan(0);
+  const refused: string[] = [];
+  for (const call of calls) {
+    const verdict = await judge(template.functions[name], call);
+    if (verdict !== 'Allowed') refused.push(`${call.action} on ${call.resource} (${call.origin}): ${verdict}`);
+  }
+  expect(refused, `${name}'s role refuses calls its code makes`).toEqual([]);
+};
+
+const pattern = (text: string): RegExp =>
+  new RegExp(
+    `^${text
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
+
+/** Granted action/resource pairs no recorded call uses and no runtime grant explains. */
+const unusedGrants = (name: FunctionName): string[] => {
+  const calls = made.get(name) ?? [];
+  const explained = new Set(RUNTIME_GRANTS.flatMap((grant) => grant.actions));
+  const unused: string[] = [];
+  for (const policy of template.functions[name].identityPolicies) {
+    for (const statement of policy.Statement) {
+      if (statement.Effect !== 'Allow') continue;
+      for (const action of [statement.Action].flat() as string[]) {
+        if (explained.has(action)) continue;
+        for (const resource of [statement.Resource].flat() as string[]) {
+          const used = calls.some((call) => pattern(action).test(call.action) && pattern(resource).test(call.resource));
+          if (!used) unused.push(`${action} on ${resource}`);
+        }
+      }
+    }
+  }
+  return unused;
+};
+
+describe('the cloud rehearsal: each function under its synthesized role', { timeout: 120_000 }, () => {
+  it('search: every filter, each text mode, both roles, a first and a deep page', async () => {
+    const { handler } = await import('../../functions/search');
+    const bodies: ['user' | 'operator', object][] = [
+      ['user', {}],
+      [
+        'user',
+        {
+          field: 'JobName',
+          query: 'spr cat',
+          statuses: ['CJ_NEW', 'CJ_ACCEPT'],
+          dateFrom: '2016-01-01',
+          dateTo: '2030-01-01',
+        },
+      ],
+      [
+        'user',
+        {
+          field: 'Global',
+          query: 'catalogue',
+          deliveredDateFrom: '2016-01-01',
+          deliveredDateTo: '2030-01-01T00:00:00Z',
+        },
+      ],
+      ['user', { field: 'JobNumber', query: String(jobs[0]!.id), page: 49, pageSize: 100 }],
+      ['user', { field: 'Guid', query: jobs[0]!.guid }],
+      ['operator', { field: 'AccountNumber', query: String(ACCOUNT_ID) }],
+      ['operator', { field: 'Global', query: 'spring', page: 0, pageSize: 100 }],
+    ];
+    await run('Search', async () => {
+      for (const [session, body] of bodies) {
+        const response = await http(handler, { method: 'POST', path: '/search', session, body });
+        expect(response.statusCode, JSON.stringify(body)).toBe(200);
+      }
+      const form = await http(handler, {
+        method: 'POST',
+        path: '/search',
+        form: 'field=JobName&query=spring&statuses=CJ_NEW',
+      });
+      expect(form.statusCode).toBe(200);
+    });
+    await expectAllowed('Search');
+  });
+
+  it('search-fields: both roles', async () => {
+    const { handler } = await import('../../functions/search-fields');
+    await run('SearchFields', async () => {
+      for (const session of ['user', 'operator'] as const) {
+        expect((await http(handler, { method: 'GET', path: '/search/fields', session })).statusCode).toBe(200);
+      }
+    });
+    await expectAllowed('SearchFields');
+  });
+
+  it('reject: a new rejection, the same again, the same with a new file, a conflicting one and a form body', async () => {
+    const { handler } = await import('../../functions/reject');
+    const [first, second, third] = jobs;
+    const review = {
+      customRejection: 'Shadow missing',
+      rejects: [{ reason: 'Cropping', positions: [{ xPercent: 0.5, yPercent: 0.5 }] }],
+    };
+    await run('Reject', async () => {
+      const fresh = await http(handler, {
+        method: 'POST',
+        path: '/reject',
+        body: {
+          files: [
+            { fileId: first!.files[0]!.id, ...review },
+            { fileId: second!.files[0]!.id, ...review },
+          ],
+        },
+      });
+      expect(fresh.statusCode, fresh.body).toBe(200);
+      const repeated = await http(handler, {
+        method: 'POST',
+        path: '/reject',
+        body: { files: [{ fileId: first!.files[0]!.id, ...review }] },
+      });
+      expect(repeated.statusCode).toBe(200);
+      // A retry that adds a file: the unchanged file is only checked (ConditionCheck), the new one written.
+      const widened = await http(handler, {
+        method: 'POST',
+        path: '/reject',
+        body: {
+          files: [
+            { fileId: first!.files[0]!.id, ...review },
+            { fileId: third!.files[0]!.id, ...review },
+          ],
+        },
+      });
+      expect(widened.statusCode, widened.body).toBe(200);
+      const notInReview = await http(handler, {
+        method: 'POST',
+        path: '/reject',
+        body: { files: [{ fileId: jobs[10]!.files[0]!.id, ...review }] },
+      });
+      expect(notInReview.statusCode).toBe(409);
+      const form = await http(handler, {
+        method: 'POST',
+        path: '/reject',
+        form: `fileId=${third!.files[1]!.id}&reason=Colour`,
+      });
+      expect(form.statusCode, form.body).toBe(200);
+    });
+    await expectAllowed('Reject');
+  });
+
+  it('indexer: insert, modify, remove, a full batch of 100, a redelivered batch, a new domain', async () => {
+    const { handler } = await import('../../functions/indexer');
+    const invoke = async (Records: DynamoDBRecord[]) => {
+      const result = (await handler({ Records } as DynamoDBStreamEvent, lambdaContext() as never)) as {
+        batchItemFailures: unknown[];
+      };
+      expect(result.batchItemFailures).toEqual([]);
+    };
+    const gone = makeJob({ accountId: ACCOUNT_ID });
+    await run('Indexer', async () => {
+      aliasMissing = true;
+      await invoke([streamRecord(jobs[0]!, 'INSERT', 1)]);
+      await invoke([streamRecord(jobs[1]!, 'MODIFY', 2), streamRecord(gone, 'REMOVE', 3)]);
+      const hundred = jobs.slice(4, 104).map((job) => streamRecord(job, 'INSERT', 1));
+      await invoke(hundred);
+      await invoke(hundred);
+    });
+    await expectAllowed('Indexer');
+  });
+
+  it('uses every grant it holds, except those the runtime itself uses (lib/runtime-grants.ts)', () => {
+    for (const name of ['Search', 'SearchFields', 'Reject', 'Indexer'] as const) {
+      expect(unusedGrants(name), `${name} holds grants no call uses`).toEqual([]);
+    }
+  });
+
+  it('records DynamoDB calls per item and OpenSearch calls per request', () => {
+    const actions = (name: FunctionName) => [...new Set((made.get(name) ?? []).map((call) => call.action))].sort();
+    expect(actions('Search')).toEqual(['dynamodb:GetItem', 'es:ESHttpPost']);
+    expect(actions('SearchFields')).toEqual(['dynamodb:GetItem']);
+    expect(actions('Reject')).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
+    expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut']);
+  });
+});

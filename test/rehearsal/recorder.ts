@@ -1,0 +1,87 @@
+/**
+ * Records the AWS calls a function makes, as the IAM requests AWS authorizes them: DynamoDB calls at the
+ * SDK's middleware (one action per item of a transaction or a batch, index ARNs for queries of an index)
+ * and OpenSearch calls at the HTTP level (`es:ESHttp<Method>` on the domain path).
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/** One request as IAM sees it. */
+export interface AuthorizedCall {
+  action: string;
+  resource: string;
+  /** What the function sent, for messages. */
+  origin: string;
+}
+
+type Json = Record<string, unknown>;
+
+const TRANSACT_ACTIONS: Record<string, string> = {
+  Put: 'dynamodb:PutItem',
+  Update: 'dynamodb:UpdateItem',
+  Delete: 'dynamodb:DeleteItem',
+  ConditionCheck: 'dynamodb:ConditionCheckItem',
+  Get: 'dynamodb:GetItem',
+};
+
+/** The IAM requests of one DynamoDB command. */
+export const dynamoCalls = (command: string, input: Json, tableArn: (name: string) => string): AuthorizedCall[] => {
+  const operation = command.replace(/Command$/, '');
+  const origin = `DynamoDB ${operation}`;
+  const onTable = (name: unknown, index?: unknown): string =>
+    index === undefined ? tableArn(String(name)) : `${tableArn(String(name))}/index/${String(index)}`;
+  switch (operation) {
+    case 'TransactWriteItems':
+    case 'TransactGetItems':
+      return (input.TransactItems as Json[]).map((item) => {
+        const [kind, body] = Object.entries(item)[0] as [string, Json];
+        return { action: TRANSACT_ACTIONS[kind] ?? `dynamodb:${kind}`, resource: onTable(body.TableName), origin };
+      });
+    case 'BatchGetItem':
+    case 'BatchWriteItem':
+      return Object.keys(input.RequestItems as Json).map((table) => ({
+        action: `dynamodb:${operation}`,
+        resource: onTable(table),
+        origin,
+      }));
+    default:
+      return [{ action: `dynamodb:${operation}`, resource: onTable(input.TableName, input.IndexName), origin }];
+  }
+};
+
+/** Collects the calls made while recording is on. */
+export class CallRecorder {
+  public readonly calls: AuthorizedCall[] = [];
+  public recording = false;
+
+  /** Watches every command the document client sends. */
+  public watchDynamo(client: DynamoDBDocumentClient, tableArn: (name: string) => string): void {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (this.recording) {
+          this.calls.push(...dynamoCalls(String(context.commandName), args.input as Json, tableArn));
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'rehearsalRecorder', override: true },
+    );
+  }
+
+  /** Records one HTTP request to the search domain. */
+  public openSearch(method: string, path: string, domainArn: string): void {
+    if (!this.recording) return;
+    const action = `es:ESHttp${method.charAt(0)}${method.slice(1).toLowerCase()}`;
+    this.calls.push({ action, resource: `${domainArn}${path}`, origin: `OpenSearch ${method} ${path}` });
+  }
+
+  /** Runs `work` with recording on; returns the calls it made. */
+  public async during(work: () => Promise<unknown>): Promise<AuthorizedCall[]> {
+    const from = this.calls.length;
+    this.recording = true;
+    try {
+      await work();
+    } finally {
+      this.recording = false;
+    }
+    return this.calls.slice(from);
+  }
+}
