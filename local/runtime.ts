@@ -224,6 +224,21 @@ export const demoCommandsFor = (demo: DemoTokens, baseUrl: string): DemoCommand[
   return demoCommands(demo, { baseUrl, query, ...(rejectable === undefined ? {} : { rejectable }) });
 };
 
+/**
+ * The CLI command that rebuilds this stack's search index, as a user would type it in another terminal
+ * (the environment variables the CLI needs to find the stack when they differ from the defaults).
+ */
+export const repairCommandFor = (options: LocalStackOptions): string => {
+  const environment: string[] = [];
+  const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
+  if (dataDir !== DEFAULT_DATA_DIR) environment.push(`DATA_DIR=${dataDir}`);
+  const dynamodbPort = options.dynamodbPort ?? DEFAULT_DYNAMODB_PORT;
+  if (options.dynamodbEndpoint === undefined && dynamodbPort !== DEFAULT_DYNAMODB_PORT) {
+    environment.push(`DYNAMODB_PORT=${dynamodbPort}`);
+  }
+  return [...environment, 'npm run cli -- reindex'].join(' ');
+};
+
 /** The poller's warnings and errors, as lines of the stack's log (its routine progress is left out). */
 const pollerLogger = (log: (message: string) => void): PollerLogger => {
   const line = (level: string, message: string, details?: Record<string, unknown>): void =>
@@ -319,6 +334,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       functionName: `${options.tablePrefix ?? DEFAULT_TABLE_PREFIX}-indexer`,
       ...(paths.streamCheckpoints === undefined ? {} : { checkpointPath: paths.streamCheckpoints }),
       logger: pollerLogger(log),
+      repairCommand: repairCommandFor(options),
       onDeadLetter: async (letter: DeadLetter) => {
         const line = `${JSON.stringify(letter)}\n`;
         if (deadLetters === undefined) log(`Indexing gave up on ${letter.records.length} stream record(s): ${line}`);

@@ -13,6 +13,15 @@
  * A record is checkpointed only once settled (succeeded or dead-lettered), so a crash replays rather
  * than loses. Checkpoints can be persisted to a file so a restart resumes where it stopped. Every wait
  * backs off; nothing spins.
+ *
+ * Trimmed records: DynamoDB Local numbers the stream records of all its tables in one sequence and
+ * places a `TRIM_HORIZON` iterator of an empty shard at the shard's nominal start, so once another table
+ * is written first, that iterator answers `TrimmedDataAccessException` although nothing was trimmed.
+ * The poller therefore takes a new `TRIM_HORIZON` iterator for each read until the shard's first record
+ * arrives. A trim that can still happen is one of records nobody read within the retention period: that
+ * is reported as an error naming the repair, because the changes those records carried never reach the
+ * index. A trim the poller can prove harmless (it had read the shard to its end less than a retention
+ * period ago, so every record after its position is younger than that) only renews the iterator.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -86,6 +95,12 @@ export interface StreamPollerOptions {
   logger?: PollerLogger;
   /** Credentials for DynamoDB Local (any value works). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** A DynamoDB Streams client to read with (default: one for `endpoint`); the caller keeps ownership. */
+  streams?: DynamoDBStreamsClient;
+  /** How long the stream keeps a record, in milliseconds (DynamoDB Streams: 24 hours). */
+  retentionMs?: number;
+  /** The command that rebuilds the index from the table, named when records were trimmed unread. */
+  repairCommand?: string;
 }
 
 /** Counters of what the poller did so far. */
@@ -151,6 +166,8 @@ const DEFAULTS = {
   invocationTimeoutMs: 60_000,
   startingPosition: 'TRIM_HORIZON' as const,
   functionName: 'indexer',
+  retentionMs: 24 * 60 * 60 * 1_000,
+  repairCommand: 'npm run cli -- reindex',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 };
 
@@ -227,6 +244,8 @@ interface ShardCheckpoint {
   sequenceNumber?: string;
   /** The shard is closed and every record of it settled. */
   finished?: boolean;
+  /** Records after this sequence number ('' for the shard's start) were reported trimmed. */
+  trimReportedAfter?: string;
 }
 
 interface CheckpointFile {
@@ -267,16 +286,22 @@ class CheckpointStore {
     this.save();
   }
 
-  /** Forgets shards the stream no longer lists (trimmed). */
-  public retain(shardIds: ReadonlySet<string>): void {
+  /**
+   * Forgets shards the stream no longer lists (trimmed), and returns those among them that had not been
+   * read to their end.
+   */
+  public retain(shardIds: ReadonlySet<string>): string[] {
+    const unfinished: string[] = [];
     let changed = false;
-    for (const shardId of Object.keys(this.shards)) {
+    for (const [shardId, checkpoint] of Object.entries(this.shards)) {
       if (!shardIds.has(shardId)) {
+        if (checkpoint.finished !== true) unfinished.push(shardId);
         delete this.shards[shardId];
         changed = true;
       }
     }
     if (changed) this.save();
+    return unfinished;
   }
 
   private save(): void {
@@ -307,8 +332,13 @@ interface DrainWaiter {
   reject: (error: Error) => void;
 }
 
-type Settings = Required<Omit<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter' | 'logger'>> &
-  Pick<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter'> & { logger: PollerLogger };
+type Settings = Required<Omit<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter' | 'logger' | 'streams'>> &
+  Pick<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter' | 'streams'> & { logger: PollerLogger };
+
+/** The error line of records trimmed before they were read. */
+const trimmedMessage = (repairCommand: string, what: string): string =>
+  `${what} before the indexer read them: the search index is missing the changes they carried. ` +
+  `Rebuild it with \`${repairCommand}\`; \`${repairCommand.replace(/reindex$/, 'verify-index')}\` lists the jobs affected.`;
 
 /** Reads the stream ARN of a table. */
 const streamArnOf = async (settings: Settings): Promise<string> => {
@@ -332,6 +362,7 @@ class Poller implements StreamPoller {
   public readonly streamArn: string;
   private readonly settings: Settings;
   private readonly client: DynamoDBStreamsClient;
+  private readonly ownsClient: boolean;
   private readonly checkpoints: CheckpointStore;
   private readonly shards = new Map<string, ShardState>();
   private readonly waiters = new Set<DrainWaiter>();
@@ -346,12 +377,15 @@ class Poller implements StreamPoller {
   public constructor(settings: Settings, streamArn: string) {
     this.settings = settings;
     this.streamArn = streamArn;
-    this.client = new DynamoDBStreamsClient({
-      endpoint: settings.endpoint,
-      region: settings.region,
-      credentials: settings.credentials,
-      maxAttempts: 2,
-    });
+    this.ownsClient = settings.streams === undefined;
+    this.client =
+      settings.streams ??
+      new DynamoDBStreamsClient({
+        endpoint: settings.endpoint,
+        region: settings.region,
+        credentials: settings.credentials,
+        maxAttempts: 2,
+      });
     this.checkpoints = new CheckpointStore(settings.checkpointPath, streamArn);
   }
 
@@ -386,7 +420,7 @@ class Poller implements StreamPoller {
     }
     await this.mainLoop;
     await Promise.allSettled([...this.shards.values()].map((shard) => shard.task));
-    this.client.destroy();
+    if (this.ownsClient) this.client.destroy();
   }
 
   // -- time, sleeping and drain bookkeeping ---------------------------------------------------------
@@ -484,7 +518,12 @@ class Poller implements StreamPoller {
           added.push(state);
         }
         for (const state of added) if (!state.finished) state.task = this.readShard(state, ids);
-        this.checkpoints.retain(ids);
+        for (const shardId of this.checkpoints.retain(ids)) {
+          this.settings.logger.error(
+            trimmedMessage(this.settings.repairCommand, `Stream shard ${shardId} was trimmed with records`),
+            { shardId },
+          );
+        }
         this.refreshedAt = startedAt;
         this.settleWaiters();
         await this.sleep(this.settings.shardRefreshMs);
@@ -507,14 +546,21 @@ class Poller implements StreamPoller {
     }
   }
 
-  private async iteratorFor(shardId: string, after: string | undefined): Promise<string | undefined> {
+  /** An iterator after a sequence number, or at the starting position (`TRIM_HORIZON` after a trim). */
+  private async iteratorFor(
+    shardId: string,
+    after: string | undefined,
+    fromHorizon: boolean,
+  ): Promise<string | undefined> {
     const output = await this.client.send(
       new GetShardIteratorCommand({
         StreamArn: this.streamArn,
         ShardId: shardId,
-        ...(after === undefined
-          ? { ShardIteratorType: this.settings.startingPosition }
-          : { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }),
+        ...(fromHorizon
+          ? { ShardIteratorType: 'TRIM_HORIZON' }
+          : after === undefined
+            ? { ShardIteratorType: this.settings.startingPosition }
+            : { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }),
       }),
     );
     return output.ShardIterator;
@@ -527,16 +573,21 @@ class Poller implements StreamPoller {
     let lastFetched = this.checkpoints.get(state.shardId).sequenceNumber;
     let iterator: string | undefined;
     let needIterator = true;
+    // After a trim the shard is read again from TRIM_HORIZON; records up to `lastFetched` are skipped.
+    let fromHorizon = false;
+    // When a read last found nothing after `lastFetched` (wall clock); undefined while behind.
+    let caughtUpSince: number | undefined;
     let bufferedSince = 0;
     let failures = 0;
     while (!this.stopping) {
       const startedAt = this.tick();
+      const readAt = Date.now();
       let fetched = 0;
       let closed = false;
       let readOk = false;
       try {
         if (needIterator) {
-          iterator = await this.iteratorFor(state.shardId, lastFetched);
+          iterator = await this.iteratorFor(state.shardId, lastFetched, fromHorizon);
           needIterator = false;
         }
         if (iterator === undefined) closed = true;
@@ -544,17 +595,26 @@ class Poller implements StreamPoller {
           const output = await this.client.send(
             new GetRecordsCommand({ ShardIterator: iterator, Limit: Math.min(1_000, this.settings.batchSize) }),
           );
-          const records = (output.Records ?? []).map((record) =>
-            toLambdaRecord(record, this.streamArn, this.settings.region),
-          );
+          const after = lastFetched;
+          const records = (output.Records ?? [])
+            .map((record) => toLambdaRecord(record, this.streamArn, this.settings.region))
+            .filter((record) => after === undefined || compareSequence(sequenceOf(record), after) > 0);
           fetched = records.length;
           if (fetched > 0) {
             if (buffer.length === 0) bufferedSince = Date.now();
             buffer.push(...records);
             lastFetched = sequenceOf(records[records.length - 1] as DynamoDBRecord);
+            caughtUpSince = undefined;
+          } else if ((output.Records ?? []).length === 0) {
+            caughtUpSince = readAt;
           }
+          if ((output.Records ?? []).length > 0) fromHorizon = false;
           iterator = output.NextShardIterator;
           closed = iterator === undefined;
+          // An empty shard's iterator goes stale in DynamoDB Local once another table is written (see the
+          // header): until the shard yields its first record, each read starts from a new iterator.
+          const fresh = lastFetched === undefined && this.settings.startingPosition === 'TRIM_HORIZON';
+          if (!closed && (output.Records ?? []).length === 0 && (fresh || fromHorizon)) needIterator = true;
         }
         readOk = true;
         failures = 0;
@@ -562,8 +622,28 @@ class Poller implements StreamPoller {
         const name = error instanceof Error ? error.name : '';
         if (name === 'ExpiredIteratorException') needIterator = true;
         else if (name === 'TrimmedDataAccessException') {
-          this.settings.logger.warn('Stream records were trimmed before they were read', { shardId: state.shardId });
-          lastFetched = undefined;
+          // Harmless when the shard was read to its end less than a retention period ago: every record
+          // after that position is younger than the retention period, so none of them can be gone.
+          // A trim already reported (before a restart) is not reported again.
+          const position = lastFetched ?? '';
+          const reported = this.checkpoints.get(state.shardId).trimReportedAfter === position;
+          const harmless = caughtUpSince !== undefined && readAt - caughtUpSince < this.settings.retentionMs;
+          if (harmless || reported) {
+            this.settings.logger.info('Renewed a shard iterator that pointed at trimmed records', {
+              shardId: state.shardId,
+            });
+          } else {
+            this.settings.logger.error(trimmedMessage(this.settings.repairCommand, 'Stream records were trimmed'), {
+              shardId: state.shardId,
+              ...(lastFetched === undefined ? {} : { afterSequenceNumber: lastFetched }),
+            });
+            this.checkpoints.set(state.shardId, {
+              ...this.checkpoints.get(state.shardId),
+              trimReportedAfter: position,
+            });
+            caughtUpSince = undefined;
+          }
+          fromHorizon = true;
           needIterator = true;
         } else if (name === 'ResourceNotFoundException') {
           this.settings.logger.warn('The stream or shard no longer exists', { shardId: state.shardId });
@@ -618,7 +698,8 @@ class Poller implements StreamPoller {
     const previous = this.checkpoints.get(shardId).sequenceNumber;
     const sequence = sequenceOf(last);
     if (previous === undefined || compareSequence(sequence, previous) > 0) {
-      this.checkpoints.set(shardId, { ...this.checkpoints.get(shardId), sequenceNumber: sequence });
+      const { finished } = this.checkpoints.get(shardId);
+      this.checkpoints.set(shardId, { ...(finished === undefined ? {} : { finished }), sequenceNumber: sequence });
     }
     this.counters.recordsSucceeded += succeeded;
   }

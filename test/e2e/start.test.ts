@@ -156,6 +156,29 @@ describe('npm start', { timeout: 480_000 }, () => {
     await stopStack(second);
   });
 
+  it('starts quietly: no warning or error before it listens, fresh and again on the existing data directory', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'jobs-api-quiet-'));
+    directories.push(dataDir);
+    /** What the stack printed up to `Listening on` (standard error up to that moment, and standard output). */
+    const complaintsBeforeListening = (stack: { running: RunningProcess }): string[] => {
+      const stdout = stack.running.stdout();
+      const beforeListening = stdout.slice(0, stdout.search(LISTENING));
+      return [...stack.running.stderr().split('\n'), ...beforeListening.split('\n')].filter((line) =>
+        /warn|error/i.test(line),
+      );
+    };
+
+    const fresh = await startStack({ DATA_DIR: dataDir });
+    expect(fresh.running.stdout()).toContain('curl ');
+    expect(complaintsBeforeListening(fresh)).toEqual([]);
+    await stopStack(fresh);
+
+    const again = await startStack({ DATA_DIR: dataDir });
+    expect(again.running.stderr()).not.toContain('Seeding');
+    expect(complaintsBeforeListening(again)).toEqual([]);
+    await stopStack(again);
+  });
+
   it('exits 1 with a clear message when the port is taken', async () => {
     const stack = await startStack({ DATA_DIR: ':memory:', SEED_DEMO: '0' });
     const clash = await runProcess('bin/local.ts', [], {

@@ -14,7 +14,13 @@ import {
 import type { DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type StreamPoller, startStreamPoller, toLambdaRecord } from '../../local/stream-poller';
+import {
+  type PollerLogger,
+  type StreamPoller,
+  type StreamPollerOptions,
+  startStreamPoller,
+  toLambdaRecord,
+} from '../../local/stream-poller';
 
 const STREAM_ARN = 'arn:aws:dynamodb:ddblocal:000000000000:table/jobs/stream/2024-01-01T00:00:00.000';
 const tables = mockClient(DynamoDBClient);
@@ -39,7 +45,7 @@ const record = (jobId: number, sequenceNumber: string): StreamsRecord => ({
 
 let poller: StreamPoller | undefined;
 
-const start = async (delivered: DynamoDBRecord[]) => {
+const start = async (delivered: DynamoDBRecord[], options: Partial<StreamPollerOptions> = {}) => {
   poller = await startStreamPoller({
     endpoint: 'http://127.0.0.1:1',
     region: 'us-east-1',
@@ -53,6 +59,7 @@ const start = async (delivered: DynamoDBRecord[]) => {
     shardRefreshMs: 10,
     retryDelayMs: 1,
     logger: quiet,
+    ...options,
   });
   return poller;
 };
@@ -110,6 +117,46 @@ describe('stream poller on a changing stream', () => {
 
     expect(delivered.map((item) => item.dynamodb?.SequenceNumber)).toEqual(['100', '101', '102', '200']);
     expect(running.stats()).toMatchObject({ shards: 2, finishedShards: 1, recordsSucceeded: 4 });
+  });
+
+  it.each([
+    ['renews the iterator quietly when the shard was read to its end within the retention period', 86_400_000, 'info'],
+    ['reports an error naming reindex when records may have been trimmed unread', 0, 'error'],
+  ])('%s, and delivers nothing twice', async (_, retentionMs, level) => {
+    streams
+      .on(DescribeStreamCommand)
+      .resolves({ StreamDescription: { StreamArn: STREAM_ARN, Shards: [{ ShardId: 'only' }] } });
+    let trimmed = false;
+    streams.on(GetRecordsCommand).callsFake(async (input: { ShardIterator: string }) => {
+      if (input.ShardIterator === 'only@start') {
+        return trimmed
+          ? { Records: [record(1, '7'), record(2, '8')], NextShardIterator: 'only-tail' }
+          : { Records: [record(1, '7')], NextShardIterator: 'only-a' };
+      }
+      if (input.ShardIterator === 'only-a') return { Records: [], NextShardIterator: 'only-b' };
+      if (input.ShardIterator === 'only-b') {
+        trimmed = true;
+        throw Object.assign(new Error('Trimmed'), { name: 'TrimmedDataAccessException' });
+      }
+      return { Records: [], NextShardIterator: 'only-tail' };
+    });
+    const lines: Array<{ level: string; message: string }> = [];
+    const logger: PollerLogger = {
+      info: (message) => void lines.push({ level: 'info', message }),
+      warn: (message) => void lines.push({ level: 'warn', message }),
+      error: (message) => void lines.push({ level: 'error', message }),
+    };
+    const delivered: DynamoDBRecord[] = [];
+
+    const running = await start(delivered, { logger, retentionMs });
+    while (delivered.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await running.drained();
+
+    expect(delivered.map((item) => item.dynamodb?.SequenceNumber)).toEqual(['7', '8']);
+    expect(lines.map((line) => line.level)).toEqual([level]);
+    if (level === 'error') expect(lines[0]?.message).toContain('`npm run cli -- reindex`');
+    const renewed = streams.commandCalls(GetShardIteratorCommand).map((call) => call.args[0].input);
+    expect(renewed.at(-1)).toMatchObject({ ShardId: 'only', ShardIteratorType: 'TRIM_HORIZON' });
   });
 
   it('continues after the last record it read when its iterator expires', async () => {
