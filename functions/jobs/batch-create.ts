@@ -63,6 +63,9 @@ export class JobSupersededError extends Error {
   }
 }
 
+/** Errors of a request that took too long (the SDK's own timeout, or DynamoDB's). */
+const TIMEOUT_ERROR_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
+
 /** How many times a transaction is sent again after being cancelled for reasons other than existing jobs. */
 const MAX_TRANSACTION_ATTEMPTS = 6;
 
@@ -157,10 +160,23 @@ export const createJobsInBatches = async (
     await target.client.send(new TransactWriteCommand({ TransactItems: transactItems }));
   };
 
-  /** Writes one group, sending it again without the jobs that exist until it goes through. */
-  const write = async (initial: Planned[]): Promise<void> => {
+  /** Set once the table is unavailable: the groups not yet written fail with it instead of waiting too. */
+  let unavailable: DependencyUnavailableError | undefined;
+  const fail = (group: readonly Planned[], reason: unknown): void => {
+    for (const entry of group) results[entry.position] = { status: 'rejected', reason };
+  };
+
+  /**
+   * Writes one group, sending it again without the jobs that exist until it goes through. A transaction
+   * that times out is sent again as two halves: a loaded table answers smaller transactions in time.
+   */
+  const write = async (initial: Planned[], firstAttempt = 0): Promise<void> => {
     let group = initial;
-    for (let attempt = 0; group.length > 0; attempt++) {
+    for (let attempt = firstAttempt; group.length > 0; attempt++) {
+      if (unavailable !== undefined) {
+        fail(group, unavailable);
+        return;
+      }
       if (attempt >= MAX_TRANSACTION_ATTEMPTS) {
         careful.push(...group);
         return;
@@ -182,9 +198,22 @@ export const createJobsInBatches = async (
           careful.push(...group);
           return;
         }
+        if (TIMEOUT_ERROR_NAMES.has(name) && group.length > 1 && attempt + 1 < MAX_TRANSACTION_ATTEMPTS) {
+          // Timed out: the transaction may or may not have been applied; a job it created fails its
+          // condition when sent again and goes the careful way, which finds it unchanged.
+          await sleep(jitteredBackoff(attempt + 1));
+          const half = Math.ceil(group.length / 2);
+          await write(group.slice(0, half), attempt + 1);
+          await write(group.slice(half), attempt + 1);
+          return;
+        }
         if (name !== 'TransactionCanceledException') {
-          const reason = isTransientDynamoError(error) ? new DependencyUnavailableError('dynamodb', error) : error;
-          for (const entry of group) results[entry.position] = { status: 'rejected', reason };
+          if (!isTransientDynamoError(error)) {
+            fail(group, error);
+            return;
+          }
+          unavailable ??= new DependencyUnavailableError('dynamodb', error);
+          fail(group, unavailable);
           return;
         }
         // Cancelled: existing jobs leave the group; conflicts and throttling are sent again after a pause.

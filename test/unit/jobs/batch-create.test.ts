@@ -48,7 +48,7 @@ describe('batched creates', () => {
     mock.on(TransactWriteCommand).resolves({});
     const jobs = Array.from({ length: 5 }, () => makeJob({ files: [makeFile(), makeFile()] }));
 
-    const results = await createJobsInBatches(target, jobs, { ...noWait, transactionItems: 7 });
+    const results = await createJobsInBatches(target, jobs, { ...noWait, transactionItems: 7, concurrency: 1 });
 
     expect(sentJobIds()).toEqual([jobs.slice(0, 2), jobs.slice(2, 4), jobs.slice(4)].map((g) => g.map((j) => j.id)));
     const items = mock.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
@@ -83,17 +83,33 @@ describe('batched creates', () => {
     );
   });
 
-  it('reports an unreachable table for every job of the transaction as unavailable', async () => {
-    mock.on(TransactWriteCommand).rejects(Object.assign(named('TimeoutError'), { code: 'ETIMEDOUT' }));
-    const jobs = [makeJob(), makeJob()];
+  it('sends a transaction that timed out again as two halves', async () => {
+    mock
+      .on(TransactWriteCommand)
+      .rejectsOnce(Object.assign(named('TimeoutError'), { code: 'ETIMEDOUT' }))
+      .resolves({});
+    const jobs = Array.from({ length: 4 }, () => makeJob());
 
     const results = await createJobsInBatches(target, jobs, noWait);
+
+    const ids = jobs.map((job) => job.id);
+    expect(sentJobIds()).toEqual([ids, ids.slice(0, 2), ids.slice(2)]);
+    expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
+    expect(fallbacks).toEqual([]);
+  });
+
+  it('reports an unreachable table for every job as unavailable, without sending the rest', async () => {
+    mock.on(TransactWriteCommand).rejects(Object.assign(named('Error'), { code: 'ECONNREFUSED' }));
+    const jobs = Array.from({ length: 3 }, () => makeJob({ files: Array.from({ length: 40 }, () => makeFile()) }));
+
+    const results = await createJobsInBatches(target, jobs, { ...noWait, concurrency: 1 });
 
     for (const result of results) {
       expect(result.status).toBe('rejected');
       expect((result as PromiseRejectedResult).reason).toBeInstanceOf(DependencyUnavailableError);
     }
     expect(fallbacks).toEqual([]);
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });
 
   it('hands jobs that stay throttled to the careful path after a bounded number of attempts', async () => {
