@@ -5,16 +5,23 @@
  */
 import { type App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { ACCOUNT_STACK_NAME, ApiGatewayAccountStack } from './api-gateway-account';
 import { JobsApiStack } from './jobs-api-stack';
 import { readStackConfig, stackNameFor } from './stack-config';
 
 /** Adds the Jobs API stack of the context's stage to an app and checks it with cdk-nag. */
 export const buildJobsApi = (app: App): JobsApiStack => {
   const config = readStackConfig((key) => app.node.tryGetContext(key));
+  const account =
+    (app.node.tryFindChild(ACCOUNT_STACK_NAME) as ApiGatewayAccountStack | undefined) ??
+    new ApiGatewayAccountStack(app, ACCOUNT_STACK_NAME, {
+      description: 'Jobs API: account-wide API Gateway settings shared by every stage',
+    });
   const stack = new JobsApiStack(app, stackNameFor(config.stage), {
     config,
     description: `Jobs API (${config.stage}): job search and file rejection`,
   });
+  stack.addDependency(account);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return stack;
 };

@@ -2,7 +2,7 @@
  * The Jobs API stack: the tables, the search domain, one function per handler, the REST API, the
  * indexer's stream subscription, alarms, and the outputs tools use to find it all.
  */
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -27,6 +27,19 @@ export const API_TIMEOUT = Duration.seconds(10);
 
 /** How long the indexer may work on one batch. */
 export const INDEXER_TIMEOUT = Duration.seconds(60);
+
+/**
+ * The domain's name: `jobs-<stage>-` and the first group of the stack's own id, a UUID CloudFormation
+ * draws when it creates the stack. Unique per stack instance, so a stage deployed again after
+ * `cdk destroy` never collides with its previous domain (which may still be deleting), yet stable for
+ * the stack's life and known without referring to the domain itself, as its access policy must.
+ * At most 28 characters: `jobs-` + 14 of the stage + `-` + 8.
+ */
+export const searchDomainName = (stage: string): string =>
+  Fn.join('', [
+    `jobs-${stage.slice(0, 14).replace(/-+$/, '')}-`,
+    Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Aws.STACK_ID)))),
+  ]);
 
 /** The functions of the stack, by construct name. */
 export type FunctionName = 'Search' | 'SearchFields' | 'Reject' | 'Indexer';
@@ -70,14 +83,14 @@ export class JobsApiStack extends Stack {
     this.jobsTable = new JobsTable(this, 'JobsTable', { deletionProtection: config.deletionProtection });
     this.authTable = new AuthTable(this, 'AuthTable', { deletionProtection: config.deletionProtection });
     this.searchDomain = new SearchDomain(this, 'SearchDomain', {
-      domainName: `jobs-${config.stage}`,
+      domainName: searchDomainName(config.stage),
       indexName: SEARCH_INDEX_NAME,
       instanceType: config.searchInstanceType,
       instanceCount: config.searchInstanceCount,
       zoneCount: config.searchZoneCount,
       volumeSizeGiB: config.searchVolumeSizeGiB,
       logRetention,
-      retain: config.deletionProtection,
+      retain: config.retainSearchDomain,
     });
 
     const environment = {

@@ -3,7 +3,6 @@
  * with the reason it is accepted. Any other finding stops synthesis (and fails test/infra).
  */
 import { type Stack, Validations } from 'aws-cdk-lib';
-import type { CfnDomain } from 'aws-cdk-lib/aws-opensearchservice';
 import type { HandlerFunction } from './handler-function';
 import type { JobsRestApi } from './rest-api';
 import type { SearchDomain } from './search-domain';
@@ -23,12 +22,6 @@ const XRAY_REASON =
 
 /** Records the accepted findings on the stack's constructs. */
 export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
-  const domain = stack.searchDomain.domain.node.defaultChild as CfnDomain;
-  const indexPathsFinding = `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(domain)}.Arn>/${stack.searchDomain.indexName}/*]`;
-  const indexPathsReason =
-    'The index path and everything under it (`<index>/_search`, `<index>/_doc/<id>`, `<index>/_mapping`) ' +
-    'is the narrowest resource OpenSearch IAM offers for working with one index; no other index is reachable.';
-
   Validations.of(stack.searchDomain).acknowledge(
     {
       id: 'AwsSolutions-OS1',
@@ -45,8 +38,8 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     {
       id: 'AwsSolutions-OS4',
       reason:
-        'A small deployment (2 data nodes by default) runs without dedicated master nodes; add them through ' +
-        'the capacity settings when the cluster grows past a few nodes.',
+        'A small deployment (3 data nodes in 3 zones by default, which keep a quorum when a zone fails) runs ' +
+        'without dedicated master nodes; add them through the capacity settings when the cluster grows.',
     },
   );
 
@@ -55,15 +48,13 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
       id: 'AwsSolutions-OS7',
       reason:
         'Zone awareness was turned off by context (searchZoneCount=1), which only a development deployment ' +
-        'should do; the production default spreads the nodes over two zones.',
+        'should do; the production default spreads the nodes over three zones.',
     });
   }
 
   for (const name of ['Search', 'SearchFields', 'Reject', 'Indexer'] as const) {
     Validations.of(stack.functions[name]).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });
   }
-  Validations.of(stack.functions.Search).acknowledge({ id: indexPathsFinding, reason: indexPathsReason });
-  Validations.of(stack.functions.Indexer).acknowledge({ id: indexPathsFinding, reason: indexPathsReason });
 
   Validations.of(stack.streamIndexer.deadLetterQueue).acknowledge({
     id: 'AwsSolutions-SQS3',
@@ -93,12 +84,6 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     {
       id: 'AwsSolutions-COG4',
       reason: 'Clients and sessions are issued by the Jobs API itself (CLI), not by a Cognito user pool.',
-    },
-    {
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      reason:
-        "API Gateway's account-level CloudWatch role, needed for execution logs, uses the AWS-managed policy " +
-        'made for exactly this purpose.',
     },
   );
 };

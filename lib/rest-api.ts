@@ -86,8 +86,8 @@ export class JobsRestApi extends Construct {
       restApiName: props.name,
       description: 'Jobs API: job search and file rejection',
       endpointTypes: [EndpointType.REGIONAL],
-      cloudWatchRole: true,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.DESTROY,
+      // The account-wide CloudWatch role belongs to the JobsApi-account stack (lib/api-gateway-account.ts).
+      cloudWatchRole: false,
       deployOptions: {
         stageName: props.stageName,
         tracingEnabled: true,

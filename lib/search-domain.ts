@@ -14,7 +14,10 @@ import { Construct } from 'constructs';
 export type SearchHttpAction = 'es:ESHttpGet' | 'es:ESHttpHead' | 'es:ESHttpPost' | 'es:ESHttpPut';
 
 export interface SearchDomainProps {
-  /** Domain name (3–28 characters, lowercase): fixed so the access policy can name the domain. */
+  /**
+   * Domain name (3–28 characters, lowercase), possibly a CloudFormation expression: known without
+   * referring to the domain, so the domain's own access policy can name it.
+   */
   domainName: string;
   /** The index (or alias) the functions use. */
   indexName: string;

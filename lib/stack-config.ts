@@ -20,6 +20,11 @@ export interface JobsApiConfig {
   retentionDays: number;
   /** Whether the tables have deletion protection and are retained when the stack is deleted. */
   deletionProtection: boolean;
+  /**
+   * Whether the search domain survives `cdk destroy`. It holds derived data only (`reindex` rebuilds it
+   * from the jobs table), so by default it goes with the stack.
+   */
+  retainSearchDomain: boolean;
   /** API Gateway steady-state request rate limit (requests per second). */
   throttleRateLimit: number;
   /** API Gateway burst limit (requests). */
@@ -39,11 +44,12 @@ export interface JobsApiConfig {
 export const DEFAULT_CONFIG: JobsApiConfig = {
   stage: 'prod',
   searchInstanceType: 'm6g.large.search',
-  searchInstanceCount: 2,
-  searchZoneCount: 2,
+  searchInstanceCount: 3,
+  searchZoneCount: 3,
   searchVolumeSizeGiB: 20,
   retentionDays: 90,
   deletionProtection: true,
+  retainSearchDomain: false,
   throttleRateLimit: 100,
   throttleBurstLimit: 200,
   apiMemoryMiB: 1024,
@@ -60,6 +66,7 @@ export const CONTEXT_KEYS = {
   searchVolumeSizeGiB: 'searchVolumeSizeGiB',
   retentionDays: 'retentionDays',
   deletionProtection: 'deletionProtection',
+  retainSearchDomain: 'retainSearchDomain',
   throttleRateLimit: 'throttleRateLimit',
   throttleBurstLimit: 'throttleBurstLimit',
   apiMemoryMiB: 'apiMemoryMiB',
@@ -158,6 +165,7 @@ export const readStackConfig = (read: ContextReader): JobsApiConfig => {
     searchVolumeSizeGiB: integer(read, CONTEXT_KEYS.searchVolumeSizeGiB, 10, 3_072, DEFAULT_CONFIG.searchVolumeSizeGiB),
     retentionDays,
     deletionProtection: flag(read, CONTEXT_KEYS.deletionProtection, DEFAULT_CONFIG.deletionProtection),
+    retainSearchDomain: flag(read, CONTEXT_KEYS.retainSearchDomain, DEFAULT_CONFIG.retainSearchDomain),
     throttleRateLimit,
     throttleBurstLimit,
     apiMemoryMiB: integer(read, CONTEXT_KEYS.apiMemoryMiB, 128, 10_240, DEFAULT_CONFIG.apiMemoryMiB),

@@ -3,7 +3,7 @@
  * non-default configuration (synthesized once, without bundling).
  */
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildJobsApi } from '../../lib/app';
 import {
@@ -22,7 +22,13 @@ const from =
 describe('reading the configuration from context', () => {
   it('uses the small-production defaults when nothing is set', () => {
     expect(readStackConfig(from({}))).toEqual(DEFAULT_CONFIG);
-    expect(DEFAULT_CONFIG).toMatchObject({ stage: 'prod', deletionProtection: true, searchInstanceCount: 2 });
+    expect(DEFAULT_CONFIG).toMatchObject({
+      stage: 'prod',
+      deletionProtection: true,
+      retainSearchDomain: false,
+      searchInstanceCount: 3,
+      searchZoneCount: 3,
+    });
   });
 
   it('accepts values given on the command line as strings', () => {
@@ -35,6 +41,7 @@ describe('reading the configuration from context', () => {
         searchVolumeSizeGiB: '50',
         retentionDays: '30',
         deletionProtection: 'false',
+        retainSearchDomain: 'true',
         throttleRateLimit: '20',
         throttleBurstLimit: '40',
         apiMemoryMiB: '512',
@@ -50,6 +57,7 @@ describe('reading the configuration from context', () => {
       searchVolumeSizeGiB: 50,
       retentionDays: 30,
       deletionProtection: false,
+      retainSearchDomain: true,
       throttleRateLimit: 20,
       throttleBurstLimit: 40,
       apiMemoryMiB: 512,
@@ -63,7 +71,8 @@ describe('reading the configuration from context', () => {
     [{ stage: 'a'.repeat(21) }, 'stage'],
     [{ searchInstanceCount: '0' }, 'searchInstanceCount'],
     [{ searchInstanceCount: 'two' }, 'searchInstanceCount'],
-    [{ searchInstanceCount: 3 }, 'searchInstanceCount'],
+    [{ searchInstanceCount: 4 }, 'searchInstanceCount'],
+    [{ retainSearchDomain: 'keep' }, 'retainSearchDomain'],
     [{ searchZoneCount: 4 }, 'searchZoneCount'],
     [{ searchInstanceType: 'm6g.large' }, 'searchInstanceType'],
     [{ retentionDays: 45 }, 'retentionDays'],
@@ -105,7 +114,9 @@ describe('a stack built from a non-default configuration', () => {
 
   it('sizes the domain from context, without zone awareness for a single node', () => {
     template.hasResourceProperties('AWS::OpenSearchService::Domain', {
-      DomainName: 'jobs-dev',
+      DomainName: {
+        'Fn::Join': ['', ['jobs-dev-', Match.objectLike({ 'Fn::Select': Match.arrayWith([0]) })]],
+      },
       ClusterConfig: {
         InstanceType: 't3.small.search',
         InstanceCount: 1,
@@ -114,6 +125,14 @@ describe('a stack built from a non-default configuration', () => {
         MultiAZWithStandbyEnabled: false,
       },
     });
+  });
+
+  it('retains the search domain only when asked to', () => {
+    const retained = Template.fromStack(
+      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], retainSearchDomain: 'true' } })),
+    );
+    expect(Object.values(retained.findResources('AWS::OpenSearchService::Domain'))[0]?.DeletionPolicy).toBe('Retain');
+    expect(Object.values(template.findResources('AWS::OpenSearchService::Domain'))[0]?.DeletionPolicy).toBe('Delete');
   });
 
   it('lets the tables be deleted with the stack when deletion protection is off', () => {

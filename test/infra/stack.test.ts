@@ -153,17 +153,41 @@ describe('the search domain', () => {
     });
   });
 
-  it('sizes the cluster for a small production deployment: two nodes spread over two zones', () => {
+  it('sizes the cluster for a small production deployment that survives a zone: three nodes in three zones', () => {
     template.hasResourceProperties('AWS::OpenSearchService::Domain', {
       ClusterConfig: Match.objectLike({
         InstanceType: 'm6g.large.search',
-        InstanceCount: 2,
+        InstanceCount: 3,
         ZoneAwarenessEnabled: true,
-        ZoneAwarenessConfig: { AvailabilityZoneCount: 2 },
+        ZoneAwarenessConfig: { AvailabilityZoneCount: 3 },
         DedicatedMasterEnabled: false,
       }),
       EBSOptions: Match.objectLike({ EBSEnabled: true, VolumeType: 'gp3', VolumeSize: 20 }),
     });
+  });
+
+  it('leaves the account-wide API Gateway CloudWatch role to the shared JobsApi-account stack it depends on', () => {
+    expect(Object.keys(resourcesOf('AWS::ApiGateway::Account'))).toEqual([]);
+    const account = stack.dependencies.find((dependency) => dependency.stackName === 'JobsApi-account');
+    expect(account).toBeDefined();
+    const shared = Template.fromStack(account as Stack);
+    shared.resourceCountIs('AWS::ApiGateway::Account', 1);
+    shared.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: Match.objectLike({
+        Statement: [Match.objectLike({ Principal: { Service: 'apigateway.amazonaws.com' } })],
+      }),
+    });
+  });
+
+  it('goes with the stack on cdk destroy (derived data), and takes a name unique to the stack instance', () => {
+    const [domain] = Object.values(resourcesOf('AWS::OpenSearchService::Domain')) as Json[];
+    expect(domain?.DeletionPolicy).toBe('Delete');
+    const name = JSON.stringify(propertiesOf(domain as Json).DomainName);
+    // jobs-prod- and the first group of the stack id's UUID, drawn anew when a destroyed stage is deployed again.
+    expect(name).toContain('"jobs-prod-"');
+    expect(name).toContain('{"Ref":"AWS::StackId"}');
+    const policy = JSON.stringify(propertiesOf(domain as Json).AccessPolicies);
+    expect(policy).toContain('{"Ref":"AWS::StackId"}');
   });
 
   it('lets only the search and indexer roles in, on the index paths they use', () => {
@@ -176,9 +200,9 @@ describe('the search domain', () => {
       { AWS: { 'Fn::GetAtt': [roleId('Indexer'), 'Arn'] } },
     ]);
     const paths = policy.Statement.map((statement) =>
-      [statement.Resource as Json[] | Json].flat().map(
-        (resource) => JSON.stringify(resource).match(/domain\/jobs-prod\/([^"]*)"/)?.[1],
-      ),
+      [statement.Resource as Json[] | Json]
+        .flat()
+        .map((resource) => JSON.stringify(resource).match(/"\/(jobs[^"]*)"\]/)?.[1]),
     );
     expect(paths).toEqual([['jobs/_search'], ['jobs/_bulk'], ['jobs-v0']]);
     expect(policy.Statement.map((statement) => statement.Action)).toEqual([

@@ -55,7 +55,7 @@ export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string 
   const jobsId = logicalIdOf(stack.jobsTable.table);
   const authId = logicalIdOf(stack.authTable.table);
   const domainId = logicalIdOf(stack.searchDomain.domain);
-  const domainName = String(resources[domainId]?.Properties?.DomainName ?? domainId.toLowerCase());
+  let domainName = domainId.toLowerCase();
 
   const nameOf = (id: string): string => {
     if (id === jobsId) return tableNames.jobs;
@@ -95,6 +95,7 @@ export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string 
     'AWS::URLSuffix': 'amazonaws.com',
     'AWS::StackName': stack.stackName,
     'AWS::NoValue': '',
+    'AWS::StackId': `arn:aws:cloudformation:${REGION}:${ACCOUNT}:stack/${stack.stackName}/3f9a1c2b-7d4e-4a8b-9c0d-1e2f3a4b5c6d`,
   };
   const resolve = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(resolve);
@@ -134,6 +135,8 @@ export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string 
     }
     return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, resolve(child)]));
   };
+
+  domainName = String(resolve(resources[domainId]?.Properties?.DomainName ?? domainName));
 
   const functions = {} as Record<FunctionName, RehearsedFunction>;
   for (const name of Object.keys(stack.functions) as FunctionName[]) {
