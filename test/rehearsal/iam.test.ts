@@ -10,6 +10,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import type { APIGatewayProxyResult, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
 import { AuthStore } from '../../functions/auth/store';
@@ -400,5 +402,108 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'dynamodb:UpdateItem',
     ]);
     expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut']);
+  });
+});
+
+/** The most AWS requests each operation may make: the rehearsal fails when a change makes one dearer. */
+const COST_BUDGETS = [
+  { operation: 'search, first request of a container (client and session looked up)', dynamodb: 2, opensearch: 1 },
+  { operation: 'search, auth cache warm', dynamodb: 0, opensearch: 1 },
+  { operation: 'reject of one file, auth cache warm', dynamodb: 3, opensearch: 0 },
+  { operation: 'indexer batch of 1 job', dynamodb: 1, opensearch: 1 },
+  { operation: 'indexer batch of 100 jobs', dynamodb: 100, opensearch: 1 },
+] as const;
+
+const BENCHMARKS = join(import.meta.dirname, '..', '..', 'BENCHMARKS.md');
+const BEGIN = '<!-- cost:begin -->';
+const END = '<!-- cost:end -->';
+
+interface CostRow {
+  operation: string;
+  dynamodb: number;
+  capacityUnits: number;
+  opensearch: number;
+}
+
+const costOf = (operation: string, calls: AuthorizedCall[]): CostRow => {
+  const requests = calls.filter((call) => call.request === true);
+  return {
+    operation,
+    dynamodb: requests.filter((call) => call.action.startsWith('dynamodb:')).length,
+    capacityUnits: requests.reduce((sum, call) => sum + (call.capacityUnits ?? 0), 0),
+    opensearch: requests.filter((call) => call.action.startsWith('es:')).length,
+  };
+};
+
+const costTable = (rows: CostRow[]): string =>
+  [
+    '| Operation | DynamoDB requests | DynamoDB capacity units | OpenSearch requests | Budget (DynamoDB / OpenSearch requests) |',
+    '|---|---:|---:|---:|---:|',
+    ...rows.map((row) => {
+      const budget = COST_BUDGETS.find((entry) => entry.operation === row.operation)!;
+      return `| ${row.operation} | ${row.dynamodb} | ${row.capacityUnits} | ${row.opensearch} | ${budget.dynamodb} / ${budget.opensearch} |`;
+    }),
+  ].join('\n');
+
+describe('the cost of each operation, counted from the rehearsal', { timeout: 120_000 }, () => {
+  it('stays within its request budget, and BENCHMARKS.md shows the counts this run measured', async () => {
+    const search = await import('../../functions/search');
+    const reject = await import('../../functions/reject');
+    const indexer = await import('../../functions/indexer');
+    const rows: CostRow[] = [];
+    const measure = async (
+      operation: string,
+      fn: FunctionName,
+      work: () => Promise<unknown>,
+      warm?: () => Promise<unknown>,
+    ) => {
+      await becomeFunction(template.functions[fn]);
+      if (warm !== undefined) await warm();
+      rows.push(costOf(operation, await recorder.during(work)));
+    };
+    const searchOnce = async () => {
+      const response = await http(search.handler, { method: 'POST', path: '/search', body: { query: 'spring' } });
+      expect(response.statusCode).toBe(200);
+    };
+    await measure(COST_BUDGETS[0].operation, 'Search', searchOnce);
+    await measure(COST_BUDGETS[1].operation, 'Search', searchOnce, searchOnce);
+    const rejectable = jobs[3]!.files[1]!.id;
+    await measure(
+      COST_BUDGETS[2].operation,
+      'Reject',
+      async () => {
+        const response = await http(reject.handler, {
+          method: 'POST',
+          path: '/reject',
+          body: { files: [{ fileId: rejectable, customRejection: 'Too dark' }] },
+        });
+        expect(response.statusCode, response.body).toBe(200);
+      },
+      // A refused request authenticates too: it warms the cache without touching the jobs table.
+      () => http(reject.handler, { method: 'POST', path: '/reject', body: { files: [] } }),
+    );
+    const index = async (records: DynamoDBRecord[]) => {
+      const result = (await indexer.handler({ Records: records } as DynamoDBStreamEvent, lambdaContext() as never)) as {
+        batchItemFailures: unknown[];
+      };
+      expect(result.batchItemFailures).toEqual([]);
+    };
+    await measure(COST_BUDGETS[3].operation, 'Indexer', () => index([streamRecord(jobs[5]!, 'MODIFY', 2)]));
+    await measure(COST_BUDGETS[4].operation, 'Indexer', () =>
+      index(jobs.slice(4, 104).map((job) => streamRecord(job, 'MODIFY', 2))),
+    );
+
+    for (const row of rows) {
+      const budget = COST_BUDGETS.find((entry) => entry.operation === row.operation)!;
+      expect(row.dynamodb, `${row.operation}: DynamoDB requests`).toBeLessThanOrEqual(budget.dynamodb);
+      expect(row.opensearch, `${row.operation}: OpenSearch requests`).toBeLessThanOrEqual(budget.opensearch);
+    }
+
+    const table = costTable(rows);
+    const current = readFileSync(BENCHMARKS, 'utf8');
+    const section = new RegExp(`${BEGIN}[\\s\\S]*?${END}`);
+    const generated = `${BEGIN}\n${table}\n${END}`;
+    if (process.env.WRITE_COST_TABLE === '1') writeFileSync(BENCHMARKS, current.replace(section, generated));
+    else expect(current.match(section)?.[0], 'BENCHMARKS.md: run npm run cost:table').toBe(generated);
   });
 });

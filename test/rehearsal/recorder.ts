@@ -11,6 +11,10 @@ export interface AuthorizedCall {
   resource: string;
   /** What the function sent, for messages. */
   origin: string;
+  /** For the first call of a DynamoDB request: the capacity units the whole request consumed. */
+  capacityUnits?: number;
+  /** Marks the first call of each request (a transaction of several items is one request). */
+  request?: true;
 }
 
 type Json = Record<string, unknown>;
@@ -57,10 +61,22 @@ export class CallRecorder {
   public watchDynamo(client: DynamoDBDocumentClient, tableArn: (name: string) => string): void {
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        if (this.recording) {
-          this.calls.push(...dynamoCalls(String(context.commandName), args.input as Json, tableArn));
-        }
-        return next(args);
+        if (!this.recording) return next(args);
+        const input = args.input as Json;
+        const calls = dynamoCalls(String(context.commandName), input, tableArn);
+        // Ask what the request costs (the answer does not change otherwise).
+        input.ReturnConsumedCapacity = 'TOTAL';
+        const result = await next(args);
+        const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+        const units = [consumed]
+          .flat()
+          .reduce(
+            (sum: number, entry) => sum + Number((entry as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0),
+            0,
+          );
+        const [first, ...rest] = calls;
+        if (first !== undefined) this.calls.push({ ...first, request: true, capacityUnits: units }, ...rest);
+        return result;
       },
       { step: 'initialize', name: 'rehearsalRecorder', override: true },
     );
@@ -70,7 +86,7 @@ export class CallRecorder {
   public openSearch(method: string, path: string, domainArn: string): void {
     if (!this.recording) return;
     const action = `es:ESHttp${method.charAt(0)}${method.slice(1).toLowerCase()}`;
-    this.calls.push({ action, resource: `${domainArn}${path}`, origin: `OpenSearch ${method} ${path}` });
+    this.calls.push({ action, resource: `${domainArn}${path}`, origin: `OpenSearch ${method} ${path}`, request: true });
   }
 
   /** Runs `work` with recording on; returns the calls it made. */
