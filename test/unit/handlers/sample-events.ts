@@ -1,0 +1,67 @@
+/**
+ * What the exemplary handler unit tests share: the sample events under `events/` (the ones
+ * `npm run invoke` sends) with their token placeholders filled in, and a mocked auth table holding one
+ * client and one session. Copy a test of this folder to start the test of a new handler.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type DynamoDBDocumentClientResolvedConfig,
+  GetCommand,
+  type ServiceInputTypes,
+  type ServiceOutputTypes,
+} from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { AwsStub } from 'aws-sdk-client-mock';
+import type { Grant, Role } from '../../../functions/auth/principal';
+import { hashToken } from '../../../functions/auth/tokens';
+import { authKeys } from '../../../functions/tables';
+
+const EVENTS = join(import.meta.dirname, '..', '..', '..', 'events');
+
+/** The tokens the sample events are sent with. */
+export const TOKENS = { client: 'sample-client-token', session: 'sample-session-token' };
+
+/** A sample event file of `events/`, parsed. */
+export const sampleEvent = <T = APIGatewayProxyEvent>(name: string): T => {
+  const text = readFileSync(join(EVENTS, name), 'utf8')
+    .replaceAll('<CLIENT_TOKEN>', TOKENS.client)
+    .replaceAll('<SESSION_TOKEN>', TOKENS.session);
+  return JSON.parse(text) as T;
+};
+
+/**
+ * Makes a mocked DynamoDB document client answer the authenticator's two GetItem lookups with an
+ * enabled client (with `grants`) and a live session (of `role`, in `accountId`) for {@link TOKENS}.
+ */
+export const registerSampleCaller = (
+  dynamo: AwsStub<ServiceInputTypes, ServiceOutputTypes, DynamoDBDocumentClientResolvedConfig>,
+  options: { authTable: string; grants: Grant[]; role: Role; accountId: number },
+): void => {
+  dynamo
+    .on(GetCommand, { TableName: options.authTable, Key: { pk: authKeys.client(hashToken(TOKENS.client)) } })
+    .resolves({
+      Item: {
+        type: 'client',
+        clientId: 'sample-client',
+        name: 'Sample app',
+        grants: options.grants,
+        enabled: true,
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+    });
+  dynamo
+    .on(GetCommand, { TableName: options.authTable, Key: { pk: authKeys.session(hashToken(TOKENS.session)) } })
+    .resolves({
+      Item: {
+        type: 'session',
+        sessionId: 'sample-session',
+        clientId: 'sample-client',
+        accountId: options.accountId,
+        userId: 'sample-user',
+        role: options.role,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        expiresAt: '2999-01-01T00:00:00.000Z',
+      },
+    });
+};
