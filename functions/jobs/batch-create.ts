@@ -198,9 +198,10 @@ export const createJobsInBatches = async (
           careful.push(...group);
           return;
         }
-        if (TIMEOUT_ERROR_NAMES.has(name) && group.length > 1 && attempt + 1 < MAX_TRANSACTION_ATTEMPTS) {
+        if (TIMEOUT_ERROR_NAMES.has(name) && attempt + 1 < MAX_TRANSACTION_ATTEMPTS) {
           // Timed out: the transaction may or may not have been applied; a job it created fails its
           // condition when sent again and goes the careful way, which finds it unchanged.
+          if (group.length === 1) continue;
           await sleep(jitteredBackoff(attempt + 1));
           const half = Math.ceil(group.length / 2);
           await write(group.slice(0, half), attempt + 1);

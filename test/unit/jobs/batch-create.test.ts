@@ -98,6 +98,19 @@ describe('batched creates', () => {
     expect(fallbacks).toEqual([]);
   });
 
+  it('sends a lone job whose transaction timed out again', async () => {
+    mock
+      .on(TransactWriteCommand)
+      .rejectsOnce(Object.assign(named('TimeoutError'), { code: 'ETIMEDOUT' }))
+      .resolves({});
+    const job = makeJob();
+
+    const results = await createJobsInBatches(target, [job], noWait);
+
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(2);
+    expect(results[0]?.status).toBe('fulfilled');
+  });
+
   it('reports an unreachable table for every job as unavailable, without sending the rest', async () => {
     mock.on(TransactWriteCommand).rejects(Object.assign(named('Error'), { code: 'ECONNREFUSED' }));
     const jobs = Array.from({ length: 3 }, () => makeJob({ files: Array.from({ length: 40 }, () => makeFile()) }));
