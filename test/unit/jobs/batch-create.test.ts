@@ -98,6 +98,26 @@ describe('batched creates', () => {
     expect(fallbacks).toEqual([]);
   });
 
+  it('keeps every later transaction to half the items after a timeout', async () => {
+    mock
+      .on(TransactWriteCommand)
+      .rejectsOnce(Object.assign(named('TimeoutError'), { code: 'ETIMEDOUT' }))
+      .resolves({});
+    const jobs = Array.from({ length: 48 }, () => makeJob());
+
+    const results = await createJobsInBatches(target, jobs, { ...noWait, transactionItems: 48, concurrency: 1 });
+
+    const ids = jobs.map((job) => job.id);
+    expect(sentJobIds()).toEqual([
+      ids.slice(0, 24),
+      ids.slice(0, 12),
+      ids.slice(12, 24),
+      ids.slice(24, 36),
+      ids.slice(36),
+    ]);
+    expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
+  });
+
   it('sends a lone job whose transaction timed out again', async () => {
     mock
       .on(TransactWriteCommand)
