@@ -66,7 +66,7 @@ export class JobSupersededError extends Error {
 /** Errors of a request that took too long (the SDK's own timeout, or DynamoDB's). */
 const TIMEOUT_ERROR_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
 
-/** The fewest items per transaction timeouts shrink the transactions to. */
+/** Items per transaction at first, and the fewest timeouts shrink the transactions to. */
 const MIN_TIMEOUT_BUDGET = 12;
 
 /** How many times a transaction is sent again after being cancelled for reasons other than existing jobs. */
@@ -164,10 +164,12 @@ export const createJobsInBatches = async (
   };
 
   /**
-   * Most items per transaction from now on: halved by every timeout (a table too loaded to answer in
-   * time), for every writer, so the others stop sending the large transactions that time out too.
+   * Most items per transaction from now on, for every writer: it starts small and doubles with every
+   * transaction that goes through (a table that has just started, or is loaded, answers small ones in
+   * time), and halves with every timeout, so the other writers stop sending the large transactions
+   * that time out too.
    */
-  let itemBudget = maxItems;
+  let itemBudget = Math.min(maxItems, MIN_TIMEOUT_BUDGET);
   const itemsOf = (group: readonly Planned[]): number => group.reduce((sum, entry) => sum + entry.items.length, 0);
 
   /** Set once the table is unavailable: the groups not yet written fail with it instead of waiting too. */
@@ -199,6 +201,7 @@ export const createJobsInBatches = async (
       }
       try {
         await send(group);
+        itemBudget = Math.min(maxItems, itemBudget * 2);
         for (const entry of group) {
           results[entry.position] = {
             status: 'fulfilled',

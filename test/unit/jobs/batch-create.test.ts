@@ -98,9 +98,13 @@ describe('batched creates', () => {
     expect(fallbacks).toEqual([]);
   });
 
-  it('keeps every later transaction to half the items after a timeout', async () => {
+  it('starts with small transactions, doubles them with every success, and halves one that times out', async () => {
     mock
       .on(TransactWriteCommand)
+      .resolvesOnce({})
+      .resolvesOnce({})
+      .resolvesOnce({})
+      .resolvesOnce({})
       .rejectsOnce(Object.assign(named('TimeoutError'), { code: 'ETIMEDOUT' }))
       .resolves({});
     const jobs = Array.from({ length: 48 }, () => makeJob());
@@ -109,9 +113,11 @@ describe('batched creates', () => {
 
     const ids = jobs.map((job) => job.id);
     expect(sentJobIds()).toEqual([
-      ids.slice(0, 24),
-      ids.slice(0, 12),
-      ids.slice(12, 24),
+      ids.slice(0, 6),
+      ids.slice(6, 12),
+      ids.slice(12, 18),
+      ids.slice(18, 24),
+      ids.slice(24),
       ids.slice(24, 36),
       ids.slice(36),
     ]);
