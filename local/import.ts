@@ -65,7 +65,10 @@ export class ImportAbortedError extends Error {
   public readonly partial: ImportResult;
 
   public constructor(line: number, partial: ImportResult, cause: unknown) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
+    // "dynamodb is unavailable" alone does not say why: name the underlying error too.
+    const inner =
+      cause instanceof Error && cause.cause instanceof Error ? `: ${cause.cause.name}: ${cause.cause.message}` : '';
+    const detail = cause instanceof Error ? `${cause.message}${inner}` : String(cause);
     super(`The import stopped at line ${line}: the jobs table could not be written (${detail})`, { cause });
     this.name = 'ImportAbortedError';
     this.partial = partial;

@@ -66,6 +66,9 @@ export class JobSupersededError extends Error {
 /** Errors of a request that took too long (the SDK's own timeout, or DynamoDB's). */
 const TIMEOUT_ERROR_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
 
+/** Items per transaction at first, and the fewest timeouts shrink the transactions to. */
+const MIN_TIMEOUT_BUDGET = 12;
+
 /** How many times a transaction is sent again after being cancelled for reasons other than existing jobs. */
 const MAX_TRANSACTION_ATTEMPTS = 6;
 
@@ -160,6 +163,15 @@ export const createJobsInBatches = async (
     await target.client.send(new TransactWriteCommand({ TransactItems: transactItems }));
   };
 
+  /**
+   * Most items per transaction from now on, for every writer: it starts small and doubles with every
+   * transaction that goes through (a table that has just started, or is loaded, answers small ones in
+   * time), and halves with every timeout, so the other writers stop sending the large transactions
+   * that time out too.
+   */
+  let itemBudget = Math.min(maxItems, MIN_TIMEOUT_BUDGET);
+  const itemsOf = (group: readonly Planned[]): number => group.reduce((sum, entry) => sum + entry.items.length, 0);
+
   /** Set once the table is unavailable: the groups not yet written fail with it instead of waiting too. */
   let unavailable: DependencyUnavailableError | undefined;
   const fail = (group: readonly Planned[], reason: unknown): void => {
@@ -168,7 +180,8 @@ export const createJobsInBatches = async (
 
   /**
    * Writes one group, sending it again without the jobs that exist until it goes through. A transaction
-   * that times out is sent again as two halves: a loaded table answers smaller transactions in time.
+   * that times out is sent again as two halves, and every later transaction is kept to half the items:
+   * a loaded table answers smaller transactions in time.
    */
   const write = async (initial: Planned[], firstAttempt = 0): Promise<void> => {
     let group = initial;
@@ -182,8 +195,13 @@ export const createJobsInBatches = async (
         return;
       }
       if (attempt > 0) await sleep(jitteredBackoff(attempt));
+      if (group.length > 1 && itemsOf(group) > itemBudget) {
+        for (const smaller of pack(group, itemBudget)) await write(smaller, attempt);
+        return;
+      }
       try {
         await send(group);
+        itemBudget = Math.min(maxItems, itemBudget * 2);
         for (const entry of group) {
           results[entry.position] = {
             status: 'fulfilled',
@@ -198,9 +216,11 @@ export const createJobsInBatches = async (
           careful.push(...group);
           return;
         }
-        if (TIMEOUT_ERROR_NAMES.has(name) && group.length > 1 && attempt + 1 < MAX_TRANSACTION_ATTEMPTS) {
+        if (TIMEOUT_ERROR_NAMES.has(name) && attempt + 1 < MAX_TRANSACTION_ATTEMPTS) {
           // Timed out: the transaction may or may not have been applied; a job it created fails its
           // condition when sent again and goes the careful way, which finds it unchanged.
+          itemBudget = Math.min(itemBudget, Math.max(MIN_TIMEOUT_BUDGET, Math.floor(itemBudget / 2)));
+          if (group.length === 1) continue;
           await sleep(jitteredBackoff(attempt + 1));
           const half = Math.ceil(group.length / 2);
           await write(group.slice(0, half), attempt + 1);

@@ -98,6 +98,45 @@ describe('batched creates', () => {
     expect(fallbacks).toEqual([]);
   });
 
+  it('starts with small transactions, doubles them with every success, and halves one that times out', async () => {
+    mock
+      .on(TransactWriteCommand)
+      .resolvesOnce({})
+      .resolvesOnce({})
+      .resolvesOnce({})
+      .resolvesOnce({})
+      .rejectsOnce(Object.assign(named('TimeoutError'), { code: 'ETIMEDOUT' }))
+      .resolves({});
+    const jobs = Array.from({ length: 48 }, () => makeJob());
+
+    const results = await createJobsInBatches(target, jobs, { ...noWait, transactionItems: 48, concurrency: 1 });
+
+    const ids = jobs.map((job) => job.id);
+    expect(sentJobIds()).toEqual([
+      ids.slice(0, 6),
+      ids.slice(6, 12),
+      ids.slice(12, 18),
+      ids.slice(18, 24),
+      ids.slice(24),
+      ids.slice(24, 36),
+      ids.slice(36),
+    ]);
+    expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
+  });
+
+  it('sends a lone job whose transaction timed out again', async () => {
+    mock
+      .on(TransactWriteCommand)
+      .rejectsOnce(Object.assign(named('TimeoutError'), { code: 'ETIMEDOUT' }))
+      .resolves({});
+    const job = makeJob();
+
+    const results = await createJobsInBatches(target, [job], noWait);
+
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(2);
+    expect(results[0]?.status).toBe('fulfilled');
+  });
+
   it('reports an unreachable table for every job as unavailable, without sending the rest', async () => {
     mock.on(TransactWriteCommand).rejects(Object.assign(named('Error'), { code: 'ECONNREFUSED' }));
     const jobs = Array.from({ length: 3 }, () => makeJob({ files: Array.from({ length: 40 }, () => makeFile()) }));
