@@ -19,6 +19,7 @@ import { documentClient, resetDocumentClient } from '../../functions/aws/dynamod
 import { resetConfig } from '../../functions/config';
 import type { Job } from '../../functions/jobs/model';
 import { JobRepository } from '../../functions/jobs/repository';
+import { toSearchDocument } from '../../functions/jobs/search-document';
 import { resetSearchIndex } from '../../functions/search/engine';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import type { FunctionName } from '../../lib/jobs-api-stack';
@@ -76,21 +77,7 @@ const answer = (request: RecordedRequest) => {
   return { status: 404, body: { error: { type: 'index_not_found_exception' }, status: 404 } };
 };
 
-const summaryOf = (job: Job) => ({
-  id: job.id,
-  accountId: job.accountId,
-  status: job.status,
-  guid: job.guid,
-  name: job.name,
-  description: job.description,
-  acceptedDate: job.acceptedDate,
-  createdDate: job.createdDate,
-  deliveredDate: job.deliveredDate,
-  orderedDate: job.orderedDate,
-  reviewedDate: job.reviewedDate,
-  realCost: job.realCost,
-  fileCount: job.files.length,
-});
+const summaryOf = (job: Job) => toSearchDocument(job, 1).summary;
 
 /** Points the function modules at one function's environment, as its container would see it. */
 const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {

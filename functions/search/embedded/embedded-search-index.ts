@@ -350,21 +350,6 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.#db.close();
   }
 
-  /** Runs `work` as a savepoint of the rebuild's open transaction. */
-  #savepoint<T>(work: () => T): T {
-    this.#db.exec('SAVEPOINT apply');
-    try {
-      const result = work();
-      this.#db.exec('RELEASE apply');
-      return result;
-    } catch (error) {
-      this.#pendingText.discard();
-      this.#db.exec('ROLLBACK TO apply');
-      this.#db.exec('RELEASE apply');
-      throw error;
-    }
-  }
-
   /** How many jobs the planner statistics on file were taken at; 0 when none were taken. */
   #analysedJobs(): number {
     const analysed = this.#db
@@ -520,15 +505,18 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   #transaction<T>(work: () => T): T {
-    if (this.#rebuilding) return this.#savepoint(work);
-    this.#db.exec('BEGIN IMMEDIATE');
+    // Within a rebuild, a write is a savepoint of the rebuild's open transaction.
+    const [begin, commit, rollback] = this.#rebuilding
+      ? ['SAVEPOINT apply', 'RELEASE apply', 'ROLLBACK TO apply; RELEASE apply']
+      : ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK'];
+    this.#db.exec(begin);
     try {
       const result = work();
-      this.#db.exec('COMMIT');
+      this.#db.exec(commit);
       return result;
     } catch (error) {
       this.#pendingText.discard();
-      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      if (this.#db.isTransaction) this.#db.exec(rollback);
       throw error;
     }
   }
