@@ -196,7 +196,10 @@ export const createJobsInBatches = async (
       }
       if (attempt > 0) await sleep(jitteredBackoff(attempt));
       if (group.length > 1 && itemsOf(group) > itemBudget) {
-        for (const smaller of pack(group, itemBudget)) await write(smaller, attempt);
+        // Only the first piece at this size: the budget grows when it goes through, for the rest.
+        const [first = [], ...rest] = pack(group, itemBudget);
+        await write(first, attempt);
+        await write(rest.flat(), attempt);
         return;
       }
       try {
@@ -254,7 +257,7 @@ export const createJobsInBatches = async (
     }
   };
 
-  await settleConcurrently(pack(shared, maxItems), options.concurrency ?? 8, write);
+  await settleConcurrently(pack(shared, maxItems), options.concurrency ?? 8, (group) => write(group));
   careful.sort((a, b) => a.position - b.position);
   const settled = await settleConcurrently(careful, options.fallbackConcurrency ?? 8, (entry) =>
     target.fallback(entry.job),
