@@ -1,5 +1,5 @@
 /**
- * Lambda entry of `POST /reject` (SPEC section 5): the shared HTTP chain checks the request and reads
+ * Lambda entry of `POST /reject` (docs/contract.md §5): the shared HTTP chain checks the request and reads
  * the body; this handler rejects the files in one conditional transaction.
  */
 import { documentClient } from './aws/dynamodb';

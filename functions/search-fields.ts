@@ -1,6 +1,6 @@
 /**
  * Lambda entry of `GET /search/fields`: the search fields the caller's role may use, ordered by
- * `seqno` (SPEC section 3).
+ * `seqno` (docs/contract.md §3).
  */
 import { httpEndpoint } from './http/endpoint';
 import { fieldsFor } from './search/fields';

@@ -1,5 +1,5 @@
 /**
- * Lambda entry of `POST /search` (SPEC section 4): the shared HTTP chain checks the request and turns
+ * Lambda entry of `POST /search` (docs/contract.md §4): the shared HTTP chain checks the request and turns
  * the body into validated {@link SearchCriteria}; this handler scopes them to the caller (a user sees
  * only its own account), asks the search index for one page and answers the seed's search response.
  */

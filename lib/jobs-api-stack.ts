@@ -22,7 +22,7 @@ import { StreamIndexer } from './stream-indexer';
 /** The OpenSearch index (an alias once `reindex` manages versions) the functions use. */
 export const SEARCH_INDEX_NAME = 'jobs';
 
-/** How long an API function may run: the SPEC's 10-second ceiling on any answer. */
+/** How long an API function may run: the contract's 10-second ceiling on any answer. */
 export const API_TIMEOUT = Duration.seconds(10);
 
 /** How long the indexer may work on one batch. */

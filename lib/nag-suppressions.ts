@@ -66,7 +66,7 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     {
       id: 'AwsSolutions-APIG2',
       reason:
-        "Requests are validated by the functions' middy chain in the order the SPEC prescribes, with the SPEC's " +
+        "Requests are validated by the functions' middy chain in the order the contract prescribes, with the contract's " +
         'error bodies; API Gateway request validation would answer earlier with its own error shape.',
     },
     {
@@ -79,7 +79,7 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
       id: 'AwsSolutions-APIG4',
       reason:
         'Every request is authenticated by the functions (X-Client-Token and X-Session-Token, checked against ' +
-        'the auth table) so the SPEC can order the 400/401/403 answers; no API Gateway authorizer is involved.',
+        'the auth table) so the contract can order the 400/401/403 answers; no API Gateway authorizer is involved.',
     },
     {
       id: 'AwsSolutions-COG4',

@@ -2,7 +2,7 @@
  * The REST API: one resource per endpoint path, every method of it (`ANY`) proxied to the endpoint's
  * function so the function's middy chain answers wrong methods with 405 and `Allow`. What API Gateway
  * answers by itself (unknown paths, oversized bodies, throttling, integration failures) carries the
- * SPEC's JSON error body.
+ * the contract's JSON error body.
  */
 import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
@@ -39,7 +39,7 @@ export interface JobsRestApiProps {
   integrationTimeout: Duration;
 }
 
-/** A gateway-generated answer and the SPEC error it becomes. */
+/** A gateway-generated answer and the contract error it becomes. */
 export interface GatewayAnswer {
   type: ResponseType;
   code: ErrorCode;
@@ -47,12 +47,12 @@ export interface GatewayAnswer {
   headers?: Record<string, string>;
 }
 
-/** The SPEC error body with API Gateway's request id, as a gateway response template. */
+/** The contract error body with API Gateway's request id, as a gateway response template. */
 export const gatewayErrorTemplate = (code: ErrorCode): string =>
   JSON.stringify({ code, message: ERROR_CATALOGUE[code].message, requestId: '$context.requestId' });
 
 /**
- * What API Gateway answers by itself, mapped to SPEC errors: a path without a resource (API Gateway
+ * What API Gateway answers by itself, mapped to contract errors: a path without a resource (API Gateway
  * calls it a missing authentication token) is 404; a body over API Gateway's 10 MB limit is 413;
  * throttling and integration failures or timeouts are 503 with `Retry-After`, never a 500.
  */

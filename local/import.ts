@@ -1,5 +1,5 @@
 /**
- * Imports jobs into the jobs table: from an NDJSON file (one job per line, the shape of SPEC section 6
+ * Imports jobs into the jobs table: from an NDJSON file (one job per line, the shape of docs/contract.md §6
  * with `files`) or from a list (demo data). Every job is validated first; a bad line is reported with
  * its line number and skipped, every other line is written. Upserts are idempotent: importing the same
  * file twice changes nothing the second time (no version is bumped, so nothing is re-indexed).

@@ -76,7 +76,7 @@ export class RequestAbortedError extends Error {
 
 /**
  * An answer of the local server itself, built by the same function the shared chain builds its error
- * answers with: the SPEC error body and the common headers.
+ * answers with: the contract error body and the common headers.
  */
 export const localAnswer = (
   code: ErrorCode,

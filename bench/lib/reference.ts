@@ -1,10 +1,10 @@
 /**
- * An independent reference for POST /search (SPEC section 4), used to check the engine's answers at
+ * An independent reference for POST /search (docs/contract.md §4), used to check the engine's answers at
  * scale: it reads the generated {@link Job} itself (not the search document, not `query-text`'s
  * conditions), streams every job of a population once, and keeps per search only what the answer needs —
  * a running exact count and the newest `offset + limit` matches in a bounded heap.
  *
- * Text semantics, straight from the SPEC: the query is cut into words by `text.words` (letters and
+ * Text semantics, straight from the contract: the query is cut into words by `text.words` (letters and
  * digits, case and diacritics folded); a text field matches when every query word is a prefix of some
  * word of the field's texts; Global matches when every word prefix-matches somewhere in the role's text
  * fields (words may match different fields), or when the whole query equals the job number, the GUID
@@ -64,7 +64,7 @@ const everyWordPrefixes = (job: ReferenceJob, queryWords: readonly string[], fie
     fields.some((field) => job.wordsOf(field).some((fieldWord) => fieldWord.startsWith(queryWord))),
   );
 
-/** A job's text test of a search: SPEC section 4's rules for the field and the query. */
+/** A job's text test of a search: docs/contract.md §4's rules for the field and the query. */
 type TextTest = (job: ReferenceJob) => boolean;
 
 const textTestOf = (query: SearchQuery): TextTest => {
@@ -220,7 +220,7 @@ export class ReferenceSearch {
   }
 }
 
-/** The seed's job summary of a job, field by field (SPEC section 4), to compare with what search returns. */
+/** The seed's job summary of a job, field by field (docs/contract.md §4), to compare with what search returns. */
 export const expectedSummary = (job: Job): JobSummary => ({
   id: job.id,
   accountId: job.accountId,

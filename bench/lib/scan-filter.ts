@@ -1,6 +1,6 @@
 /**
  * The "no index" baseline's filter: what a service without a search index does after scanning the
- * table — evaluate each job against the search in application code (SPEC section 4 semantics, from the
+ * table — evaluate each job against the search in application code (docs/contract.md §4 semantics, from the
  * shared `query-text` definitions), sort by `createdDate` desc, `id` desc, and cut out the page.
  */
 import type { JobSummary } from '../../functions/jobs/model';

@@ -258,7 +258,7 @@ await runSuite('search', 'Search latency at scale (embedded engine)', async ({ m
     },
     figures,
     notes: [
-      'Authentication lookups are cached for 60 s in the container (SPEC section 2), so after the first request of a round the handler does not call DynamoDB Local; the handler time is the middy chain, criteria parsing, the engine and the response.',
+      'Authentication lookups are cached for 60 s in the container ([docs/contract.md §2](docs/contract.md)), so after the first request of a round the handler does not call DynamoDB Local; the handler time is the middy chain, criteria parsing, the engine and the response.',
       ...(scan === undefined
         ? ['No Scan baseline was found; run bench/suites/scan.ts first (npm run bench does).']
         : scanOfThisRun

@@ -2,7 +2,7 @@
  * Search answers at scale, checked: every query class of the search suite plus extra checks (each status
  * alone, date ranges, every search field, paging), asked of the cached embedded index
  * (`SearchIndex.search`) and of an independent reference (bench/lib/reference.ts) that regenerates every
- * job of the population and applies SPEC section 4 to it. Each check compares the exact total, the
+ * job of the population and applies docs/contract.md §4 to it. Each check compares the exact total, the
  * ordered ids of the page and the summaries the page returns. Exits non-zero on any mismatch, printing
  * each one.
  *
@@ -309,7 +309,7 @@ await runSuite('verify', 'Search answers at scale checked against an independent
     },
     figures,
     notes: [
-      'The reference (bench/lib/reference.ts) reads each regenerated job directly and applies SPEC section 4 on its own: words folded by text.words, every query word a prefix of some word of the field, exact fields by equality, filters as half-open ranges, order createdDate desc then id desc; it shares no matching code with the engine or with query-text.',
+      'The reference (bench/lib/reference.ts) reads each regenerated job directly and applies [docs/contract.md §4](docs/contract.md) on its own: words folded by text.words, every query word a prefix of some word of the field, exact fields by equality, filters as half-open ranges, order createdDate desc then id desc; it shares no matching code with the engine or with query-text.',
       'Engine queries are built by the handler’s own parser (criteria.ts) from each request body, so a check covers what POST /search sends to the engine.',
       ...(mismatches.length === 0 ? [] : mismatches.map(describeMismatch)),
     ],

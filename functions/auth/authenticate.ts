@@ -12,7 +12,7 @@ import { LookupCache } from './cache';
 import { AuthStore, type ClientRecord, type SessionRecord } from './store';
 import { hashToken } from './tokens';
 
-/** The longest time an authentication lookup may be served from the cache (SPEC section 2). */
+/** The longest time an authentication lookup may be served from the cache (docs/contract.md §2). */
 export const MAX_AUTH_CACHE_TTL_MS = 60_000;
 
 /** The most lookups a container remembers per kind. */

@@ -3,7 +3,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-/** Random bytes in a token (256 bits, above the SPEC's 128-bit minimum). */
+/** Random bytes in a token (256 bits, above the contract's 128-bit minimum). */
 export const TOKEN_BYTES = 32;
 
 /** A new random token: 32 bytes as unpadded base64url (43 characters of `A–Z a–z 0–9 - _`). */

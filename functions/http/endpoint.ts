@@ -1,9 +1,9 @@
 /**
- * `httpEndpoint`: wraps an endpoint's handler in the shared middy chain, which runs the checks of SPEC
+ * `httpEndpoint`: wraps an endpoint's handler in the shared middy chain, which runs the checks of contract
  * section 1 in their order — method (405), Accept (406), Content-Type (415), required headers (400),
  * client and session (401), grant (403), body size (413), body parsing (400 invalid_json), validation
  * (400 invalid_parameter) — and turns the handler's result into a `200` JSON answer and every error
- * into the SPEC error body.
+ * into the contract error body.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';

@@ -1,5 +1,5 @@
 /**
- * The API's error vocabulary: every non-2xx answer is one of these codes, with the SPEC's status and
+ * The API's error vocabulary: every non-2xx answer is one of these codes, with the contract's status and
  * message. Handlers and middlewares throw {@link ApiError}; the error formatter turns it into the body
  * `{"code", "message", "requestId", ...context}`.
  */
@@ -38,7 +38,7 @@ export interface ErrorContext {
   fileId?: number;
 }
 
-/** An error that answers the client with a SPEC error code. */
+/** An error that answers the client with a contract error code. */
 export class ApiError extends Error {
   public readonly code: ErrorCode;
   public readonly status: number;
@@ -80,7 +80,7 @@ export class DependencyUnavailableError extends Error {
   }
 }
 
-/** The JSON error body of SPEC section 1. */
+/** The JSON error body of docs/contract.md §1. */
 export interface ErrorBody extends ErrorContext {
   code: ErrorCode;
   message: string;

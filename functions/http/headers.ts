@@ -7,7 +7,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 /** The `Content-Type` of every answer. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** The headers of SPEC section 1 that every answer carries. */
+/** The headers of docs/contract.md §1 that every answer carries. */
 export const commonHeaders = (requestId: string): Record<string, string> => ({
   'Content-Type': JSON_CONTENT_TYPE,
   'Cache-Control': 'no-store',

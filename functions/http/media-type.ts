@@ -85,7 +85,7 @@ export const quality = (range: MediaRange): number | undefined => {
 };
 
 /**
- * Whether an `Accept` header explicitly accepts `type` (SPEC section 1): a media range naming exactly
+ * Whether an `Accept` header explicitly accepts `type` (docs/contract.md §1): a media range naming exactly
  * that type, with any parameters and a weight above 0, appears, and no range for that type refuses it
  * with `q=0`. Wildcards (`* /*`, `application/*`) do not count; a missing or empty header accepts
  * nothing.

@@ -1,5 +1,5 @@
 /**
- * What the shared HTTP chain hands to an endpoint's handler once every check of SPEC section 1 passed.
+ * What the shared HTTP chain hands to an endpoint's handler once every check of docs/contract.md §1 passed.
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal';

@@ -1,5 +1,5 @@
 /**
- * Builds API Gateway proxy results with the common headers of SPEC section 1.
+ * Builds API Gateway proxy results with the common headers of docs/contract.md §1.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { type ApiError, errorBody } from './errors';
@@ -17,6 +17,6 @@ export const jsonResponse = (
   body: JSON.stringify(body),
 });
 
-/** The answer for an {@link ApiError}: its status, its headers and the SPEC error body. */
+/** The answer for an {@link ApiError}: its status, its headers and the contract error body. */
 export const errorResponse = (error: ApiError, requestId: string): APIGatewayProxyResult =>
   jsonResponse(error.status, errorBody(error, requestId), requestId, error.headers);

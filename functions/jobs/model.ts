@@ -1,5 +1,5 @@
 /**
- * The job and file model of SPEC section 6: what a job is, what a file is, and the statuses.
+ * The job and file model of docs/contract.md §6: what a job is, what a file is, and the statuses.
  */
 
 /** Every job status, in lifecycle order. */

@@ -1,5 +1,5 @@
 /**
- * The body of `POST /reject` (SPEC section 5), read from either encoding and checked against every
+ * The body of `POST /reject` (docs/contract.md §5), read from either encoding and checked against every
  * limit. Each violation is a `400 invalid_parameter` naming the offending parameter:
  *
  * - JSON bodies name the nested field with a path: `files`, `files[2]`, `files[2].fileId`,

@@ -1,5 +1,5 @@
 /**
- * Rejecting files (SPEC section 5): find each file, check that the caller may reject it, and apply
+ * Rejecting files (docs/contract.md §5): find each file, check that the caller may reject it, and apply
  * every file and job change in one conditional DynamoDB transaction — all or nothing, never
  * overwriting a concurrent change, and a repeat of the same review changes nothing.
  *

@@ -1,6 +1,6 @@
 /**
  * The one place a job becomes a search document: the summary search returns, and every text a search
- * field reads (SPEC section 3).
+ * field reads (docs/contract.md §3).
  */
 import type { SearchDocument } from '../search/search-index';
 import type { Job, JobSummary } from './model';

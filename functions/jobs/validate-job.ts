@@ -1,5 +1,5 @@
 /**
- * Validates a job from outside (an import line, demo data) against the shape of SPEC section 6 and
+ * Validates a job from outside (an import line, demo data) against the shape of docs/contract.md §6 and
  * normalises it: datetimes become ISO 8601 UTC with milliseconds, optional fields get their defaults,
  * unknown fields are dropped. Every problem names the field it is about (`files[2].reviewDate`).
  */
@@ -13,7 +13,7 @@ import {
   type Review,
 } from './model';
 
-/** A job (or one of its fields) does not have the shape of SPEC section 6. */
+/** A job (or one of its fields) does not have the shape of docs/contract.md §6. */
 export class JobValidationError extends Error {
   /** The path of the offending field, like `files[2].reviewDate`; `job` for the value as a whole. */
   public readonly field: string;
@@ -192,7 +192,7 @@ const guid = (value: unknown): string => {
 };
 
 /**
- * Checks a value against the job shape of SPEC section 6 and returns the normalised job. Required:
+ * Checks a value against the job shape of docs/contract.md §6 and returns the normalised job. Required:
  * `id`, `accountId`, `status`, `guid`, `name`, `realCost`, `createdDate`; the rest default to empty
  * text, empty lists, `false` and `null` dates. A `fileCount`, when given, must equal the number of files.
  *

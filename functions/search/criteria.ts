@@ -3,7 +3,7 @@
  *
  * One parser serves JSON and form bodies (the body readers of `http/body-fields` coerce form strings:
  * JSON `null` and an empty form value for a typed parameter count as absent); every violation is
- * `400 invalid_parameter` naming the parameter. Parameters are checked in the order of SPEC section 4's
+ * `400 invalid_parameter` naming the parameter. Parameters are checked in the order of docs/contract.md §4's
  * table, so when several are wrong the first of `field, query, page, pageSize, statuses, dateFrom,
  * dateTo, deliveredDateFrom, deliveredDateTo` is named.
  */
@@ -18,7 +18,7 @@ import { MAX_QUERY_WORDS, significantWords } from './query-text';
 import type { InstantRange, SearchQuery } from './search-index';
 import { words } from './text';
 
-/** Limits of a search request (SPEC section 4). */
+/** Limits of a search request (docs/contract.md §4). */
 export const SEARCH_LIMITS = {
   /** Longest `query`, in characters (Unicode code points). */
   maxQueryLength: 500,

@@ -1,5 +1,5 @@
 /**
- * The datetime format of SPEC section 4, as search requests accept it:
+ * The datetime format of docs/contract.md §4, as search requests accept it:
  *
  * - `YYYY-MM-DDThh:mm:ss` with 0–9 fractional digits and a zone, `Z` or `±hh:mm`
  *   (`2016-01-14T14:57:33.8931021+01:00`, `2016-01-14T13:57:33Z`); the seconds may be left out
@@ -42,7 +42,7 @@ const utcMillis = (year: number, month: number, day: number, hour: number, minut
 };
 
 /**
- * Parses a SPEC datetime; `undefined` when the text is not one (the caller names the parameter).
+ * Parses a contract datetime; `undefined` when the text is not one (the caller names the parameter).
  *
  * @example
  * parseDateTime('2016-01-14T14:57:33.8931021+01:00'); // { epochMillis: 1452779853893, nanosOfMillisecond: 102100 }

@@ -1,5 +1,5 @@
 /**
- * The search fields of SPEC section 3: what `GET /search/fields` lists and what `field` accepts.
+ * The search fields of docs/contract.md §3: what `GET /search/fields` lists and what `field` accepts.
  */
 import type { Role } from '../auth/principal';
 

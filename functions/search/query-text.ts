@@ -1,5 +1,5 @@
 /**
- * What a search's text means, decided once for both engines (SPEC section 4): which words must
+ * What a search's text means, decided once for both engines (docs/contract.md §4): which words must
  * prefix-match which texts of a job, and which exact values may match instead. Engines translate a
  * {@link TextCondition} into their own query language and never interpret the raw text themselves.
  */
@@ -18,7 +18,7 @@ export const TEXT_FIELD_IDS: readonly TextFieldId[] = SEARCH_FIELDS.filter((fiel
 /** Whether a field id names a text field. */
 export const isTextField = (id: SearchFieldId): id is TextFieldId => (TEXT_FIELD_IDS as readonly string[]).includes(id);
 
-/** The texts of a document a text field searches (SPEC section 3). */
+/** The texts of a document a text field searches (docs/contract.md §3). */
 const FIELD_TEXTS: Record<TextFieldId, (document: SearchDocument) => readonly string[]> = {
   AccountName: (document) => [document.accountName],
   JobName: (document) => [document.summary.name],
@@ -94,7 +94,7 @@ const globalCondition = (query: SearchQuery, text: string): TextCondition => {
   return fields.length === 0 ? { kind: 'some', exact } : { kind: 'some', words: { words: queryWords, fields }, exact };
 };
 
-/** Interprets a search's field and text (SPEC section 4). */
+/** Interprets a search's field and text (docs/contract.md §4). */
 export const textCondition = (query: SearchQuery): TextCondition => {
   const text = query.text.trim();
   if (text.length === 0) return { kind: 'all' };

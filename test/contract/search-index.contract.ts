@@ -1,5 +1,5 @@
 /**
- * The search contract of SPEC section 4 and the versioning rules of section 7, stated once and run
+ * The search contract of docs/contract.md §4 and the versioning rules of section 7, stated once and run
  * against every engine: `searchIndexContract('embedded', () => …)` registers the whole suite for an
  * engine, each test on a fresh, empty index from the factory.
  */

@@ -1,5 +1,5 @@
 /**
- * SPEC section 1 through real HTTP: every check, in its order, on every endpoint, with the error body
+ * docs/contract.md §1 through real HTTP: every check, in its order, on every endpoint, with the error body
  * and the common headers on every answer.
  */
 import { connect } from 'node:net';
@@ -29,14 +29,14 @@ afterAll(async () => {
 
 const MiB = 1024 * 1024;
 
-/** The common headers of SPEC section 1, present on every answer. */
+/** The common headers of docs/contract.md §1, present on every answer. */
 const expectCommonHeaders = (response: TestResponse): void => {
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   expect(response.headers.get('cache-control')).toBe('no-store');
   expect(response.headers.get('x-request-id')).toMatch(/\S/);
 };
 
-/** An error answer: status, the SPEC body (code, message, requestId, context) and the common headers. */
+/** An error answer: status, the contract body (code, message, requestId, context) and the common headers. */
 const expectError = (response: TestResponse, status: number, code: string, context: Record<string, unknown> = {}) => {
   expect({ status: response.status, code: response.json?.code }).toEqual({ status, code });
   expectCommonHeaders(response);

@@ -1,5 +1,5 @@
 /**
- * GET /search/fields through real HTTP: the fields each role may use, ordered by seqno (SPEC section 3).
+ * GET /search/fields through real HTTP: the fields each role may use, ordered by seqno (docs/contract.md §3).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../support/local-stack';

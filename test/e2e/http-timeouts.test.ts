@@ -1,6 +1,6 @@
 /**
  * The answers only the local server's HTTP framing can give: 408 for a client too slow to send its
- * request (a short request timeout here), in the SPEC's error shape.
+ * request (a short request timeout here), in the contract's error shape.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ const parse = (text: string) => {
 };
 
 describe('request timeout', () => {
-  it('answers 408 request_timeout with the SPEC body when the body arrives too slowly', async () => {
+  it('answers 408 request_timeout with the contract body when the body arrives too slowly', async () => {
     const tokens = await stack.issue();
     const answer = parse(
       await sendSlowly(

@@ -1,6 +1,6 @@
 /**
  * An unavailable dependency through real HTTP: with DynamoDB gone, the API answers
- * `503 service_unavailable` with `Retry-After` and the SPEC body, never a 500, a hang or a leak.
+ * `503 service_unavailable` with `Retry-After` and the contract body, never a 500, a hang or a leak.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthStore } from '../../functions/auth/store';

@@ -1,6 +1,6 @@
 /**
  * POST /reject through real HTTP, the real handlers, DynamoDB Local, the stream poller and the embedded
- * search index: every rule of SPEC section 5.
+ * search index: every rule of docs/contract.md §5.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../../functions/aws/dynamodb';

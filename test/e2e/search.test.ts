@@ -1,7 +1,7 @@
 /**
  * POST /search end to end, through the local HTTP server: jobs are imported into DynamoDB Local, reach
  * the embedded search engine through the table's stream and the indexer, and are searched over HTTP.
- * One test per row and bullet of SPEC section 4: every search field for the roles that may use it (and
+ * One test per row and bullet of docs/contract.md §4: every search field for the roles that may use it (and
  * 400 for the others), text matching, exact fields, Global, filters, order, the response shape and every
  * validation error.
  */
@@ -88,7 +88,7 @@ const b2 = makeJob({
 });
 
 const ALL = [a1, a2, a3, a4, a5, b1, b2];
-/** Newest first, then id descending: the SPEC order. */
+/** Newest first, then id descending: the contract order. */
 const ordered = (jobs: Job[]): number[] =>
   [...jobs].sort((x, y) => Date.parse(y.createdDate) - Date.parse(x.createdDate) || y.id - x.id).map((job) => job.id);
 const ACME_JOBS = [a1, a2, a3, a4, a5];

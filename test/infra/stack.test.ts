@@ -93,7 +93,7 @@ describe('the functions', () => {
     });
   });
 
-  it('stops API functions at the 10-second ceiling of the SPEC', () => {
+  it('stops API functions at the 10-second ceiling of the contract', () => {
     for (const id of ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction']) {
       expect(propertiesOf(resourcesOf('AWS::Lambda::Function')[id] as Json).Timeout).toBe(10);
     }
@@ -370,7 +370,7 @@ describe('the REST API', () => {
     expect(routed).toHaveLength(ROUTES.length);
   });
 
-  it('answers unknown paths 404 with the SPEC error body and API Gateway’s request id', () => {
+  it('answers unknown paths 404 with the contract error body and API Gateway’s request id', () => {
     for (const type of ['MISSING_AUTHENTICATION_TOKEN', 'RESOURCE_NOT_FOUND']) {
       template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
         ResponseType: type,

@@ -1,7 +1,7 @@
 /**
  * The embedded engine's expansion of query words into the indexed terms they prefix, through its public
  * SearchIndex on a real SQLite file: below, at and above the expansion limit the engine answers exactly
- * what a brute-force reference of SPEC section 4 answers (total and page), after updates and deletes
+ * what a brute-force reference of docs/contract.md §4 answers (total and page), after updates and deletes
  * that leave dead terms behind, with case and diacritics folded, with search syntax in the query, and
  * after a version-2 database (without the terms table) is upgraded in place.
  */
@@ -55,7 +55,7 @@ const jobWords = (value: Job, fields: readonly TextFieldId[]): string[] =>
   fields.flatMap((field) => FIELD_TEXTS[field](value).flatMap((text) => words(text)));
 
 /**
- * Whether a job matches a text query (SPEC section 4): every query word is a prefix of some word of the
+ * Whether a job matches a text query (docs/contract.md §4): every query word is a prefix of some word of the
  * searched fields; a query without words matches everything; Global also matches the whole job number
  * or GUID.
  */

@@ -96,7 +96,7 @@ const storedItems = async (job: Job) => [
 ];
 
 /**
- * A review at SPEC section 5's every maximum: a 1000-character custom rejection, 20 reasons of 100
+ * A review at docs/contract.md §5's every maximum: a 1000-character custom rejection, 20 reasons of 100
  * characters with 50 positions each. `text` fills the texts (a 4-byte character makes them largest).
  */
 const maximumReview = (round: number, text: string) => ({

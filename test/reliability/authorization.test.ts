@@ -194,7 +194,7 @@ describe('isolation between accounts', () => {
     const allFileIds = jobs.flatMap((job) => job.files.map((file) => file.id));
     const owned = (accountId: number, fileId: number) => fileOwner.get(fileId) === accountId;
     const statusOf = new Map(jobs.flatMap((job) => job.files.map((file) => [file.id, job.status] as const)));
-    /** SPEC section 5: the first file of the request, in order, that the caller may not reject. */
+    /** docs/contract.md §5: the first file of the request, in order, that the caller may not reject. */
     const firstRefusal = (accountId: number, fileIds: number[]) => {
       for (const fileId of fileIds) {
         if (!owned(accountId, fileId)) return { code: 'file_not_found', fileId };

@@ -1,7 +1,7 @@
 /**
  * Fuzzing the three endpoints through their deployed handler modules (real middy chain, DynamoDB
  * Local, embedded engine): whatever headers, content types and bodies a client sends, the answer is
- * never a 5xx, always the SPEC's answer shape, and a caller who may not change anything changes
+ * never a 5xx, always the contract's answer shape, and a caller who may not change anything changes
  * nothing. Seeds are fixed, so a failure replays; `FUZZ_SEED` picks another seed.
  */
 import fc from 'fast-check';
@@ -190,7 +190,7 @@ const headerNames = fc.constantFrom(
 // ---------------------------------------------------------------------------------------------------
 
 describe('fuzzing every endpoint', () => {
-  it('answers arbitrary methods, headers, content types and bodies with the SPEC answer, never a 5xx, and changes nothing', async () => {
+  it('answers arbitrary methods, headers, content types and bodies with the contract answer, never a 5xx, and changes nothing', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...ENDPOINTS.map((endpoint) => endpoint.path)),

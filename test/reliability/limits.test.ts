@@ -1,10 +1,10 @@
 /**
  * Limits that protect the service, checked where they bite:
  *
- * - the largest reject the SPEC allows (50 files, each in its own job, some of them repeats) fits in
+ * - the largest reject the contract allows (50 files, each in its own job, some of them repeats) fits in
  *   one DynamoDB transaction (at most 100 items) and succeeds whole; one file more is refused before
  *   anything is read;
- * - over HTTP, headers far beyond Node's limit get the SPEC error body instead of a dropped connection,
+ * - over HTTP, headers far beyond Node's limit get the contract error body instead of a dropped connection,
  *   answers never name the software behind them, and the server keeps serving afterwards.
  *
  * (Body size, query length, page depth and the per-field limits are covered in test/e2e and
@@ -23,7 +23,7 @@ import { startTestStack, type TestStack } from '../support/local-stack';
 import { expectSpecAnswer } from './support/answers';
 import { type Harness, startHarness, type Tokens, validHeaders } from './support/harness';
 
-/** SPEC section 5: 1–50 files per reject. */
+/** docs/contract.md §5: 1–50 files per reject. */
 const MAX_FILES = 50;
 
 describe('the largest reject', () => {
@@ -111,7 +111,7 @@ describe('HTTP framing limits', () => {
       },
     );
 
-  it('answers headers beyond the server limit with the SPEC error body, then keeps serving', async () => {
+  it('answers headers beyond the server limit with the contract error body, then keeps serving', async () => {
     const answer = await raw({
       Accept: 'application/json',
       'Content-Type': 'application/json',

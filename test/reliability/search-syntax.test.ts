@@ -1,7 +1,7 @@
 /**
  * Search text is text, never syntax: job texts and queries made of arbitrary unicode, FTS5 operators
  * and column filters, OpenSearch query-string syntax and regular-expression characters never make the
- * engine fail, and every search finds exactly the jobs SPEC section 4's rule names — every word of the
+ * engine fail, and every search finds exactly the jobs docs/contract.md §4's rule names — every word of the
  * query (letters and digits, case and diacritics folded) is a prefix of some word of the field; Global
  * also matches the whole job number or GUID. The reference model below implements that rule on its
  * own; the engine must agree with it on every generated case.
@@ -111,7 +111,7 @@ const cases: fc.Arbitrary<Case> = fc.record({
   ),
 });
 
-/** The SPEC's rule, written independently of the engines. */
+/** The contract's rule, written independently of the engines. */
 const expectedMatches = (documents: SearchDocument[], field: 'Global' | TextFieldId, query: string): number[] => {
   const trimmed = query.trim();
   if (trimmed.length === 0) return documents.map((document) => document.summary.id);

@@ -2,7 +2,7 @@
  * Dependencies failing at request time, in every way a network dependency fails: DynamoDB (auth and
  * jobs tables) and the OpenSearch engine behind a proxy that hangs, throttles, answers 429 or 500, or
  * drops the connection. Every endpoint must answer `503 service_unavailable` with `Retry-After` and
- * the SPEC body — never a 500, never an internal detail, and never later than 10 s (SPEC section 1).
+ * the contract body — never a 500, never an internal detail, and never later than 10 s (docs/contract.md §1).
  *
  * Two mechanisms bound the answer: each dependency call has a time budget (`DEPENDENCY_TIMEOUT_MS`,
  * 3 s deployed) after which it fails as unavailable, and where a call outlives its budget anyway (the
@@ -51,7 +51,7 @@ class NoAnswerError extends Error {
   }
 }
 
-/** The answer, or a failure if none came within the SPEC's bound. */
+/** The answer, or a failure if none came within the contract's bound. */
 const within = async (path: string, pending: Promise<Answer>): Promise<Answer> => {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {

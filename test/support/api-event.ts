@@ -71,7 +71,7 @@ export const apiEvent = (options: ApiEventOptions = {}): APIGatewayProxyEvent =>
   };
 };
 
-/** Headers that pass checks 2–4 of SPEC section 1 (Accept, Content-Type for POST, both tokens). */
+/** Headers that pass checks 2–4 of docs/contract.md §1 (Accept, Content-Type for POST, both tokens). */
 export const passingHeaders = (
   tokens: { clientToken: string; sessionToken: string },
   method = 'GET',

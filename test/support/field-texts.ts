@@ -1,5 +1,5 @@
 /**
- * The raw texts of a job each text search field searches (SPEC section 3), read from the job itself.
+ * The raw texts of a job each text search field searches (docs/contract.md §3), read from the job itself.
  * Reference code for tests and the benchmarks' answer checks: it shares nothing with how the engines
  * build their documents, so a mistake there cannot hide behind the same mistake here.
  */

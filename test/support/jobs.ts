@@ -1,5 +1,5 @@
 /**
- * Job and file factories for tests: complete, valid jobs (SPEC section 6) with unique ids, overridable
+ * Job and file factories for tests: complete, valid jobs (docs/contract.md §6) with unique ids, overridable
  * field by field. Ids start high (job 700 000, file 7 000 000) so they never meet the demo data.
  */
 import { randomUUID } from 'node:crypto';

@@ -172,7 +172,7 @@ describe('GET /search/fields', () => {
     expect(JSON.parse(result.body)).toMatchObject({ _type: 'SearchFieldsResponseBody' });
   });
 
-  describe('checks of SPEC section 1, in order', () => {
+  describe('checks of docs/contract.md §1, in order', () => {
     it('answers 405 with Allow: GET to a POST (before Accept is checked)', async () => {
       const result = await expectError({ method: 'POST', headers: {} }, 405, { code: 'method_not_allowed' });
       expect(result.headers?.Allow).toBe('GET');

@@ -1,5 +1,5 @@
 /**
- * Check 2 of SPEC section 1: the `Accept` header explicitly accepts `application/json`, else
+ * Check 2 of docs/contract.md §1: the `Accept` header explicitly accepts `application/json`, else
  * `406 not_acceptable`. Wildcards, a missing or empty header and `application/json;q=0` do not.
  *
  * Negotiation itself is `@middy/http-content-negotiation`'s; this adapter runs the contract's stricter

@@ -1,5 +1,5 @@
 /**
- * Checks 5 and 6 of SPEC section 1: the client token is known and its client enabled
+ * Checks 5 and 6 of docs/contract.md §1: the client token is known and its client enabled
  * (`401 invalid_client`), and the session token is known, unexpired and issued to that client
  * (`401 invalid_session`). The principal is kept for the checks and the handler that follow.
  */

@@ -1,5 +1,5 @@
 /**
- * Check 7 of SPEC section 1: the authenticated client holds the grant of the route (`search` for both
+ * Check 7 of docs/contract.md §1: the authenticated client holds the grant of the route (`search` for both
  * search endpoints, `reject` for /reject), else `403 forbidden`.
  */
 import type { Grant } from '../../auth/principal';

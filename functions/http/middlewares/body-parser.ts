@@ -1,5 +1,5 @@
 /**
- * Check 9 of SPEC section 1: the body parses, as JSON or as form encoding according to its
+ * Check 9 of docs/contract.md §1: the body parses, as JSON or as form encoding according to its
  * `Content-Type`, else `400 invalid_json`. An empty (or all-whitespace) body is `{}`. Only methods
  * with a body (POST) are parsed; others get an empty JSON body.
  *

@@ -1,5 +1,5 @@
 /**
- * Check 8 of SPEC section 1: the body is at most 1 MiB, counted in bytes (after base64 decoding when
+ * Check 8 of docs/contract.md §1: the body is at most 1 MiB, counted in bytes (after base64 decoding when
  * API Gateway delivered it encoded), else `413 payload_too_large`.
  */
 import { ApiError } from '../errors';

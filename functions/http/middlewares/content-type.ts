@@ -1,5 +1,5 @@
 /**
- * Check 3 of SPEC section 1: a POST states a `Content-Type` of `application/json` or
+ * Check 3 of docs/contract.md §1: a POST states a `Content-Type` of `application/json` or
  * `application/x-www-form-urlencoded` (any case, parameters allowed), else
  * `415 unsupported_media_type`. Other methods are not checked.
  */

@@ -1,5 +1,5 @@
 /**
- * The one error formatter of the chain: every error, whoever threw it, becomes the SPEC error body
+ * The one error formatter of the chain: every error, whoever threw it, becomes the contract error body
  * `{code, message, requestId, ...context}` with the common headers.
  *
  * - {@link ApiError}: its status, headers and context.

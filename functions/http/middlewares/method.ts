@@ -1,5 +1,5 @@
 /**
- * Check 1 of SPEC section 1: the endpoint answers the request's method, else `405 method_not_allowed`
+ * Check 1 of docs/contract.md §1: the endpoint answers the request's method, else `405 method_not_allowed`
  * with an `Allow` header listing the methods it does answer. (Unknown paths never reach a Lambda: API
  * Gateway and the local server answer `404` from the route table.)
  */

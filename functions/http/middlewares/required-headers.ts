@@ -1,5 +1,5 @@
 /**
- * Check 4 of SPEC section 1: `X-Client-Token`, then `X-Session-Token`, are present and not blank,
+ * Check 4 of docs/contract.md §1: `X-Client-Token`, then `X-Session-Token`, are present and not blank,
  * else `400 missing_header` naming the first one missing.
  */
 import { ApiError } from '../errors';

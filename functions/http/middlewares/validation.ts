@@ -1,5 +1,5 @@
 /**
- * Check 10 of SPEC section 1: the body is an object (`null`, arrays, strings and numbers at the top
+ * Check 10 of docs/contract.md §1: the body is an object (`null`, arrays, strings and numbers at the top
  * level are `400 invalid_parameter` with `parameter: "body"`), then the endpoint's `parse` function
  * validates its fields, throwing `invalid_parameter` naming the first bad one.
  */

@@ -1,6 +1,6 @@
 /**
  * The embedded search engine: SQLite FTS5 through Node's built-in `node:sqlite`, in memory or in one
- * file. A real full-text engine for local runs and tests, with the semantics of SPEC section 4 and the
+ * file. A real full-text engine for local runs and tests, with the semantics of docs/contract.md §4 and the
  * external-version rules of the OpenSearch engine.
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';

@@ -1,7 +1,7 @@
 /**
  * Order keys: the rowid of a job in the `jobs` table and in the FTS5 index, chosen so that ascending
  * rowid order is exactly ascending (createdDate, id) order. Any rowid walk (`ORDER BY rowid DESC`) then
- * yields matches already in the SPEC's result order, so a page stops after `offset + limit` matches
+ * yields matches already in the contract's result order, so a page stops after `offset + limit` matches
  * instead of sorting all of them.
  *
  * A key is `group << TIE_BITS | tie`: the group is the creation instant in epoch milliseconds (clamped

@@ -5,7 +5,7 @@
  * words identically; the analyzer repeats the same rules (split on anything that is not a letter or a
  * digit, lower-case, ASCII folding) so the index stays correct for any text that reaches it.
  * `index_prefixes` indexes every 1–19 character prefix of each word (an edge n-gram subfield OpenSearch
- * manages itself), which `match_bool_prefix` uses for the prefix matching SPEC section 4 asks for;
+ * manages itself), which `match_bool_prefix` uses for the prefix matching docs/contract.md §4 asks for;
  * longer prefixes fall back to a term-dictionary walk, so words of any length match exactly.
  */
 import type { TextFieldId } from '../query-text';

@@ -1,8 +1,8 @@
 /**
- * What every answer of the API must look like (SPEC section 1), as one assertion the property tests
+ * What every answer of the API must look like (docs/contract.md §1), as one assertion the property tests
  * share: the common headers, no 5xx for anything a client can send, and for every non-2xx answer the
- * SPEC error body — its code from the catalogue with the catalogue's status, a message, the request id,
- * only the context fields the SPEC names, and nothing of the server's insides.
+ * contract error body — its code from the catalogue with the catalogue's status, a message, the request id,
+ * only the context fields the contract names, and nothing of the server's insides.
  */
 import { expect } from 'vitest';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../../functions/http/errors';

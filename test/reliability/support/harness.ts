@@ -87,7 +87,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The headers a request needs to pass SPEC section 1 rows 2–4. */
+/** The headers a request needs to pass docs/contract.md §1 rows 2–4. */
 export const validHeaders = (tokens: Tokens, method = 'POST'): Record<string, string> => ({
   Accept: 'application/json',
   ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),

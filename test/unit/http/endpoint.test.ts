@@ -169,7 +169,7 @@ describe('the shared chain around a POST endpoint', () => {
     expect(result.json.input).toEqual({ fileIds: [], page: 4 });
   });
 
-  describe('checks of SPEC section 1, in order', () => {
+  describe('checks of docs/contract.md §1, in order', () => {
     it('answers 405 with Allow: POST to a GET', async () => {
       const result = await expectCode({ method: 'GET', headers: {} }, 405, 'method_not_allowed');
       expect(result.headers?.Allow).toBe('POST');

@@ -27,7 +27,7 @@ const file = (fileId: unknown, extra: Record<string, unknown> = { customRejectio
 });
 
 describe('reject request, JSON body', () => {
-  it('reads the SPEC example', () => {
+  it('reads the contract example', () => {
     const body = json({
       files: [
         {

@@ -71,7 +71,7 @@ const expectErrorShape = (headers: Record<string, string | null>, body: any, cod
 };
 
 describe('local HTTP server', () => {
-  it('answers 404 not_found with the SPEC error body and common headers for an unknown path', async () => {
+  it('answers 404 not_found with the contract error body and common headers for an unknown path', async () => {
     const { url } = await start();
     const response = await fetch(`${url}/nowhere`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(404);
@@ -121,7 +121,7 @@ describe('local HTTP server', () => {
     expect(text.startsWith('HTTP/1.1 200')).toBe(true);
   });
 
-  it('answers 408 request_timeout with the SPEC body to a client that sends its body too slowly', async () => {
+  it('answers 408 request_timeout with the contract body to a client that sends its body too slowly', async () => {
     const { port } = await start(echo, { requestTimeoutMs: 300 });
     const text = await raw(
       port,
@@ -228,7 +228,7 @@ describe('local HTTP server', () => {
     expect((await fetch(`${url}/elsewhere`)).status).toBe(404);
   });
 
-  it('maps HTTP parse errors to SPEC answers and ignores connection resets', () => {
+  it('maps HTTP parse errors to contract answers and ignores connection resets', () => {
     expect(clientErrorAnswer('ERR_HTTP_REQUEST_TIMEOUT', 'r')?.statusCode).toBe(408);
     expect(clientErrorAnswer('HPE_INVALID_CONTENT_LENGTH', 'r')?.statusCode).toBe(411);
     expect(clientErrorAnswer('HPE_INVALID_METHOD', 'r')?.statusCode).toBe(400);

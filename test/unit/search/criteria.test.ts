@@ -250,7 +250,7 @@ describe('parseSearchCriteria', () => {
     ] as const;
 
     for (const [fromName, toName, key] of ranges) {
-      it(`reads ${fromName} and ${toName} in every SPEC form`, () => {
+      it(`reads ${fromName} and ${toName} in every contract form`, () => {
         const criteria = parseSearchCriteria(
           json({ [fromName]: '2016-01-14T14:57:33.8931021+01:00', [toName]: '2016-02-01' }),
           user,
@@ -308,7 +308,7 @@ describe('parseSearchCriteria', () => {
   });
 
   describe('order of checks', () => {
-    it('names the first invalid parameter in the order of the SPEC table', () => {
+    it('names the first invalid parameter in the order of the contract table', () => {
       const everythingWrong = {
         field: 'Nope',
         query: 'x'.repeat(501),

@@ -5,7 +5,7 @@ import { boundMillis, compareInstants, parseDateTime } from '../../../functions/
 const millis = (iso: string): number => Date.parse(iso);
 
 describe('parseDateTime', () => {
-  describe('accepts the SPEC forms', () => {
+  describe('accepts the contract forms', () => {
     it.each([
       ['2016-01-14T13:57:33Z', '2016-01-14T13:57:33.000Z'],
       ['2016-01-14T13:57:33z', '2016-01-14T13:57:33.000Z'],

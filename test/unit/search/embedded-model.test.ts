@@ -1,5 +1,5 @@
 /**
- * The embedded engine against a reference model: SPEC section 4 written as plain array code. For random
+ * The embedded engine against a reference model: docs/contract.md §4 written as plain array code. For random
  * jobs and random queries (syntax characters included), the engine answers exactly what the model does.
  */
 import fc from 'fast-check';
@@ -96,7 +96,7 @@ const queryArbitrary: fc.Arbitrary<SearchQuery> = fc.record({
   limit: fc.integer({ min: 1, max: 5 }),
 });
 
-/** SPEC section 4, the slow and obvious way. */
+/** docs/contract.md §4, the slow and obvious way. */
 const model = (documents: SearchDocument[], query: SearchQuery): SearchResult => {
   const trimmed = query.text.trim();
   const queryWords = words(trimmed);
@@ -171,7 +171,7 @@ describe('embedded engine', () => {
     );
   });
 
-  it('answers every search exactly like the reference model of SPEC section 4', async () => {
+  it('answers every search exactly like the reference model of docs/contract.md §4', async () => {
     await fc.assert(
       fc.asyncProperty(
         documentsArbitrary,

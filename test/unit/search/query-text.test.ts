@@ -45,7 +45,7 @@ const document: SearchDocument = {
 };
 
 describe('query text', () => {
-  it('lists the eight text fields of SPEC section 3', () => {
+  it('lists the eight text fields of docs/contract.md §3', () => {
     expect(TEXT_FIELD_IDS).toEqual([
       'AccountName',
       'JobName',
