@@ -3,6 +3,10 @@
  * names and texts in several languages (diacritics included, so `cafe` finding `Café` can be tried),
  * every status, 3–30 files per job and dates over two years. The same data on every run: a seeded
  * pseudo-random generator, no clock, no external library.
+ *
+ * Next to the generated jobs, three hand-written ones (ids 9001–9003, {@link DOCUMENTED_JOBS}) are the
+ * jobs the examples of README.md and docs/ search for and reject; the documentation test
+ * (test/docs/) runs those examples against this data, so change both together.
  */
 import {
   JOB_STATUSES,
@@ -277,18 +281,115 @@ const generate = (): Generated => {
       files,
     });
   }
-  // Files of the first account first: the demo user belongs to it.
-  const firstAccount = (DEMO_ACCOUNTS[0] as DemoAccount).id;
-  rejectable.sort(
-    (a, b) => Number(b.accountId === firstAccount) - Number(a.accountId === firstAccount) || a.fileId - b.fileId,
-  );
   return { jobs, rejectable };
 };
 
-let generated: Generated | undefined;
-const data = (): Generated => (generated ??= generate());
+/** An unreviewed file of a documented job. */
+const documentedFile = (id: number, fileName: string, tags: string[] = []): JobFile =>
+  unreviewedFile({ id, fileName, tags, remarkToProcessor: '' });
 
-/** The demo jobs: the same {@link DEMO_JOB_COUNT} jobs on every call (fresh copies). */
+/**
+ * The jobs the documentation's examples use, all of the first demo account (the demo user's):
+ * - 9001, new, "Spring catalogue", created in May 2025: what README's and docs/search.md's searches find;
+ * - 9002, in review: files 3325324 and 3325325 are what docs/reject.md rejects (3325323 was accepted);
+ * - 9003, archived: rejecting its file 3325326 answers `410 job_archived`.
+ */
+export const DOCUMENTED_JOBS: readonly Job[] = [
+  {
+    id: 9001,
+    accountId: 1001,
+    accountName: 'Café Müller Studio',
+    status: 'CJ_NEW',
+    guid: '6f1c2a4e-3b7d-4f0a-9a51-2c8e0d7b9e13',
+    name: 'Spring catalogue',
+    description: 'Shoes on white',
+    invoiceReference: 'INV-2025-09001',
+    tags: ['catalogue', 'webshop'],
+    realCost: 120.5,
+    createdDate: '2025-05-06T15:22:02.860Z',
+    acceptedDate: null,
+    orderedDate: null,
+    deliveredDate: null,
+    reviewedDate: null,
+    files: [
+      documentedFile(3325301, 'cem_test15.jpg', ['front']),
+      documentedFile(3325302, 'cem_test16.jpg', ['back']),
+      documentedFile(3325303, 'cem_test17.jpg', ['detail']),
+    ],
+  },
+  {
+    id: 9002,
+    accountId: 1001,
+    accountName: 'Café Müller Studio',
+    status: 'CJ_REVIEWING',
+    guid: '0b5d7c1e-8a2f-4c3d-b6e4-91f0a2c3d4e5',
+    name: 'Summer sandals retouch',
+    description: 'Remove the background, keep a natural shadow under the product.',
+    invoiceReference: 'INV-2025-09002',
+    tags: ['webshop'],
+    realCost: 48,
+    createdDate: '2025-04-02T08:00:00.000Z',
+    acceptedDate: '2025-04-02T12:00:00.000Z',
+    orderedDate: '2025-04-02T09:00:00.000Z',
+    deliveredDate: '2025-04-07T16:30:00.000Z',
+    reviewedDate: null,
+    files: [
+      {
+        ...documentedFile(3325323, 'sandal_left.jpg', ['side']),
+        acceptedByUser: true,
+        isReviewed: true,
+        reviewDate: '2025-04-08T09:00:00.000Z',
+      },
+      documentedFile(3325324, 'sandal_right.jpg', ['side', 'shadow']),
+      documentedFile(3325325, 'sandal_pair.jpg', ['front']),
+    ],
+  },
+  {
+    id: 9003,
+    accountId: 1001,
+    accountName: 'Café Müller Studio',
+    status: 'CJ_ARCHIVED',
+    guid: 'c3e1f2a4-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
+    name: 'Winter jackets archive',
+    description: '',
+    invoiceReference: '',
+    tags: [],
+    realCost: 36,
+    createdDate: '2024-01-10T10:00:00.000Z',
+    acceptedDate: '2024-01-10T14:00:00.000Z',
+    orderedDate: '2024-01-10T11:00:00.000Z',
+    deliveredDate: '2024-01-15T10:00:00.000Z',
+    reviewedDate: '2024-01-16T10:00:00.000Z',
+    files: [
+      documentedFile(3325326, 'jacket_front.jpg', ['front']),
+      documentedFile(3325327, 'jacket_back.jpg', ['back']),
+      documentedFile(3325328, 'jacket_detail.jpg', ['detail']),
+    ],
+  },
+];
+
+let generated: Generated | undefined;
+const data = (): Generated => {
+  if (generated !== undefined) return generated;
+  const { jobs, rejectable } = generate();
+  // Files of the first account first: the demo user belongs to it.
+  const documented = structuredClone(DOCUMENTED_JOBS) as Job[];
+  const documentedRejectable = documented.flatMap((job) =>
+    job.status === 'CJ_REVIEWING'
+      ? job.files
+          .filter((file) => !file.acceptedByUser)
+          .map((file) => ({ fileId: file.id, jobId: job.id, accountId: job.accountId }))
+      : [],
+  );
+  const firstAccount = (DEMO_ACCOUNTS[0] as DemoAccount).id;
+  const allRejectable = [...rejectable, ...documentedRejectable].sort(
+    (a, b) => Number(b.accountId === firstAccount) - Number(a.accountId === firstAccount) || a.fileId - b.fileId,
+  );
+  generated = { jobs: [...jobs, ...documented], rejectable: allRejectable };
+  return generated;
+};
+
+/** The demo jobs: the same {@link DEMO_JOB_COUNT} generated jobs and the documented ones on every call (fresh copies). */
 export const demoJobs = (): Job[] => structuredClone(data().jobs);
 
 /**

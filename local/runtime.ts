@@ -233,9 +233,8 @@ export const repairCommandFor = (options: LocalStackOptions): string => {
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
   if (dataDir !== DEFAULT_DATA_DIR) environment.push(`DATA_DIR=${dataDir}`);
   const dynamodbPort = options.dynamodbPort ?? DEFAULT_DYNAMODB_PORT;
-  if (options.dynamodbEndpoint === undefined && dynamodbPort !== DEFAULT_DYNAMODB_PORT) {
-    environment.push(`DYNAMODB_PORT=${dynamodbPort}`);
-  }
+  if (options.dynamodbEndpoint !== undefined) environment.push(`DYNAMODB_ENDPOINT=${options.dynamodbEndpoint}`);
+  else if (dynamodbPort !== DEFAULT_DYNAMODB_PORT) environment.push(`DYNAMODB_PORT=${dynamodbPort}`);
   return [...environment, 'npm run cli -- reindex'].join(' ');
 };
 

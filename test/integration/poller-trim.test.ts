@@ -190,4 +190,27 @@ describe('stream poller and trimmed records', () => {
     expect(await verifyIndex({ repository, index: engine })).toMatchObject({ ok: true, checked: 4 });
     trimming.client.destroy();
   });
+
+  it('reports a trim once: a restart on the same checkpoint does not report it again', async () => {
+    const checkpointPath = join(directory, `${tables.jobsTable}-once.json`);
+    const trimming = trimmingStreamsClient(tables.endpoint);
+    const first = await startPoller({ checkpointPath, streams: trimming.client });
+    await repository.putJob(makeJob({ name: 'Read before the stop' }));
+    await first.drained();
+    await first.stop();
+    const lost = makeJob({ name: 'Written and trimmed while stopped' });
+    await repository.putJob(lost);
+    trimming.trimThrough(await lastSequenceOf(lost.id));
+
+    const second = await startPoller({ checkpointPath, streams: trimming.client });
+    await second.drained();
+    await second.stop();
+    expect(complaints().map((line) => line.level)).toEqual(['error']);
+
+    const third = await startPoller({ checkpointPath, streams: trimming.client });
+    await third.drained();
+    expect(complaints().map((line) => line.level)).toEqual(['error']);
+    expect(await verifyIndex({ repository, index: engine })).toMatchObject({ ok: false, missing: [lost.id] });
+    trimming.client.destroy();
+  });
 });
