@@ -7,6 +7,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AuthStore } from '../functions/auth/store';
 import { documentClient, resetDocumentClient } from '../functions/aws/dynamodb';
 import { resetConfig } from '../functions/config';
@@ -173,15 +174,49 @@ const configureHandlers = async (endpoint: string, tables: LocalTables, paths: D
   await resetSearchIndex();
 };
 
+/**
+ * The document client seeding writes with. Seeding is a start-up batch job, not an API request: it is
+ * not bound by the answer budget the handlers' client keeps (3 s per request), and a DynamoDB Local
+ * that has just started on a busy machine can be slower than that for its first writes.
+ */
+const seedingClient = (endpoint: string): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint,
+      region: LOCAL_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 5,
+      requestHandler: { requestTimeout: 30_000, throwOnRequestTimeout: true, connectionTimeout: 10_000 },
+    }),
+    { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } },
+  );
+
 /** Seeds demo auth and jobs into an empty store, or reads back the demo tokens of an earlier start. */
 const prepareDemo = async (
   client: DynamoDBClient,
+  endpoint: string,
   tables: LocalTables,
   paths: DataPaths,
   seedDemo: boolean,
   log: (message: string) => void,
 ): Promise<{ demo: DemoTokens | undefined; seeded: boolean }> => {
-  const store = new AuthStore(documentClient(), tables.authTable);
+  const documents = seedingClient(endpoint);
+  try {
+    return await seedOrLoadDemo(client, documents, tables, paths, seedDemo, log);
+  } finally {
+    documents.destroy();
+  }
+};
+
+const seedOrLoadDemo = async (
+  client: DynamoDBClient,
+  documents: DynamoDBDocumentClient,
+  tables: LocalTables,
+  paths: DataPaths,
+  seedDemo: boolean,
+  log: (message: string) => void,
+): Promise<{ demo: DemoTokens | undefined; seeded: boolean }> => {
+  const store = new AuthStore(documents, tables.authTable);
   const empty = (await isEmpty(client, tables.jobsTable)) && (await isEmpty(client, tables.authTable));
   if (!empty || !seedDemo) {
     let demo = paths.demoTokens === undefined ? undefined : await loadDemoTokens(paths.demoTokens);
@@ -196,7 +231,7 @@ const prepareDemo = async (
   const demo = await createDemoAuth(store, demoAccounts());
   if (paths.demoTokens !== undefined) await saveDemoTokens(paths.demoTokens, demo);
   const jobs = demoJobs();
-  await importJobs(jobs, { repository: new JobRepository(documentClient(), tables.jobsTable) });
+  await importJobs(jobs, { repository: new JobRepository(documents, tables.jobsTable) });
   log(`Seeded ${jobs.length} demo jobs.`);
   return { demo, seeded: true };
 };
@@ -345,7 +380,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     });
     teardown.add(() => poller.stop());
 
-    const { demo, seeded } = await prepareDemo(client, tables, paths, options.seedDemo ?? true, log);
+    const { demo, seeded } = await prepareDemo(client, endpoint, tables, paths, options.seedDemo ?? true, log);
     if (seeded) {
       await poller.drained();
       log('Demo jobs indexed.');

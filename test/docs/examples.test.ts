@@ -10,6 +10,9 @@
  *   real answer must have the shown one's shape (the same fields, all the way down) and values (a value
  *   written `…` and the time of a datetime excepted), and a shown error `code` must be the real one.
  * - Every JSON block must be the answer of a curl command above it on the same page.
+ * - Every TypeScript program (the typed client's examples) runs with tsx against the same stack, with
+ *   `clientToken`/`sessionToken` (or `process.env.CLIENT_TOKEN`/`SESSION_TOKEN`) set to the demo tokens,
+ *   and must exit 0 without writing to standard error (the examples report failures there).
  * - `npm run <script>` names a script of package.json, `npm run cli -- <command>` a CLI command,
  *   `npm run invoke -- <function>` an invokable function, and every `events/…` file exists. The sample
  *   events themselves run in test/e2e/invoke.test.ts, the local commands of the CLI in test/e2e/cli.test.ts.
@@ -18,13 +21,19 @@
  * pages touch different files, so each page's promises hold in that order.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVOKABLE_FUNCTIONS } from '../../bin/invoke';
 import { ROOT, startTestStack, type TestStack } from '../support/local-stack';
-import { type Example, examplesOf, type JsonExample, type ShellExample } from './markdown-examples';
+import {
+  type Example,
+  examplesOf,
+  type JsonExample,
+  type ShellExample,
+  type TypeScriptExample,
+} from './markdown-examples';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers and shown answers are arbitrary JSON
 type Json = any;
@@ -61,8 +70,10 @@ const pair = (): { requests: Request[]; orphans: JsonExample[] } => {
         last = { command: example, shown: undefined };
         requests.push(last);
       }
-    } else if (last !== undefined && last.shown === undefined) last.shown = example;
-    else orphans.push(example);
+    } else if (example.kind === 'json') {
+      if (last !== undefined && last.shown === undefined) last.shown = example;
+      else orphans.push(example);
+    }
   }
   return { requests, orphans };
 };
@@ -124,6 +135,41 @@ afterAll(async () => {
   if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
 });
 
+/** Runs a command without blocking this process (whose stack must keep answering); resolves when it ends. */
+const runAsync = (
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = { stdout: '', stderr: '' };
+    child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, ...output });
+    });
+  });
+
+/** Runs a TypeScript example with tsx, importing the repository's client, against the stack. */
+const runTypeScript = async (example: TypeScriptExample, index: number) => {
+  const declares = (name: string): boolean => new RegExp(`\\b(const|let)\\s+${name}\\b`).test(example.text);
+  const preamble = ['clientToken', 'sessionToken']
+    .filter((name) => example.text.includes(name) && !declares(name))
+    .map((name) => `const ${name} = process.env.${name === 'clientToken' ? 'CLIENT_TOKEN' : 'SESSION_TOKEN'}!;`);
+  const program = [
+    ...preamble,
+    example.text
+      .replaceAll(`from './client'`, `from '${join(ROOT, 'client', 'index.ts')}'`)
+      .replaceAll('http://localhost:3000', variables.API),
+  ].join('\n');
+  const file = join(directory, `example-${index}.mts`);
+  writeFileSync(file, program);
+  return runAsync(process.execPath, ['--import', 'tsx', file], { ...process.env, ...variables });
+};
+
 /**
  * Runs a curl command of a page with bash and the machine's curl; answers its status and body. (Never
  * spawnSync here: the stack's server runs in this process and must keep answering meanwhile.)
@@ -136,20 +182,7 @@ const runCurl = async (command: ShellExample): Promise<{ status: number; body: s
     .replaceAll('<CLIENT_TOKEN>', variables.CLIENT_TOKEN)
     .replaceAll('<SESSION_TOKEN>', variables.SESSION_TOKEN);
   const script = `curl() { command curl -o "$DOCS_BODY" -w '%{http_code}' "$@"; }\n${text}\n`;
-  const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn('bash', ['-c', script], {
-      env: { ...process.env, ...variables, DOCS_BODY: bodyFile },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const output = { stdout: '', stderr: '' };
-    child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, ...output });
-    });
-  });
+  const result = await runAsync('bash', ['-c', script], { ...process.env, ...variables, DOCS_BODY: bodyFile });
   if (result.status !== 0) {
     throw new Error(`${where(command)}: the command failed (${result.status}): ${result.stderr}\n${command.text}`);
   }
@@ -259,6 +292,18 @@ describe('documentation examples', () => {
           `${where(command)}${command.comment ? ` (${command.comment})` : ''}:\n  ${problems.join('\n  ')}`,
         );
       }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('runs every TypeScript example of the typed client against the demo stack', async () => {
+    const programs = examples.filter((example): example is TypeScriptExample => example.kind === 'ts');
+    expect(programs.length).toBeGreaterThanOrEqual(1);
+    const failures: string[] = [];
+    for (const [index, example] of programs.entries()) {
+      const { status, stderr } = await runTypeScript(example, index);
+      if (status !== 0 || stderr.trim() !== '')
+        failures.push(`${where(example)}: exit ${status}\n${stderr.slice(0, 1_000)}`);
     }
     expect(failures).toEqual([]);
   });

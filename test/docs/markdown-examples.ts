@@ -1,7 +1,8 @@
 /**
  * Reads the examples out of the project's Markdown pages, for the documentation test: the shell
  * commands of every ```bash / ```sh block (a command runs over `\` continuations and over line breaks
- * inside quotes), the comment line above each, and the ```json answers shown after a request.
+ * inside quotes), the comment line above each, the ```json answers shown after a request, and the
+ * ```ts programs.
  */
 import { readFileSync } from 'node:fs';
 
@@ -25,7 +26,15 @@ export interface JsonExample {
   text: string;
 }
 
-export type Example = ShellExample | JsonExample;
+/** A TypeScript block of a page. */
+export interface TypeScriptExample {
+  kind: 'ts';
+  page: string;
+  line: number;
+  text: string;
+}
+
+export type Example = ShellExample | JsonExample | TypeScriptExample;
 
 /** Whether a command leaves a single- or double-quoted string open at its end. */
 const openQuote = (text: string): boolean => {
@@ -83,6 +92,7 @@ export const examplesOf = (path: string, page: string = path): Example[] => {
     const line = text.slice(0, match.index).split('\n').length + 1;
     if (language === 'bash' || language === 'sh') examples.push(...shellCommands(page, line, body));
     else if (language === 'json') examples.push({ kind: 'json', page, line, text: body });
+    else if (language === 'ts') examples.push({ kind: 'ts', page, line, text: body });
   }
   return examples;
 };

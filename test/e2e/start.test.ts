@@ -168,9 +168,7 @@ describe('npm start', { timeout: 480_000 }, () => {
       );
     };
 
-    // The longest DynamoDB request timeout the handlers allow: seeding a file-backed DynamoDB Local that has
-    // just started can outlast the default 3 s on a machine busy with other test files.
-    const env = { DATA_DIR: dataDir, DEPENDENCY_TIMEOUT_MS: '9000' };
+    const env = { DATA_DIR: dataDir };
     const fresh = await startStack(env);
     expect(fresh.running.stdout()).toContain('curl ');
     expect(complaintsBeforeListening(fresh)).toEqual([]);

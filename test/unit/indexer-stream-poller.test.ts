@@ -159,6 +159,37 @@ describe('stream poller on a changing stream', () => {
     expect(renewed.at(-1)).toMatchObject({ ShardId: 'only', ShardIteratorType: 'TRIM_HORIZON' });
   });
 
+  it('renews a TRIM_HORIZON iterator that is stale at its very first read, without a complaint', async () => {
+    // DynamoDB Local: the iterator of an empty shard, taken just before another table's write and the
+    // shard's first record, reads as "trimmed" although nothing was.
+    streams
+      .on(DescribeStreamCommand)
+      .resolves({ StreamDescription: { StreamArn: STREAM_ARN, Shards: [{ ShardId: 'only' }] } });
+    let first = true;
+    streams.on(GetRecordsCommand).callsFake(async (input: { ShardIterator: string }) => {
+      if (input.ShardIterator === 'only@start' && first) {
+        first = false;
+        throw Object.assign(new Error('Trimmed'), { name: 'TrimmedDataAccessException' });
+      }
+      if (input.ShardIterator === 'only@start') return { Records: [record(1, '7')], NextShardIterator: 'only-tail' };
+      return { Records: [], NextShardIterator: 'only-tail' };
+    });
+    const complaints: string[] = [];
+    const logger: PollerLogger = {
+      info: () => undefined,
+      warn: (message) => void complaints.push(message),
+      error: (message) => void complaints.push(message),
+    };
+    const delivered: DynamoDBRecord[] = [];
+
+    const running = await start(delivered, { logger, retentionMs: 0 });
+    while (delivered.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    await running.drained();
+
+    expect(delivered.map((item) => item.dynamodb?.SequenceNumber)).toEqual(['7']);
+    expect(complaints).toEqual([]);
+  });
+
   it('continues after the last record it read when its iterator expires', async () => {
     streams
       .on(DescribeStreamCommand)
