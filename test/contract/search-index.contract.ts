@@ -14,6 +14,13 @@ import { makeFile, makeJob } from '../support/jobs';
 /** Creates a fresh, empty engine for one test. */
 export type SearchIndexFactory = () => Promise<SearchIndex>;
 
+/**
+ * Opens a second handle on the index the factory created last: another container, or the local server
+ * while `npm run cli -- reindex` runs. An engine without one (an in-memory database) has no reader to
+ * watch a rebuild from, so the test of what readers see during one is not registered for it.
+ */
+export type SecondHandle = () => Promise<SearchIndex>;
+
 const DAY = 86_400_000;
 const BASE = Date.UTC(2024, 0, 1);
 
@@ -91,7 +98,7 @@ const FIELD_SAMPLES: Record<TextFieldId, { job: (id: number) => Job; text: strin
 };
 
 /** Registers the whole contract for one engine. */
-export const searchIndexContract = (engine: string, factory: SearchIndexFactory): void => {
+export const searchIndexContract = (engine: string, factory: SearchIndexFactory, secondHandle?: SecondHandle): void => {
   describe(`SearchIndex contract: ${engine}`, () => {
     let index: SearchIndex;
 
@@ -607,6 +614,65 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory)
         expect(await index.apply([upsert(doc(job(1), 1)), upsert(doc(job(3), 1))])).toEqual([INDEXED, INDEXED]);
         expect(await ids()).toEqual([3, 1]);
       });
+    });
+
+    describe('rebuilds', () => {
+      it('replaces the whole contents with what the fill writes, and returns what the fill returns', async () => {
+        await given(job(1), job(2));
+        const written = await index.rebuild(async (writer) =>
+          writer.apply([upsert(doc(job(3), 2)), upsert(doc(job(4), 2))]),
+        );
+        expect(written).toEqual([INDEXED, INDEXED]);
+        expect(await index.search(query())).toMatchObject({ total: 2 });
+        expect(await ids()).toEqual([4, 3]);
+        expect(await index.get(1)).toBeUndefined();
+        expect(await index.get(3)).toEqual(doc(job(3), 2));
+        // The new index is the live one: writes and versions apply to it.
+        expect(await index.apply([upsert(doc(job(3), 1)), upsert(doc(job(5), 1))])).toEqual([STALE, INDEXED]);
+        expect(await ids()).toEqual([5, 4, 3]);
+      });
+
+      it('leaves the live index as it was when the fill fails', async () => {
+        await given(job(1), job(2));
+        await expect(
+          index.rebuild(async (writer) => {
+            await writer.apply([upsert(doc(job(3), 1))]);
+            throw new Error('the table scan failed');
+          }),
+        ).rejects.toThrow('the table scan failed');
+        expect(await index.search(query())).toMatchObject({ total: 2 });
+        expect(await ids()).toEqual([2, 1]);
+        expect(await index.apply([upsert(doc(job(6), 1))])).toEqual([INDEXED]);
+        expect(await ids()).toEqual([6, 2, 1]);
+      });
+
+      // Registered only for an engine that can open a second handle on one index (not an in-memory one).
+      if (secondHandle !== undefined) {
+        it('answers searches from the complete old index until the switch, then from the complete new one', async () => {
+          await given(job(1), job(2));
+          const reader = await secondHandle();
+          try {
+            const seen: number[][] = [];
+            const look = async () => seen.push((await reader.search(query())).jobs.map((summary) => summary.id));
+            await index.rebuild(async (writer) => {
+              await look();
+              await writer.apply([upsert(doc(job(3), 1))]);
+              await look();
+              await writer.apply([upsert(doc(job(4), 1))]);
+              await look();
+            });
+            await look();
+            expect(seen).toEqual([
+              [2, 1],
+              [2, 1],
+              [2, 1],
+              [4, 3],
+            ]);
+          } finally {
+            await reader.close();
+          }
+        });
+      }
     });
   });
 };
