@@ -29,6 +29,7 @@ import {
   localTableNames,
   portFrom,
 } from '../local/paths';
+import '../local/search/use-embedded-engine';
 
 /** The handler modules `invoke` runs, by function name (the entry file under `functions/`). */
 export const INVOKABLE_FUNCTIONS = ['search', 'search-fields', 'reject', 'indexer'] as const;

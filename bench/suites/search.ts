@@ -17,6 +17,7 @@ import { engineQuery, type QueryClass, queryClasses } from '../lib/queries';
 import { type Figure, formatNumber, proportion, readResult, speedup } from '../lib/report';
 import { type LatencySummary, round, summarize } from '../lib/stats';
 import { runSuite } from '../lib/suite';
+import '../../local/search/use-embedded-engine';
 
 const TARGET_P50_MS = 5;
 const TARGET_P99_MS = 50;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readConfig, resetConfig } from '../../../functions/config';
 import { toSearchDocument } from '../../../functions/jobs/search-document';
-import { EmbeddedSearchIndex } from '../../../functions/search/embedded/embedded-search-index';
+import { EmbeddedSearchIndex } from '../../../local/search/embedded/embedded-search-index';
 import { createSearchIndex, resetSearchIndex, searchIndex, settingsFromConfig } from '../../../functions/search/engine';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { makeJob } from '../../support/jobs';

@@ -1,8 +1,8 @@
 /**
  * A search document as the embedded engine stores it: the `jobs` row, the FTS5 texts and scope.
  */
-import { foldedFieldText } from '../query-text';
-import type { SearchDocument } from '../search-index';
+import { foldedFieldText } from '../../../functions/search/query-text';
+import type { SearchDocument } from '../../../functions/search/search-index';
 import { scopeText, TEXT_COLUMN_FIELDS } from './schema';
 
 /** The values of a `jobs` row and its `jobs_text` row. */
