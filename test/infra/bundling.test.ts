@@ -113,7 +113,7 @@ describe('cdk synth', () => {
 
   it('bundles the tracer when detailed tracing is on', async () => {
     const result = await build({
-      entryPoints: [join(PROJECT_ROOT, 'functions', 'search-fields.ts')],
+      entryPoints: [join(PROJECT_ROOT, 'functions', 'handlers', 'search-fields.ts')],
       bundle: true,
       write: false,
       platform: 'node',
