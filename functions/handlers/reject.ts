@@ -6,7 +6,7 @@ import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';
 import { httpEndpoint } from '../http/endpoint';
 import { RejectFiles, type RejectResponseBody } from '../jobs/reject';
-import { parseRejectRequest, type RejectRequest } from '../jobs/reject-request';
+import { parseRejectRequest, type RejectRequest } from '../http/reject-request';
 
 /**
  * The use case over the container's client and table. Built per request (it holds no state of its own),

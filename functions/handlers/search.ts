@@ -4,7 +4,7 @@
  * only its own account), asks the search index for one page and answers the seed's search response.
  */
 import { httpEndpoint } from '../http/endpoint';
-import { parseSearchCriteria, type SearchCriteria, toSearchQuery } from '../search/criteria';
+import { parseSearchCriteria, type SearchCriteria, toSearchQuery } from '../http/search-criteria';
 import { searchIndex } from '../search/engine';
 import { type SearchResponseBody, toSearchResponseBody } from '../search/response';
 

@@ -28,7 +28,7 @@ import {
   type RejectReason,
   type Review,
 } from './model';
-import type { FileRejection, RejectRequest } from './reject-request';
+import type { FileRejection, RejectRequest } from './model';
 
 // ---------------------------------------------------------------------------------------------------
 // The response

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Job, JobFile, JobStatus } from '../../functions/jobs/model';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import type { SearchFieldId } from '../../functions/search/fields';
 import { TEXT_FIELD_IDS, type TextFieldId } from '../../functions/search/query-text';
 import type { IndexOutcome, SearchDocument, SearchIndex, SearchQuery } from '../../functions/search/search-index';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import type { SearchDocument, SearchQuery } from '../../functions/search/search-index';
 import { makeJob } from '../support/jobs';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import { STATISTICS_MIN_JOBS } from '../../local/search/embedded/statistics';
 import type { IndexOperation, SearchQuery } from '../../functions/search/search-index';

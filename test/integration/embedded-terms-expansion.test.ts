@@ -12,7 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../functions/jobs/model';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import { MAX_EXPANDED_TERMS } from '../../local/search/embedded/match';
 import { SCHEMA_VERSION, TEXT_COLUMN_FIELDS, UPGRADABLE_VERSION } from '../../local/search/embedded/schema';

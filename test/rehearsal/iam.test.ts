@@ -19,7 +19,7 @@ import { documentClient, resetDocumentClient } from '../../functions/aws/dynamod
 import { resetConfig } from '../../functions/config';
 import type { Job } from '../../functions/jobs/model';
 import { JobRepository } from '../../functions/jobs/repository';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import { resetSearchIndex } from '../../functions/search/engine';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import type { FunctionName } from '../../lib/jobs-api-stack';

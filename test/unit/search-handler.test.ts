@@ -13,7 +13,7 @@ import { hashToken } from '../../functions/auth/tokens';
 import { resetDocumentClient } from '../../functions/aws/dynamodb';
 import { resetConfig } from '../../functions/config';
 import type { Job } from '../../functions/jobs/model';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import { handler } from '../../functions/handlers/search';
 import { resetSearchIndex, searchIndex } from '../../functions/search/engine';
 import { SearchUnavailableError } from '../../functions/search/search-index';

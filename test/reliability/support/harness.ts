@@ -15,7 +15,7 @@ import { documentClient, resetDocumentClient } from '../../../functions/aws/dyna
 import { resetConfig } from '../../../functions/config';
 import type { Job } from '../../../functions/jobs/model';
 import { JobRepository } from '../../../functions/jobs/repository';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
+import { toSearchDocument } from '../../../functions/search/search-document';
 import { handler as rejectHandler } from '../../../functions/handlers/reject';
 import { handler as searchHandler } from '../../../functions/handlers/search';
 import { resetSearchIndex, searchIndex } from '../../../functions/search/engine';

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
+import { toSearchDocument } from '../../../functions/search/search-document';
 import { handler } from '../../../functions/handlers/search';
 import { resetSearchIndex, searchIndex } from '../../../functions/search/engine';
 import { lambdaContext } from '../../support/api-event';

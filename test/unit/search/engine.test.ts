@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { readConfig, resetConfig } from '../../../functions/config';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
+import { toSearchDocument } from '../../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../../local/search/embedded/embedded-search-index';
 import { createSearchIndex, resetSearchIndex, searchIndex, settingsFromConfig } from '../../../functions/search/engine';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
+import { toSearchDocument } from '../../../functions/search/search-document';
 import { type BulkAnswer, bulkOutcomes, bulkRequest, itemOutcome } from '../../../functions/search/opensearch/bulk';
 import { makeFile, makeJob } from '../../support/jobs';
 

@@ -3,7 +3,7 @@
  * which requests it sends, and how it reads the answers and the failures.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
+import { toSearchDocument } from '../../../functions/search/search-document';
 import { INDEX_DEFINITION } from '../../../functions/search/opensearch/index-definition';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { searchBody } from '../../../functions/search/opensearch/search-body';

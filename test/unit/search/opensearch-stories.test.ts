@@ -5,7 +5,7 @@
  * they are; only the documents inside search hits are ours, because a search reads our stored summary.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
+import { toSearchDocument } from '../../../functions/search/search-document';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { UnexpectedSearchAnswerError } from '../../../functions/search/opensearch/search-response';
 import type { SearchQuery } from '../../../functions/search/search-index';

@@ -2,8 +2,8 @@
  * The one place a job becomes a search document: the summary search returns, and every text a search
  * field reads (docs/contract.md §3).
  */
-import type { SearchDocument } from '../search/search-index';
-import type { Job, JobSummary } from './model';
+import type { SearchDocument } from './search-index';
+import type { Job, JobSummary } from '../jobs/model';
 
 /** The seed's 13-field job summary of a job, in the seed's field order. */
 export const toJobSummary = (job: Job): JobSummary => ({
