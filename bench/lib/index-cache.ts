@@ -9,7 +9,7 @@ import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import { SCHEMA } from '../../local/search/embedded/schema';
 import type { IndexOperation } from '../../functions/search/search-index';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Job } from '../../functions/jobs/model';
 import { type ApplyProfile, profileApply } from '../lib/apply-profile';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import type { IndexOperation, SearchDocument, SearchIndex } from '../../functions/search/search-index';
 import { startBenchDynamo } from '../lib/dynamo';
