@@ -158,7 +158,7 @@ export interface components {
         };
         /** @description A job as search returns it. Datetimes are UTC; unset dates are `null`. */
         JobSummary: {
-            /** @description The job number. */
+            /** @description The job number (an id from 1 to 2^53 − 1). */
             id: number;
             /** @description The account that owns the job. */
             accountId: number;

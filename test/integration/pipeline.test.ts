@@ -124,6 +124,19 @@ describe('indexing pipeline', () => {
     await expectIndexEqualsTable();
   });
 
+  it('indexes and finds a job whose id has 16 digits, the top of the id range', async () => {
+    const poller = await startPoller();
+    const job = makeJob({ id: Number.MAX_SAFE_INTEGER, name: 'Sixteen digit job' });
+    const result = await importJobs([job], { repository });
+    await poller.drained();
+
+    expect(result.imported).toBe(1);
+    expect(await find('sixteen')).toEqual([job.id]);
+    expect(await find(String(job.id))).toEqual([job.id]);
+    expect(deadLetters).toEqual([]);
+    await expectIndexEqualsTable();
+  });
+
   it('makes a change searchable and forgets the old text', async () => {
     const poller = await startPoller();
     const job = makeJob({ name: 'Summer lookbook' });
