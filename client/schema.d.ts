@@ -508,7 +508,7 @@ export interface components {
                 "application/json": components["schemas"]["RequestTimeoutError"];
             };
         };
-        /** @description `file_not_rejectable`: the file's job is not in review, the customer already accepted the file, or storing another review would outgrow the file's or the request's size budget. */
+        /** @description `file_not_rejectable`: the file's job is not in review, the customer already accepted the file, storing another review would outgrow the file's or the request's size budget, or the file id names more than one file the caller may change (file ids are unique only within a job). */
         FileNotRejectable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -9,7 +9,7 @@ import {
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { Principal } from '../auth/principal';
+import { accountScope, type Principal } from '../auth/principal';
 import { DependencyUnavailableError } from '../http/errors';
 import { JOBS_TABLE, jobKeys } from '../tables';
 import { type FileItem, fromFileItem } from './items';
@@ -94,9 +94,9 @@ export class RejectFiles {
     const locations = await this.locate(request.files.map((file) => file.fileId));
     let lastContention: unknown;
     for (let attempt = 1; attempt <= this.retry.maxAttempts; attempt += 1) {
-      const stored = await this.read(locations);
+      const { stored, ambiguous } = await this.read(locations, principal);
       const now = this.now().toISOString();
-      const plan = planRejection(request, stored, principal, now);
+      const plan = planRejection(request, stored, principal, now, ambiguous);
       if (plan.changedJobs.length === 0) return plan.response;
       try {
         await this.client.send(new TransactWriteCommand({ TransactItems: transactItems(this.tableName, plan, now) }));
@@ -115,55 +115,75 @@ export class RejectFiles {
   }
 
   /**
-   * Where each file lives, from the sparse `byFileId` index. The index is eventually consistent: a file
-   * it does not list yet is treated as not found. A file's location never changes, so it is looked up
-   * once per request, not once per attempt.
+   * Every place each file id lives, from the sparse `byFileId` index: file ids are unique only within a
+   * job, so an id may name files of several jobs (and accounts). The index is eventually consistent: a
+   * file it does not list yet is treated as not found. A file's location never changes, so it is looked
+   * up once per request, not once per attempt.
    */
-  private async locate(fileIds: readonly number[]): Promise<Map<number, ItemKey>> {
+  private async locate(fileIds: readonly number[]): Promise<Map<number, ItemKey[]>> {
     const found = await mapConcurrently(fileIds, LOOKUP_CONCURRENCY, async (fileId) => {
-      const { Items } = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: JOBS_TABLE.globalSecondaryIndexes[0].indexName,
-          KeyConditionExpression: '#fileId = :fileId',
-          ExpressionAttributeNames: { '#fileId': 'fileId' },
-          ExpressionAttributeValues: { ':fileId': fileId },
-        }),
-      );
-      const item = Items?.find((candidate) => typeof candidate.pk === 'string' && typeof candidate.sk === 'string');
-      return item === undefined ? undefined : { pk: item.pk as string, sk: item.sk as string };
+      const keys: ItemKey[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const { Items, LastEvaluatedKey } = await this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: JOBS_TABLE.globalSecondaryIndexes[0].indexName,
+            KeyConditionExpression: '#fileId = :fileId',
+            ExpressionAttributeNames: { '#fileId': 'fileId' },
+            ExpressionAttributeValues: { ':fileId': fileId },
+            ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+          }),
+        );
+        for (const item of Items ?? []) {
+          if (typeof item.pk === 'string' && typeof item.sk === 'string') keys.push({ pk: item.pk, sk: item.sk });
+        }
+        startKey = LastEvaluatedKey;
+      } while (startKey !== undefined);
+      return keys;
     });
-    const locations = new Map<number, ItemKey>();
-    fileIds.forEach((fileId, index) => {
-      const location = found[index];
-      if (location !== undefined) locations.set(fileId, location);
-    });
-    return locations;
+    return new Map(fileIds.map((fileId, index) => [fileId, found[index] ?? []]));
   }
 
-  /** The current state of the located files and their jobs, read strongly consistently by key. */
-  private async read(locations: ReadonlyMap<number, ItemKey>): Promise<Map<number, StoredFile>> {
-    const jobPartitions = new Set([...locations.values()].map((key) => key.pk));
-    const keys: ItemKey[] = [...locations.values(), ...[...jobPartitions].map((pk) => ({ pk, sk: jobKeys.jobSk }))];
+  /**
+   * The current state of each file id's file within the caller's accounts, read strongly consistently by
+   * key with its job. A file of an account the caller may not see is never a candidate, so it can be
+   * neither found nor changed; an id naming several files the caller may see is `ambiguous`.
+   */
+  private async read(
+    locations: ReadonlyMap<number, readonly ItemKey[]>,
+    principal: Pick<Principal, 'role' | 'accountId'>,
+  ): Promise<{ stored: Map<number, StoredFile>; ambiguous: Set<number> }> {
+    const candidates = [...locations.values()].flat();
+    const jobPartitions = new Set(candidates.map((key) => key.pk));
+    const keys: ItemKey[] = [...candidates, ...[...jobPartitions].map((pk) => ({ pk, sk: jobKeys.jobSk }))];
     const items = await this.batchGet(keys);
+    const scope = accountScope(principal);
     const stored = new Map<number, StoredFile>();
-    for (const [fileId, location] of locations) {
-      const fileItem = items.get(`${location.pk}\u0000${location.sk}`);
-      const jobItem = items.get(`${location.pk}\u0000${jobKeys.jobSk}`);
-      if (fileItem?.entity !== 'file' || fileItem.fileId !== fileId || jobItem?.entity !== 'job') continue;
-      stored.set(fileId, {
-        job: {
-          id: jobItem.id as number,
-          accountId: jobItem.accountId as number,
-          status: jobItem.status as JobStatus,
-          version: jobItem.version as number,
-          itemBytes: estimatedItemSize(jobItem),
-        },
-        file: fromFileItem(fileItem as unknown as FileItem),
-        item: fileItem as unknown as FileItem,
-      });
+    const ambiguous = new Set<number>();
+    for (const [fileId, places] of locations) {
+      const visible: StoredFile[] = [];
+      for (const location of places) {
+        const fileItem = items.get(`${location.pk}\u0000${location.sk}`);
+        const jobItem = items.get(`${location.pk}\u0000${jobKeys.jobSk}`);
+        if (fileItem?.entity !== 'file' || fileItem.fileId !== fileId || jobItem?.entity !== 'job') continue;
+        if (scope !== undefined && jobItem.accountId !== scope) continue;
+        visible.push({
+          job: {
+            id: jobItem.id as number,
+            accountId: jobItem.accountId as number,
+            status: jobItem.status as JobStatus,
+            version: jobItem.version as number,
+            itemBytes: estimatedItemSize(jobItem),
+          },
+          file: fromFileItem(fileItem as unknown as FileItem),
+          item: fileItem as unknown as FileItem,
+        });
+      }
+      if (visible.length > 1) ambiguous.add(fileId);
+      else if (visible.length === 1) stored.set(fileId, visible[0] as StoredFile);
     }
-    return stored;
+    return { stored, ambiguous };
   }
 
   private async batchGet(keys: readonly ItemKey[]): Promise<Map<string, Record<string, unknown>>> {

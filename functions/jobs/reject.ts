@@ -76,6 +76,13 @@ export class FileRejectionRefusedError extends ApiError {
 /** Which DynamoDB size limit a rejection would break: one item's, or the whole transaction's. */
 export type RejectSizeLimit = 'item' | 'transaction';
 
+/**
+ * The message of a file id that names more than one file the caller may change. File ids are unique only
+ * within a job, and the request names no job, so such a file is refused rather than guessed.
+ */
+export const AMBIGUOUS_FILE_MESSAGE =
+  'The file id names more than one file you may change (file ids are unique only within a job); none was rejected.';
+
 const SIZE_REFUSAL_MESSAGES: Record<RejectSizeLimit, string> = {
   item: "The file's review history is too large to store another review.",
   transaction:
@@ -255,9 +262,10 @@ const checkTransactionSize = (shares: readonly TransactionShare[]): void => {
 };
 
 /**
- * Decides what a request does, given the stored state of its files (keyed by file id). Throws
+ * Decides what a request does, given the stored state of its files (keyed by file id; `ambiguous` lists
+ * the file ids that name more than one file within the caller's accounts). Throws
  * {@link FileRejectionRefusedError} for the first refused file in request order — one that may not be
- * rejected, or whose item would outgrow {@link ITEM_SIZE_BUDGET} — and {@link RejectionTooLargeError}
+ * rejected, names several files, or whose item would outgrow {@link ITEM_SIZE_BUDGET} — and {@link RejectionTooLargeError}
  * when the request's transaction would outgrow {@link TRANSACTION_SIZE_BUDGET}; otherwise returns the
  * writes (none when every file repeats its current review) and the response.
  */
@@ -266,12 +274,16 @@ export const planRejection = (
   stored: ReadonlyMap<number, StoredFile>,
   principal: Pick<Principal, 'role' | 'accountId'>,
   now: string,
+  ambiguous: ReadonlySet<number> = new Set(),
 ): RejectPlan => {
   const changes = new Map<number, { job: StoredJob; files: FileChange[] }>();
   const jobs = new Map<number, StoredJob>();
   const repeats: FileItem[] = [];
   const shares: TransactionShare[] = [];
   const files: RejectedFile[] = request.files.map((rejection) => {
+    if (ambiguous.has(rejection.fileId)) {
+      throw new FileRejectionRefusedError('file_not_rejectable', rejection.fileId, AMBIGUOUS_FILE_MESSAGE);
+    }
     const found = stored.get(rejection.fileId);
     const refusal = refusalOf(found, principal);
     if (refusal !== undefined) throw new FileRejectionRefusedError(refusal, rejection.fileId);
