@@ -158,7 +158,7 @@ export interface components {
         };
         /** @description A job as search returns it. Datetimes are UTC; unset dates are `null`. */
         JobSummary: {
-            /** @description The job number. */
+            /** @description The job number (an id from 1 to 2^53 − 1). */
             id: number;
             /** @description The account that owns the job. */
             accountId: number;
@@ -508,7 +508,7 @@ export interface components {
                 "application/json": components["schemas"]["RequestTimeoutError"];
             };
         };
-        /** @description `file_not_rejectable`: the file's job is not in review, the customer already accepted the file, or storing another review would outgrow the file's or the request's size budget. */
+        /** @description `file_not_rejectable`: the file's job is not in review, the customer already accepted the file, storing another review would outgrow the file's or the request's size budget, or the file id names more than one file the caller may change (file ids are unique only within a job). */
         FileNotRejectable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -10,7 +10,7 @@
  * gone. After the catch-up, the stream indexer alone keeps the index equal to the table.
  */
 import type { JobRepository } from '../functions/jobs/repository';
-import { toSearchDocument } from '../functions/search/search-document';
+import { checkedSearchDocument, MalformedJobError } from '../functions/search/search-document';
 import type { IndexOperation, IndexWriter, SearchIndex } from '../functions/search/search-index';
 
 /** How far a rebuild got. */
@@ -88,16 +88,23 @@ const writeAll = async (
   const retryDelayMs = options.retryDelayMs ?? 200;
   let scanned = 0;
   let batch: IndexOperation[] = [];
+  let malformed: ReindexFailure[] = [];
   const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    const failures = await applyBatch(writer, batch, maxRetries, retryDelayMs);
-    onBatch(batch.length, failures);
+    if (batch.length === 0 && malformed.length === 0) return;
+    const failures = [...malformed, ...(await applyBatch(writer, batch, maxRetries, retryDelayMs))];
+    onBatch(batch.length + malformed.length, failures);
     batch = [];
+    malformed = [];
   };
   for await (const { job, version } of options.repository.scanJobs()) {
     scanned += 1;
-    batch.push({ type: 'upsert', document: toSearchDocument(job, version) });
-    if (batch.length >= batchSize) await flush();
+    try {
+      batch.push({ type: 'upsert', document: checkedSearchDocument(job, version) });
+    } catch (error) {
+      if (!(error instanceof MalformedJobError)) throw error;
+      malformed.push({ jobId: job.id, reason: error.message });
+    }
+    if (batch.length + malformed.length >= batchSize) await flush();
   }
   await flush();
   return scanned;

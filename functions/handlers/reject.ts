@@ -5,7 +5,8 @@
 import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';
 import { httpEndpoint } from '../http/endpoint';
-import { RejectFiles, type RejectResponseBody } from '../jobs/reject';
+import type { RejectResponseBody } from '../jobs/reject';
+import { RejectFiles } from '../jobs/reject-files';
 import { parseRejectRequest, type RejectRequest } from '../http/reject-request';
 
 /**

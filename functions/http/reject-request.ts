@@ -10,6 +10,7 @@
 import type { RequestBody } from './request';
 import { invalidParameter } from './errors';
 import type { FileRejection, Position, RejectReason, RejectRequest } from '../jobs/model';
+import { isId } from '../jobs/ids';
 
 /** The limits of a reject request. */
 export const REJECT_LIMITS = {
@@ -43,7 +44,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const given = (value: unknown): boolean => value !== undefined && value !== null;
 
 const readFileId = (value: unknown, parameter: string): number => {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+  if (!isId(value)) {
     throw invalidParameter(parameter, `${parameter} must be a positive integer.`);
   }
   return value;

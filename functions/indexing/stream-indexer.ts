@@ -11,7 +11,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { JobRepository, StoredJob } from '../jobs/repository';
-import { toSearchDocument } from '../search/search-document';
+import { checkedSearchDocument } from '../search/search-document';
 import type { IndexOperation, IndexOutcome, SearchIndex } from '../search/search-index';
 import { settleConcurrently } from '../async';
 import { groupByJob, type JobChange, jobIdOf } from './stream-records';
@@ -82,11 +82,13 @@ const describeError = (error: unknown): string =>
 /**
  * The write that makes the index match a job's current state: the job as a document at its version, or
  * — when the table no longer has it — a delete at the version of its last state.
+ *
+ * @throws {@link MalformedJobError} when the job's item is malformed.
  */
 export const operationFor = (change: JobChange, stored: StoredJob | undefined): IndexOperation =>
   stored === undefined
     ? { type: 'delete', jobId: change.jobId, version: change.highestVersion ?? 0 }
-    : { type: 'upsert', document: toSearchDocument(stored.job, stored.version) };
+    : { type: 'upsert', document: checkedSearchDocument(stored.job, stored.version) };
 
 /** What became of one job in this batch. */
 type JobResult = { ok: true; outcome: IndexOutcome } | { ok: false; error: JobIndexingError };

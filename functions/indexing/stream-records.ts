@@ -3,19 +3,21 @@
  * it the record carries.
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { parseId } from '../jobs/ids';
 import { jobKeys } from '../tables';
 
-const JOB_PK = /^JOB#(\d{1,15})$/;
+const JOB_PK = /^JOB#([0-9]+)$/;
 
 /**
  * The id of the job a record changed, when the record is about a job item (`pk = JOB#<id>`,
- * `sk = JOB`); undefined for anything else (file items, foreign items, malformed records).
+ * `sk = JOB`, the id in the one id range of `jobs/ids.ts`); undefined for anything else (file items,
+ * foreign items, malformed records).
  */
 export const jobIdOf = (record: DynamoDBRecord): number | undefined => {
   const keys = record.dynamodb?.Keys;
   if (keys?.sk?.S !== jobKeys.jobSk) return undefined;
   const match = JOB_PK.exec(keys.pk?.S ?? '');
-  return match === null ? undefined : Number(match[1]);
+  return match === null ? undefined : parseId(match[1] as string);
 };
 
 const versionIn = (image: Record<string, AttributeValue> | undefined): number | undefined => {

@@ -12,6 +12,7 @@ import {
   type RejectReason,
   type Review,
 } from './model';
+import { isId, MAX_ID, MIN_ID } from './ids';
 
 /** A job (or one of its fields) does not have the shape of docs/contract.md §6. */
 export class JobValidationError extends Error {
@@ -84,6 +85,12 @@ const object = (value: unknown, field: string): Fields => {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return fail(field, 'must be an object', value);
   return value as Fields;
+};
+
+/** A job or file id, in the one id range of `ids.ts`. */
+const id = (value: unknown, field: string): number => {
+  if (!isId(value)) return fail(field, `must be an integer from ${MIN_ID} to ${MAX_ID}`, value);
+  return value;
 };
 
 const integer = (value: unknown, field: string, min: number): number => {
@@ -165,7 +172,7 @@ const review = (value: unknown, field: string): Review => {
 const file = (value: unknown, field: string): JobFile => {
   const fields = object(value, field);
   return {
-    id: integer(fields.id, `${field}.id`, 1),
+    id: id(fields.id, `${field}.id`),
     fileName: string(fields.fileName, `${field}.fileName`, { nonEmpty: true }),
     tags: list(fields.tags, `${field}.tags`, (tag, path) => string(tag, path)),
     remarkToProcessor: string(fields.remarkToProcessor ?? undefined, `${field}.remarkToProcessor`, { fallback: '' }),
@@ -200,7 +207,7 @@ const guid = (value: unknown): string => {
  */
 export const validateJob = (value: unknown): Job => {
   const fields = object(value, 'job');
-  const id = integer(fields.id, 'id', 1);
+  const jobId = id(fields.id, 'id');
   const accountId = integer(fields.accountId, 'accountId', 0);
   const accountName = string(fields.accountName ?? undefined, 'accountName', { fallback: '' });
   const jobStatus = status(fields.status);
@@ -225,7 +232,7 @@ export const validateJob = (value: unknown): Job => {
     fail('fileCount', `must equal the number of files (${files.length})`, fields.fileCount);
   }
   return {
-    id,
+    id: jobId,
     accountId,
     accountName,
     status: jobStatus,

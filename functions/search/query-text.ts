@@ -3,6 +3,7 @@
  * prefix-match which texts of a job, and which exact values may match instead. Engines translate a
  * {@link TextCondition} into their own query language and never interpret the raw text themselves.
  */
+import { parseDecimal, parseId } from '../jobs/ids';
 import { SEARCH_FIELDS, type SearchFieldId } from './fields';
 import type { SearchDocument, SearchQuery } from './search-index';
 import { words } from './text';
@@ -72,13 +73,15 @@ export const significantWords = (queryWords: readonly string[]): string[] => {
   return unique.filter((word) => !unique.some((other) => other !== word && other.startsWith(word)));
 };
 
-const INTEGER = /^[0-9]{1,15}$/;
+/**
+ * The integer a query states, or `undefined` when it is not one (`42` → 42; `4.2`, `-4`, `x` and
+ * anything past the id range of `jobs/ids.ts` → undefined).
+ */
+export const parseInteger = (text: string): number | undefined => parseDecimal(text);
 
-/** The integer a query states, or `undefined` when it is not one (`42` → 42; `4.2`, `-4`, `x` → undefined). */
-export const parseInteger = (text: string): number | undefined => (INTEGER.test(text) ? Number(text) : undefined);
-
+/** A job number must be an id; an account number may be 0. */
 const exactInteger = (field: 'jobId' | 'accountId', text: string): ExactCondition[] => {
-  const value = parseInteger(text);
+  const value = field === 'jobId' ? parseId(text) : parseDecimal(text);
   return value === undefined ? [] : [{ field, value }];
 };
 

@@ -69,7 +69,7 @@ const matches = (value: Job, field: Field, text: string): boolean => {
   if (field !== 'Global') return everyWord;
   return (
     everyWord ||
-    (/^[0-9]{1,15}$/.test(trimmed) && Number(trimmed) === value.id) ||
+    (/^[0-9]+$/.test(trimmed) && Number.isSafeInteger(Number(trimmed)) && Number(trimmed) === value.id) ||
     value.guid.toLowerCase() === trimmed.toLowerCase()
   );
 };

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../functions/jobs/model';
-import { RejectFiles } from '../../functions/jobs/reject';
+import { RejectFiles } from '../../functions/jobs/reject-files';
 import { JobRepository } from '../../functions/jobs/repository';
 import { importJobs, importNdjson } from '../../local/import';
 import { createTestTables, localClient } from '../support/dynamo';

@@ -7,13 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createStreamIndexer, type StreamIndexer } from '../../functions/indexing/stream-indexer';
 import type { Job } from '../../functions/jobs/model';
 import { JobRepository } from '../../functions/jobs/repository';
 import { createSearchIndex, resetSearchIndex, searchIndex } from '../../functions/search/engine';
+import { jobKeys } from '../../functions/tables';
 import { resetDocumentClient } from '../../functions/aws/dynamodb';
 import { resetConfig } from '../../functions/config';
 import { globalTextFieldsFor } from '../../functions/search/fields';
@@ -120,6 +121,19 @@ describe('indexing pipeline', () => {
     expect(await find('cafe spr')).toEqual([cafe.id]);
     expect(await find('test15')).toEqual([cafe.id]);
     expect(await find('winter')).toEqual([other.id]);
+    await expectIndexEqualsTable();
+  });
+
+  it('indexes and finds a job whose id has 16 digits, the top of the id range', async () => {
+    const poller = await startPoller();
+    const job = makeJob({ id: Number.MAX_SAFE_INTEGER, name: 'Sixteen digit job' });
+    const result = await importJobs([job], { repository });
+    await poller.drained();
+
+    expect(result.imported).toBe(1);
+    expect(await find('sixteen')).toEqual([job.id]);
+    expect(await find(String(job.id))).toEqual([job.id]);
+    expect(deadLetters).toEqual([]);
     await expectIndexEqualsTable();
   });
 
@@ -291,6 +305,37 @@ describe('indexing pipeline', () => {
     const rebuilt = await reindex({ repository, index: engine });
     expect(rebuilt).toMatchObject({ scanned: 2, indexed: 2, failed: [] });
     await expectIndexEqualsTable();
+  });
+
+  it('dead-letters only a job whose item was edited into a malformed shape, and a reindex reports it', async () => {
+    const poller = await startPoller({ maxRetries: 1 });
+    const jobs = [makeJob({ name: 'Before' }), makeJob({ name: 'Malformed' }), makeJob({ name: 'After' })];
+    await importJobs(jobs, { repository });
+    await poller.drained();
+    const [before, malformed, after] = jobs as [Job, Job, Job];
+
+    // An edit outside the API: the guid removed, the tags turned into one string, the version bumped.
+    await documents.send(
+      new UpdateCommand({
+        TableName: tables.jobsTable,
+        Key: { pk: jobKeys.pk(malformed.id), sk: jobKeys.jobSk },
+        UpdateExpression: 'REMOVE guid SET tags = :tags, version = version + :one',
+        ExpressionAttributeValues: { ':tags': 'red, blue', ':one': 1 },
+      }),
+    );
+    for (const job of [before, after]) await repository.putJob({ ...job, name: `${job.name} edited` });
+    await poller.drained();
+
+    expect(deadLetters.flatMap((letter) => letter.records.map((record) => record.dynamodb?.Keys?.pk?.S))).toEqual([
+      `JOB#${malformed.id}`,
+    ]);
+    expect(await find('edited')).toEqual([before.id, after.id].sort((a, b) => a - b));
+
+    await engine.clear();
+    const rebuilt = await reindex({ repository, index: engine });
+    expect(rebuilt).toMatchObject({ scanned: 3, indexed: 2 });
+    expect(rebuilt.failed).toEqual([{ jobId: malformed.id, reason: expect.stringContaining('guid') }]);
+    expect(await find('edited')).toEqual([before.id, after.id].sort((a, b) => a - b));
   });
 
   it('loses no change when the poller crashes between batches and a new one resumes from its checkpoint', async () => {

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/aws/dynamodb';
 import { toFileItem, toJobItem } from '../../functions/jobs/items';
 import { type Job, type JobFile, unreviewedFile } from '../../functions/jobs/model';
-import { RejectContentionError, RejectFiles, type RejectFilesOptions } from '../../functions/jobs/reject';
+import { RejectContentionError } from '../../functions/jobs/reject';
+import { RejectFiles, type RejectFilesOptions } from '../../functions/jobs/reject-files';
 import type { FileRejection } from '../../functions/http/reject-request';
 import { jobKeys } from '../../functions/tables';
 import { createTestTables } from '../support/dynamo';
@@ -227,6 +228,63 @@ describe('rejecting files in DynamoDB', () => {
     });
     await expect(useCase().run({ files: [cropping(fileId)] }, operator)).resolves.toMatchObject({
       jobs: [{ id: foreign.id, status: 'CJ_REJECT_READY' }],
+    });
+  });
+
+  it("finds a user's own file when another account's job has a file with the same id, and leaves that one alone", async () => {
+    const fileId = newId();
+    const mine = job({ accountId: 10, files: [jobFile({ id: fileId })] });
+    const theirs = job({ accountId: 77, files: [jobFile({ id: fileId })] });
+    // Both orders of creation, so the file index cannot happen to list the caller's file first.
+    await store(theirs, mine);
+    const theirsBefore = await partition(theirs.id);
+
+    await expect(useCase().run({ files: [cropping(fileId)] }, user(10))).resolves.toMatchObject({
+      files: [{ fileId, jobId: mine.id, isRejected: true }],
+      jobs: [{ id: mine.id, status: 'CJ_REJECT_READY' }],
+    });
+    expect(await partition(theirs.id)).toEqual(theirsBefore);
+    expect(await fileItem(mine.id, fileId)).toMatchObject({ isRejected: true });
+
+    await expect(useCase().run({ files: [cropping(fileId)] }, user(77))).resolves.toMatchObject({
+      files: [{ fileId, jobId: theirs.id, isRejected: true }],
+    });
+  });
+
+  it("answers file_not_found to a user when only another account's jobs have the file id", async () => {
+    const fileId = newId();
+    const first = job({ accountId: 77, files: [jobFile({ id: fileId })] });
+    const second = job({ accountId: 78, files: [jobFile({ id: fileId })] });
+    await store(first, second);
+    const before = [await partition(first.id), await partition(second.id)];
+
+    await expect(useCase().run({ files: [cropping(fileId)] }, user(10))).rejects.toMatchObject({
+      code: 'file_not_found',
+      fileId,
+    });
+    expect([await partition(first.id), await partition(second.id)]).toEqual(before);
+  });
+
+  it('refuses a file id that names several files the caller may change, and changes none of them', async () => {
+    const fileId = newId();
+    const first = job({ accountId: 10, files: [jobFile({ id: fileId })] });
+    const second = job({ accountId: 77, files: [jobFile({ id: fileId })] });
+    const third = job({ accountId: 10, files: [jobFile({ id: fileId })] });
+    await store(first, second, third);
+    const before = [await partition(first.id), await partition(second.id), await partition(third.id)];
+
+    for (const caller of [operator, user(10)]) {
+      await expect(useCase().run({ files: [cropping(fileId)] }, caller)).rejects.toMatchObject({
+        code: 'file_not_rejectable',
+
+        fileId,
+        message: expect.stringContaining('more than one'),
+      });
+    }
+    expect([await partition(first.id), await partition(second.id), await partition(third.id)]).toEqual(before);
+    // The one account that holds the id once is unaffected by the others.
+    await expect(useCase().run({ files: [cropping(fileId)] }, user(77))).resolves.toMatchObject({
+      files: [{ fileId, jobId: second.id }],
     });
   });
 

@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStreamIndexer } from '../../functions/indexing/stream-indexer';
 import type { Job } from '../../functions/jobs/model';
-import { RejectFiles } from '../../functions/jobs/reject';
+import { RejectFiles } from '../../functions/jobs/reject-files';
 import { JobRepository } from '../../functions/jobs/repository';
 import { createSearchIndex } from '../../functions/search/engine';
 import { importJobs } from '../../local/import';

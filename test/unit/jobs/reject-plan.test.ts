@@ -14,7 +14,6 @@ import {
   estimatedItemSize,
   FileRejectionRefusedError,
   ITEM_SIZE_BUDGET,
-  isContention,
   isSameRejection,
   planRejection,
   rejectedFile,
@@ -24,8 +23,8 @@ import {
   type StoredFile,
   type StoredJob,
   TRANSACTION_SIZE_BUDGET,
-  transactItems,
 } from '../../../functions/jobs/reject';
+import { isContention, transactItems } from '../../../functions/jobs/reject-transaction';
 import type { FileRejection } from '../../../functions/http/reject-request';
 
 const NOW = '2024-03-01T10:00:00.000Z';

@@ -6,7 +6,8 @@ import { createDocumentClient } from '../../../functions/aws/dynamodb';
 import { DependencyUnavailableError } from '../../../functions/http/errors';
 import { toFileItem, toJobItem } from '../../../functions/jobs/items';
 import { type Job, type Review, unreviewedFile } from '../../../functions/jobs/model';
-import { RejectContentionError, RejectFiles, RejectionTooLargeError } from '../../../functions/jobs/reject';
+import { RejectContentionError, RejectionTooLargeError } from '../../../functions/jobs/reject';
+import { RejectFiles } from '../../../functions/jobs/reject-files';
 
 const job: Job = {
   id: 7,

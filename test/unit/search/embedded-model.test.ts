@@ -100,7 +100,7 @@ const queryArbitrary: fc.Arbitrary<SearchQuery> = fc.record({
 const model = (documents: SearchDocument[], query: SearchQuery): SearchResult => {
   const trimmed = query.text.trim();
   const queryWords = words(trimmed);
-  const integer = /^[0-9]{1,15}$/.test(trimmed) ? Number(trimmed) : undefined;
+  const integer = /^[0-9]+$/.test(trimmed) && Number.isSafeInteger(Number(trimmed)) ? Number(trimmed) : undefined;
   const prefixes = (document: SearchDocument, fields: string[]) => (word: string) =>
     fields.some((field) =>
       isTextField(field as never)

@@ -72,7 +72,8 @@ describe('query text', () => {
   it('reads only plain non-negative integers as numbers', () => {
     expect(parseInteger('42')).toBe(42);
     expect(parseInteger('0042')).toBe(42);
-    for (const text of ['', '-1', '+1', '4.2', '1e3', '0x10', '4 2', 'x', '1234567890123456']) {
+    expect(parseInteger('9007199254740991')).toBe(9_007_199_254_740_991);
+    for (const text of ['', '-1', '+1', '4.2', '1e3', '0x10', '4 2', 'x', '9007199254740992', '12345678901234567']) {
       expect(parseInteger(text), text).toBeUndefined();
     }
   });

@@ -1,0 +1,194 @@
+/**
+ * The conditional transaction of a rejection plan: every write is guarded by what the plan was decided
+ * on, so a concurrent change makes the whole transaction fail (and the use case decide again) instead
+ * of being overwritten.
+ */
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { jobKeys } from '../tables';
+import type { FileItem } from './items';
+import { MAX_PREVIOUS_REVIEWS, REVIEWABLE_STATUSES, type Review } from './model';
+import { type FileChange, REJECTED_JOB_STATUS, type RejectPlan, type StoredJob } from './reject';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The file attributes a rejection derives from: if any changed since the read, the write must fail. */
+const GUARDED_FILE_ATTRIBUTES = ['isRejected', 'acceptedByUser', 'reviewDate'] as const;
+
+/** A condition under construction: its clauses (joined with AND) and their placeholders. */
+interface Condition {
+  clauses: string[];
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** Adds a clause that holds only while the attribute still has the value it was read with. */
+const requireAsRead = (condition: Condition, attribute: string, value: unknown): void => {
+  const name = `#${attribute}`;
+  condition.names[name] = attribute;
+  if (value === undefined) {
+    condition.clauses.push(`attribute_not_exists(${name})`);
+  } else if (value === null) {
+    condition.values[':nullType'] = 'NULL';
+    condition.clauses.push(`attribute_type(${name}, :nullType)`);
+  } else {
+    condition.values[`:was_${attribute}`] = value;
+    condition.clauses.push(`${name} = :was_${attribute}`);
+  }
+};
+
+/** A condition that holds only while each guarded attribute still has the value it was read with. */
+const unchangedCondition = (item: FileItem): Condition => {
+  const condition: Condition = { clauses: ['attribute_exists(#pk)'], names: { '#pk': 'pk' }, values: {} };
+  for (const attribute of GUARDED_FILE_ATTRIBUTES) {
+    requireAsRead(condition, attribute, (item as unknown as Record<string, unknown>)[attribute]);
+  }
+  return condition;
+};
+
+/**
+ * How the review a rejection replaces reaches `previousReviews`, which keeps the
+ * {@link MAX_PREVIOUS_REVIEWS} most recent. While the list has room, the review is appended to the list
+ * as stored (an absent list starts empty), so the write carries that one review and never the history;
+ * a full list is written whole, its oldest review dropped, so the history, the item and every later
+ * write stay bounded however often a file is rejected. Either way the write requires the list to still
+ * hold as many reviews as were read, so it never lands on a list another writer changed meanwhile. An
+ * item holding something else than a list there (`null`) gets a list of the one review, required to
+ * still hold what was read.
+ */
+const moveToHistory = (condition: Condition, before: FileItem, moved: Review): { set: string } => {
+  const history: unknown = (before as unknown as Record<string, unknown>).previousReviews;
+  condition.names['#previousReviews'] = 'previousReviews';
+  condition.values[':moved'] = [moved];
+  if (!Array.isArray(history) && history !== undefined) {
+    requireAsRead(condition, 'previousReviews', history);
+    return { set: '#previousReviews = :moved' };
+  }
+  if (history === undefined) {
+    condition.clauses.push('attribute_not_exists(#previousReviews)');
+  } else {
+    condition.values[':was_previousReviewCount'] = history.length;
+    condition.clauses.push('size(#previousReviews) = :was_previousReviewCount');
+    if (history.length >= MAX_PREVIOUS_REVIEWS) {
+      condition.values[':moved'] = [...history, moved].slice(-MAX_PREVIOUS_REVIEWS);
+      return { set: '#previousReviews = :moved' };
+    }
+  }
+  condition.values[':empty'] = [];
+  return { set: '#previousReviews = list_append(if_not_exists(#previousReviews, :empty), :moved)' };
+};
+
+const fileUpdate = (tableName: string, change: FileChange, now: string): TransactItem => {
+  const condition = unchangedCondition(change.before);
+  const moved = change.before.reviews ?? null;
+  const sets = [
+    '#isRejected = :true',
+    '#isReviewed = :true',
+    '#reviewDate = :now',
+    '#rejectionReason = :reason',
+    '#reviews = :review',
+  ];
+  if (moved !== null) sets.push(moveToHistory(condition, change.before, moved).set);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: change.before.pk, sk: change.before.sk },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: condition.clauses.join(' AND '),
+      ExpressionAttributeNames: {
+        ...condition.names,
+        '#isReviewed': 'isReviewed',
+        '#rejectionReason': 'rejectionReason',
+        '#reviews': 'reviews',
+      },
+      ExpressionAttributeValues: {
+        ...condition.values,
+        ':true': true,
+        ':now': now,
+        ':reason': change.after.rejectionReason,
+        ':review': change.after.reviews,
+      },
+    },
+  };
+};
+
+/**
+ * The one thing a rejection reads from its job item (besides the owner, which never changes): that the
+ * job is in review. The condition holds while the status is one of {@link REVIEWABLE_STATUSES}, so
+ * rejections of different files of one job do not invalidate each other, while a job archived or sent
+ * back to work in the meantime still fails the write.
+ */
+const reviewableCondition = () => {
+  const values: Record<string, unknown> = {};
+  const placeholders = REVIEWABLE_STATUSES.map((status, index) => {
+    values[`:reviewable${index}`] = status;
+    return `:reviewable${index}`;
+  });
+  return { expression: `#status IN (${placeholders.join(', ')})`, names: { '#status': 'status' }, values };
+};
+
+const jobUpdate = (tableName: string, job: StoredJob, now: string): TransactItem => {
+  const guard = reviewableCondition();
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
+      UpdateExpression: 'SET #status = :status, #reviewedDate = :now ADD #version :one',
+      ConditionExpression: guard.expression,
+      ExpressionAttributeNames: { ...guard.names, '#reviewedDate': 'reviewedDate', '#version': 'version' },
+      ExpressionAttributeValues: { ...guard.values, ':status': REJECTED_JOB_STATUS, ':now': now, ':one': 1 },
+    },
+  };
+};
+
+const jobUnchanged = (tableName: string, job: StoredJob): TransactItem => {
+  const guard = reviewableCondition();
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
+      ConditionExpression: guard.expression,
+      ExpressionAttributeNames: guard.names,
+      ExpressionAttributeValues: guard.values,
+    },
+  };
+};
+
+const fileUnchanged = (tableName: string, item: FileItem): TransactItem => {
+  const guard = unchangedCondition(item);
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: { pk: item.pk, sk: item.sk },
+      ConditionExpression: guard.clauses.join(' AND '),
+      ExpressionAttributeNames: guard.names,
+      ...(Object.keys(guard.values).length > 0 ? { ExpressionAttributeValues: guard.values } : {}),
+    },
+  };
+};
+
+/**
+ * The items of the one transaction that writes a plan: per changed job, its files (each guarded by
+ * what was read) and the job item (review status, `reviewedDate`, version incremented atomically by
+ * one, conditioned on the job still being in review); per unchanged job of the request, a check that
+ * it is still in review; per repeated file, a check that it is still as read. Every file of the request
+ * is one item and every job one more: at most 50 + 50, within the 100 items a transaction may hold.
+ */
+export const transactItems = (tableName: string, plan: RejectPlan, now: string): TransactItem[] => [
+  ...plan.changedJobs.flatMap(({ job, files }) => [
+    ...files.map((change) => fileUpdate(tableName, change, now)),
+    jobUpdate(tableName, job, now),
+  ]),
+  ...plan.unchangedJobs.map((job) => jobUnchanged(tableName, job)),
+  ...plan.unchangedFiles.map((item) => fileUnchanged(tableName, item)),
+];
+
+/** Whether a failed transaction lost a race (retry the whole read-check-write) rather than failed for good. */
+export const isContention = (error: unknown): boolean => {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, CancellationReasons } = error as { name?: string; CancellationReasons?: Array<{ Code?: string }> };
+  if (name === 'TransactionConflictException' || name === 'TransactionInProgressException') return true;
+  if (name !== 'TransactionCanceledException') return false;
+  const codes = (CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  const retryable = new Set(['ConditionalCheckFailed', 'TransactionConflict', 'ThrottlingError', 'None']);
+  return codes.some((code) => code !== 'None') && codes.every((code) => retryable.has(code));
+};
