@@ -137,24 +137,7 @@ export class JobRepository {
    * retrying when a concurrent writer got there first.
    */
   public async putJob(job: Job): Promise<PutResult> {
-    let lastConflict: unknown;
-    for (let attempt = 0; attempt <= this.maxConflictRetries; attempt++) {
-      if (attempt > 0) await sleep(jitteredBackoff(attempt));
-      const plan = planWrite(job, await this.readPartition(job.id, true));
-      if (plan.jobItem === undefined) return { jobId: job.id, outcome: 'unchanged', version: plan.version };
-      try {
-        await this.write(plan, plan.jobItem);
-        return {
-          jobId: job.id,
-          outcome: plan.expectedVersion === undefined ? 'created' : 'updated',
-          version: plan.version,
-        };
-      } catch (error) {
-        if (!isWriteConflict(error)) throw error;
-        lastConflict = error;
-      }
-    }
-    throw new JobWriteConflictError(job.id, this.maxConflictRetries + 1, lastConflict);
+    return this.writeWithRetry(job, (items) => planWrite(job, items));
   }
 
   /**
@@ -164,20 +147,32 @@ export class JobRepository {
    * unless the table already holds exactly the imported job.
    */
   public async importJob(job: Job): Promise<PutResult> {
+    return this.writeWithRetry(job, (items) => {
+      const plan = planWrite(job, items, Date.now(), { imported: true });
+      const stored = items.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
+      if (plan.jobItem !== undefined && stored !== undefined && stored.importedVersion !== stored.version) {
+        throw new JobSupersededError(job.id);
+      }
+      return plan;
+    });
+  }
+
+  /**
+   * Reads the job's partition, plans the write from it and writes it conditioned on the version read;
+   * when a concurrent writer got there first, waits a jittered moment and starts over from a fresh read.
+   */
+  private async writeWithRetry(job: Job, plan: (items: Record<string, unknown>[]) => WritePlan): Promise<PutResult> {
     let lastConflict: unknown;
     for (let attempt = 0; attempt <= this.maxConflictRetries; attempt++) {
       if (attempt > 0) await sleep(jitteredBackoff(attempt));
-      const items = await this.readPartition(job.id, true);
-      const plan = planWrite(job, items, Date.now(), { imported: true });
-      if (plan.jobItem === undefined) return { jobId: job.id, outcome: 'unchanged', version: plan.version };
-      const stored = items.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
-      if (stored !== undefined && stored.importedVersion !== stored.version) throw new JobSupersededError(job.id);
+      const planned = plan(await this.readPartition(job.id, true));
+      if (planned.jobItem === undefined) return { jobId: job.id, outcome: 'unchanged', version: planned.version };
       try {
-        await this.write(plan, plan.jobItem);
+        await this.write(planned, planned.jobItem);
         return {
           jobId: job.id,
-          outcome: plan.expectedVersion === undefined ? 'created' : 'updated',
-          version: plan.version,
+          outcome: planned.expectedVersion === undefined ? 'created' : 'updated',
+          version: planned.version,
         };
       } catch (error) {
         if (!isWriteConflict(error)) throw error;
