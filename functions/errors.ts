@@ -75,3 +75,7 @@ export class DependencyUnavailableError extends Error {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+/** One line naming an error for a log: `Name: message`, or the thrown value as text. */
+export const describeError = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);

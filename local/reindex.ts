@@ -12,6 +12,7 @@
 import type { JobRepository } from '../functions/jobs/repository';
 import { checkedSearchDocument, MalformedJobError } from '../functions/search/search-document';
 import type { IndexOperation, IndexWriter, SearchIndex } from '../functions/search/search-index';
+import { sleep } from '../functions/async';
 
 /** How far a rebuild got. */
 export interface ReindexProgress {
@@ -47,8 +48,6 @@ export interface ReindexOptions {
   /** First retry delay in milliseconds (doubles per retry). */
   retryDelayMs?: number;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Writes one batch, retrying the operations the index answered `retryable`; returns the failures. */
 const applyBatch = async (

@@ -37,6 +37,7 @@ import {
   type AttributeValue as StreamsAttributeValue,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { describeError } from '../functions/errors';
 
 /** The function the poller invokes: a Lambda stream handler (its result may carry `batchItemFailures`). */
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
@@ -176,9 +177,6 @@ const consoleLogger: PollerLogger = {
   warn: (message, details) => console.error(JSON.stringify({ level: 'WARN', message, ...details })),
   error: (message, details) => console.error(JSON.stringify({ level: 'ERROR', message, ...details })),
 };
-
-const describeError = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
 /** Compares two stream sequence numbers (decimal strings of any length). */
 const compareSequence = (a: string, b: string): number => {

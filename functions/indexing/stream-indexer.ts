@@ -13,8 +13,9 @@ import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEven
 import type { JobRepository, StoredJob } from '../jobs/repository';
 import { checkedSearchDocument } from '../search/search-document';
 import type { IndexOperation, IndexOutcome, SearchIndex } from '../search/search-index';
-import { settleConcurrently } from '../async';
+import { settleConcurrently, sleep } from '../async';
 import { groupByJob, type JobChange, jobIdOf } from './stream-records';
+import { describeError } from '../errors';
 
 /** The little of the Powertools logger the indexer uses. */
 export type IndexerLogger = Pick<Logger, 'debug' | 'warn' | 'error'>;
@@ -72,12 +73,7 @@ export class JobIndexingError extends Error {
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 const silent: IndexerLogger = { debug: () => undefined, warn: () => undefined, error: () => undefined };
-
-const describeError = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
 /**
  * The write that makes the index match a job's current state: the job as a document at its version, or

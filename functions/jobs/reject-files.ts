@@ -18,6 +18,7 @@ import { planRejection, RejectContentionError, type StoredFile } from './reject'
 import type { RejectRequest } from './model';
 import { estimatedItemSize } from './reject-sizes';
 import { isContention, transactItems } from './reject-transaction';
+import { mapConcurrently, sleep } from '../async';
 
 interface ItemKey {
   pk: string;
@@ -27,21 +28,6 @@ interface ItemKey {
 const LOOKUP_CONCURRENCY = 10;
 const BATCH_GET_LIMIT = 100;
 const BATCH_GET_ATTEMPTS = 5;
-
-const mapConcurrently = async <T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>) => {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await map(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-};
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Retry timing: full-jitter exponential backoff, bounded in attempts and in total time. */
 export interface RetryPolicy {
