@@ -1,6 +1,7 @@
 /**
- * The Jobs API stack: the tables, the search domain, one function per handler, the REST API, the
- * indexer's stream subscription, alarms, and the outputs tools use to find it all.
+ * The Jobs API stack: the tables, the search domain, one function per handler, the REST API (with
+ * optional per-client limits), the indexer's stream subscription, alarms, and the outputs tools use to
+ * find it all.
  */
 import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -13,6 +14,7 @@ import { AuthTable } from './auth-table';
 import { HandlerFunction } from './handler-function';
 import { JobsTable } from './jobs-table';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
+import { ApiRateLimits } from './rate-limits';
 import { JobsRestApi } from './rest-api';
 import { SearchDomain } from './search-domain';
 import type { JobsApiConfig } from './stack-config';
@@ -74,6 +76,8 @@ export class JobsApiStack extends Stack {
   public readonly restApi: JobsRestApi;
   public readonly streamIndexer: StreamIndexer;
   public readonly alarms: JobsApiAlarms;
+  /** The per-client limits, when the configuration sets any. */
+  public readonly rateLimits: ApiRateLimits | undefined;
 
   public constructor(scope: Construct, id: string, props: JobsApiStackProps) {
     super(scope, id, props);
@@ -146,6 +150,15 @@ export class JobsApiStack extends Stack {
       logRetention,
       integrationTimeout: API_TIMEOUT,
     });
+    this.rateLimits =
+      config.ipRateLimit === undefined && config.clientRateLimit === undefined
+        ? undefined
+        : new ApiRateLimits(this, 'RateLimits', {
+            name: `jobs-api-${config.stage}`,
+            stageArn: this.restApi.api.deploymentStage.stageArn,
+            ipRateLimit: config.ipRateLimit,
+            clientRateLimit: config.clientRateLimit,
+          });
     this.alarms = new JobsApiAlarms(this, 'Alarms', {
       functions: Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function])),
       indexer: this.functions.Indexer.function,

@@ -4,6 +4,7 @@
  */
 import { type Stack, Validations } from 'aws-cdk-lib';
 import type { HandlerFunction } from './handler-function';
+import type { ApiRateLimits } from './rate-limits';
 import type { JobsRestApi } from './rest-api';
 import type { SearchDomain } from './search-domain';
 import type { StreamIndexer } from './stream-indexer';
@@ -14,6 +15,7 @@ export interface AcknowledgedParts extends Stack {
   functions: Record<'Search' | 'SearchFields' | 'Reject' | 'Indexer', HandlerFunction>;
   restApi: JobsRestApi;
   streamIndexer: StreamIndexer;
+  rateLimits: ApiRateLimits | undefined;
 }
 
 const XRAY_REASON =
@@ -70,12 +72,6 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
         'error bodies; API Gateway request validation would answer earlier with its own error shape.',
     },
     {
-      id: 'AwsSolutions-APIG3',
-      reason:
-        'Stage throttling limits abuse; a WAF web ACL can be associated with the stage per account policy ' +
-        'without changing this stack.',
-    },
-    {
       id: 'AwsSolutions-APIG4',
       reason:
         'Every request is authenticated by the functions (X-Client-Token and X-Session-Token, checked against ' +
@@ -86,4 +82,12 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
       reason: 'Clients and sessions are issued by the Jobs API itself (CLI), not by a Cognito user pool.',
     },
   );
+  if (stack.rateLimits === undefined) {
+    Validations.of(api).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'The per-client WAF limits are off by default (they cost a web ACL, a rule each and a charge per ' +
+        'request); stage throttling limits abuse until ipRateLimit or clientRateLimit switches them on.',
+    });
+  }
 };

@@ -54,7 +54,8 @@ export const gatewayErrorTemplate = (code: ErrorCode): string =>
 /**
  * What API Gateway answers by itself, mapped to contract errors: a path without a resource (API Gateway
  * calls it a missing authentication token) is 404; a body over API Gateway's 10 MB limit is 413;
- * throttling and integration failures or timeouts are 503 with `Retry-After`, never a 500.
+ * throttling and integration failures or timeouts are 503 with `Retry-After`, never a 500; so is a
+ * request the optional per-client limits block.
  */
 export const GATEWAY_ANSWERS: readonly GatewayAnswer[] = [
   { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, code: 'not_found' },
@@ -64,6 +65,8 @@ export const GATEWAY_ANSWERS: readonly GatewayAnswer[] = [
   { type: ResponseType.INTEGRATION_TIMEOUT, code: 'service_unavailable', headers: { 'Retry-After': '1' } },
   { type: ResponseType.INTEGRATION_FAILURE, code: 'service_unavailable', headers: { 'Retry-After': '1' } },
   { type: ResponseType.DEFAULT_5XX, code: 'service_unavailable', headers: { 'Retry-After': '1' } },
+  // A request over a per-client limit (lib/rate-limits.ts); the limits count over a minute.
+  { type: ResponseType.WAF_FILTERED, code: 'service_unavailable', headers: { 'Retry-After': '60' } },
 ];
 
 /** Headers every answer carries (static values are quoted for API Gateway). */

@@ -38,6 +38,16 @@ export interface JobsApiConfig {
    * trace (about 40 ms more per cold start); Lambda's active tracing is on either way.
    */
   detailedTracing: boolean;
+  /**
+   * Per-source-address limit, in requests a minute, enforced by an AWS WAF rate-based rule in front of
+   * the API stage; `undefined` (the default) deploys no such rule.
+   */
+  ipRateLimit: number | undefined;
+  /**
+   * Per-client limit, in requests a minute per `X-Client-Token` value, enforced by an AWS WAF rate-based
+   * rule; `undefined` (the default) deploys no such rule. With either limit set the stack has a web ACL.
+   */
+  clientRateLimit: number | undefined;
 }
 
 /** Defaults for a small production deployment. */
@@ -55,6 +65,8 @@ export const DEFAULT_CONFIG: JobsApiConfig = {
   apiMemoryMiB: 1024,
   alarmTopicArn: undefined,
   detailedTracing: false,
+  ipRateLimit: undefined,
+  clientRateLimit: undefined,
 };
 
 /** The context keys, one per configuration field. */
@@ -72,6 +84,8 @@ export const CONTEXT_KEYS = {
   apiMemoryMiB: 'apiMemoryMiB',
   alarmTopicArn: 'alarmTopicArn',
   detailedTracing: 'detailedTracing',
+  ipRateLimit: 'ipRateLimit',
+  clientRateLimit: 'clientRateLimit',
 } as const satisfies Record<keyof JobsApiConfig, string>;
 
 /** A context value cannot be used; synthesis stops with this message. */
@@ -107,6 +121,16 @@ const integer = (read: ContextReader, key: string, min: number, max: number, fal
     throw new StackConfigError(key, `an integer in [${min}, ${max}]`, value);
   }
   return number;
+};
+
+/** AWS WAF's bounds on a rate-based rule's limit. */
+export const WAF_RATE_LIMIT_BOUNDS = { min: 10, max: 2_000_000_000 } as const;
+
+/** A limit that is off unless set: unset or empty is `undefined`, anything else must be in bounds. */
+const optionalLimit = (read: ContextReader, key: string): number | undefined => {
+  const value = read(key);
+  if (value === undefined || value === '') return undefined;
+  return integer(read, key, WAF_RATE_LIMIT_BOUNDS.min, WAF_RATE_LIMIT_BOUNDS.max, 0);
 };
 
 const flag = (read: ContextReader, key: string, fallback: boolean): boolean => {
@@ -171,6 +195,8 @@ export const readStackConfig = (read: ContextReader): JobsApiConfig => {
     apiMemoryMiB: integer(read, CONTEXT_KEYS.apiMemoryMiB, 128, 10_240, DEFAULT_CONFIG.apiMemoryMiB),
     alarmTopicArn: optionalArn(read, CONTEXT_KEYS.alarmTopicArn),
     detailedTracing: flag(read, CONTEXT_KEYS.detailedTracing, DEFAULT_CONFIG.detailedTracing),
+    ipRateLimit: optionalLimit(read, CONTEXT_KEYS.ipRateLimit),
+    clientRateLimit: optionalLimit(read, CONTEXT_KEYS.clientRateLimit),
   };
 };
 

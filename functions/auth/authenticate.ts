@@ -3,6 +3,10 @@
  * `401 invalid_client` / `401 invalid_session`. Lookups are cached in the container for at most
  * `min(AUTH_CACHE_TTL_MS, 60 s)`, so a disabled client or a revoked session stops working within a
  * minute; expiry is checked against the clock on every request, cached or not.
+ *
+ * Abuse resistance: the client is looked up first and the session only for a known, enabled client,
+ * so a request with a made-up client token costs one read, not two; unknown tokens are remembered in
+ * a smaller cache of their own, so random tokens cannot push real clients and sessions out.
  */
 import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';
@@ -15,8 +19,11 @@ import { hashToken } from './tokens';
 /** The longest time an authentication lookup may be served from the cache (docs/contract.md §2). */
 export const MAX_AUTH_CACHE_TTL_MS = 60_000;
 
-/** The most lookups a container remembers per kind. */
+/** The most found clients (and, apart, found sessions) a container remembers. */
 export const AUTH_CACHE_MAX_ENTRIES = 10_000;
+
+/** The most unknown client tokens (and, apart, unknown session tokens) a container remembers. */
+export const AUTH_NEGATIVE_CACHE_MAX_ENTRIES = 1_000;
 
 /** Where the authenticator reads clients and sessions. */
 export type AuthLookup = Pick<AuthStore, 'getClient' | 'getSession'>;
@@ -25,8 +32,10 @@ export interface AuthenticatorOptions {
   lookup: AuthLookup;
   /** Cache lifetime in milliseconds; clamped to {@link MAX_AUTH_CACHE_TTL_MS}; 0 disables the cache. */
   cacheTtlMs: number;
-  /** Most cached lookups per kind. */
+  /** Most cached found records per kind. */
   maxEntries?: number;
+  /** Most cached unknown tokens per kind. */
+  maxNegativeEntries?: number;
   /** The clock, in epoch milliseconds. */
   now?: () => number;
 }
@@ -35,8 +44,8 @@ export interface AuthenticatorOptions {
 export class Authenticator {
   readonly #lookup: AuthLookup;
   readonly #now: () => number;
-  readonly #clients: LookupCache<ClientRecord | undefined>;
-  readonly #sessions: LookupCache<SessionRecord | undefined>;
+  readonly #clients: LookupCache<ClientRecord>;
+  readonly #sessions: LookupCache<SessionRecord>;
 
   public constructor(options: AuthenticatorOptions) {
     this.#lookup = options.lookup;
@@ -44,6 +53,7 @@ export class Authenticator {
     const cacheOptions = {
       ttlMs: Math.max(0, Math.min(options.cacheTtlMs, MAX_AUTH_CACHE_TTL_MS)),
       maxEntries: options.maxEntries ?? AUTH_CACHE_MAX_ENTRIES,
+      maxNegativeEntries: options.maxNegativeEntries ?? AUTH_NEGATIVE_CACHE_MAX_ENTRIES,
       now: this.#now,
     };
     this.#clients = new LookupCache(cacheOptions);
@@ -51,19 +61,18 @@ export class Authenticator {
   }
 
   /**
-   * The principal of a request. Both lookups run in parallel; the client is judged first.
+   * The principal of a request. The client is looked up and judged first; the session is looked up
+   * only for a known, enabled client.
    *
    * @throws {@link ApiError} `invalid_client` when the client token is unknown or the client disabled;
    *   `invalid_session` when the session token is unknown, expired or issued to another client.
    */
   public async authenticate(clientToken: string, sessionToken: string): Promise<Principal> {
     const clientHash = hashToken(clientToken);
-    const sessionHash = hashToken(sessionToken);
-    const [client, session] = await Promise.all([
-      this.#clients.getOrLoad(clientHash, () => this.#lookup.getClient(clientHash)),
-      this.#sessions.getOrLoad(sessionHash, () => this.#lookup.getSession(sessionHash)),
-    ]);
+    const client = await this.#clients.getOrLoad(clientHash, () => this.#lookup.getClient(clientHash));
     if (client === undefined || !client.enabled) throw new ApiError('invalid_client');
+    const sessionHash = hashToken(sessionToken);
+    const session = await this.#sessions.getOrLoad(sessionHash, () => this.#lookup.getSession(sessionHash));
     if (session === undefined || session.clientId !== client.clientId || !this.#unexpired(session)) {
       throw new ApiError('invalid_session');
     }

@@ -1,7 +1,9 @@
 /**
  * A small time-bounded cache for authentication lookups, per Lambda container. It remembers negative
- * answers too (an unknown token is not looked up again within the TTL), and holds at most a fixed
- * number of entries, forgetting the oldest first.
+ * answers too (an unknown token is not looked up again within the TTL), but in a bounded map of their
+ * own: anyone can send random tokens, and each one is a negative answer, so if they shared one map
+ * with the real clients and sessions a flood of them would evict every real entry and turn each
+ * request into a table read. Each map forgets its oldest entries first.
  */
 
 interface Entry<V> {
@@ -12,46 +14,51 @@ interface Entry<V> {
 export interface LookupCacheOptions {
   /** How long an entry is served, in milliseconds; 0 disables caching. */
   ttlMs: number;
-  /** Most entries held. */
+  /** Most positive entries (a value was found) held. */
   maxEntries: number;
+  /** Most negative entries (nothing was found) held; they never displace positive ones. */
+  maxNegativeEntries: number;
   /** The clock, in epoch milliseconds (tests). */
   now: () => number;
 }
 
-/** A TTL cache with insertion-order eviction. */
+/** A TTL cache with insertion-order eviction, positive and negative answers bounded apart. */
 export class LookupCache<V> {
-  readonly #entries = new Map<string, Entry<V>>();
+  readonly #found = new Map<string, Entry<V>>();
+  readonly #missing = new Map<string, Entry<undefined>>();
   readonly #options: LookupCacheOptions;
 
   public constructor(options: LookupCacheOptions) {
     this.#options = options;
   }
 
-  /** The cached value of a key, if cached and fresh (`{ value }` so that `undefined` can be cached). */
-  public get(key: string): { value: V } | undefined {
-    const entry = this.#entries.get(key);
+  /** The cached answer of a key, if cached and fresh (`{ value: undefined }` is a cached miss). */
+  public get(key: string): { value: V | undefined } | undefined {
+    const entry = this.#found.get(key) ?? this.#missing.get(key);
     if (entry === undefined) return undefined;
     if (entry.expiresAt <= this.#options.now()) {
-      this.#entries.delete(key);
+      this.#found.delete(key);
+      this.#missing.delete(key);
       return undefined;
     }
     return { value: entry.value };
   }
 
-  /** Caches a value. */
-  public set(key: string, value: V): void {
+  /** Caches an answer; `undefined` is a miss and goes to the negative side. */
+  public set(key: string, value: V | undefined): void {
     if (this.#options.ttlMs <= 0) return;
-    this.#entries.delete(key);
-    while (this.#entries.size >= this.#options.maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (oldest.done) break;
-      this.#entries.delete(oldest.value);
+    this.#found.delete(key);
+    this.#missing.delete(key);
+    const expiresAt = this.#options.now() + this.#options.ttlMs;
+    if (value === undefined) {
+      insertBounded(this.#missing, this.#options.maxNegativeEntries, key, { value, expiresAt });
+    } else {
+      insertBounded(this.#found, this.#options.maxEntries, key, { value, expiresAt });
     }
-    this.#entries.set(key, { value, expiresAt: this.#options.now() + this.#options.ttlMs });
   }
 
-  /** Returns the cached value, or loads, caches and returns it. */
-  public async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
+  /** Returns the cached answer, or loads, caches and returns it. A failed load caches nothing. */
+  public async getOrLoad(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
     const hit = this.get(key);
     if (hit !== undefined) return hit.value;
     const value = await load();
@@ -61,11 +68,23 @@ export class LookupCache<V> {
 
   /** Forgets everything. */
   public clear(): void {
-    this.#entries.clear();
+    this.#found.clear();
+    this.#missing.clear();
   }
 
-  /** The number of entries held (fresh or not yet evicted). */
+  /** The number of entries held on both sides (fresh or not yet evicted). */
   public get size(): number {
-    return this.#entries.size;
+    return this.#found.size + this.#missing.size;
   }
 }
+
+/** Inserts an entry, first dropping the oldest ones until there is room under `max`. */
+const insertBounded = <E>(entries: Map<string, E>, max: number, key: string, entry: E): void => {
+  if (max <= 0) return;
+  while (entries.size >= max) {
+    const oldest = entries.keys().next();
+    if (oldest.done) break;
+    entries.delete(oldest.value);
+  }
+  entries.set(key, entry);
+};

@@ -227,8 +227,22 @@ export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexe
         results.set(change.jobId, state.failure);
         continue;
       }
+      let operation: IndexOperation;
+      try {
+        operation = operationFor(change, state.stored);
+      } catch (error) {
+        // A job item the table holds in a shape the document cannot be built from: that job's records
+        // fail (and end in the dead-letter queue), the rest of the batch goes on.
+        logger.error('A job could not be turned into a search document', {
+          jobId: change.jobId,
+          error: describeError(error),
+        });
+        const reason = `its search document could not be built: ${describeError(error)}`;
+        results.set(change.jobId, { ok: false, error: new JobIndexingError(change.jobId, reason, false, error) });
+        continue;
+      }
       jobIds.push(change.jobId);
-      operations.push(operationFor(change, state.stored));
+      operations.push(operation);
     }
     await applyOperations(jobIds, operations, results, context);
     return results;

@@ -5,6 +5,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildJobsApi } from '../../lib/app';
 import {
   type ContextReader,
@@ -47,6 +48,8 @@ describe('reading the configuration from context', () => {
         apiMemoryMiB: '512',
         alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alerts',
         detailedTracing: 'true',
+        ipRateLimit: '600',
+        clientRateLimit: '3000',
       }),
     );
     expect(config).toEqual({
@@ -63,6 +66,17 @@ describe('reading the configuration from context', () => {
       apiMemoryMiB: 512,
       alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-alerts',
       detailedTracing: true,
+      ipRateLimit: 600,
+      clientRateLimit: 3000,
+    });
+  });
+
+  it('leaves the per-client limits off unless asked for', () => {
+    expect(DEFAULT_CONFIG.ipRateLimit).toBeUndefined();
+    expect(DEFAULT_CONFIG.clientRateLimit).toBeUndefined();
+    expect(readStackConfig(from({ ipRateLimit: '', clientRateLimit: '' }))).toMatchObject({
+      ipRateLimit: undefined,
+      clientRateLimit: undefined,
     });
   });
 
@@ -80,6 +94,10 @@ describe('reading the configuration from context', () => {
     [{ detailedTracing: 'on' }, 'detailedTracing'],
     [{ throttleRateLimit: 1.5 }, 'throttleRateLimit'],
     [{ alarmTopicArn: 'ops-alerts' }, 'alarmTopicArn'],
+    [{ ipRateLimit: '9' }, 'ipRateLimit'],
+    [{ ipRateLimit: 'many' }, 'ipRateLimit'],
+    [{ clientRateLimit: 2.5 }, 'clientRateLimit'],
+    [{ clientRateLimit: '0' }, 'clientRateLimit'],
   ])('refuses %j, naming %s', (context, key) => {
     expect(() => readStackConfig(from(context))).toThrow(StackConfigError);
     expect(() => readStackConfig(from(context))).toThrow(`"${key}"`);
@@ -164,5 +182,97 @@ describe('a stack built from a non-default configuration', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
     expect(functions).toHaveLength(4);
     for (const fn of functions) expect(fn.Properties.Environment.Variables.DETAILED_TRACING).toBe('true');
+  });
+});
+
+describe('per-client limits switched on by context', () => {
+  let template: Template;
+  let defaults: Template;
+  let nagFindings: string[];
+
+  const findingsOf = (app: App): string[] =>
+    new AwsSolutionsChecks(app)
+      .validateScope(app)
+      .violations.flatMap((violation) =>
+        violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.resourceLogicalId}`),
+      );
+
+  beforeAll(() => {
+    const app = new App({
+      context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '600', clientRateLimit: '3000' },
+    });
+    template = Template.fromStack(buildJobsApi(app));
+    nagFindings = findingsOf(app);
+    defaults = Template.fromStack(buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [] } })));
+  });
+
+  const rules = (): Record<string, unknown>[] =>
+    Object.values(template.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules as Record<string, unknown>[];
+
+  it('deploys no web ACL by default', () => {
+    defaults.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    defaults.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+  });
+
+  it('puts a regional web ACL that allows by default in front of the API stage', () => {
+    template.resourceCountIs('AWS::WAFv2::WebACL', 1);
+    template.hasResourceProperties('AWS::WAFv2::WebACL', { Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    const stageId = Object.keys(template.findResources('AWS::ApiGateway::Stage'))[0] as string;
+    const association = Object.values(template.findResources('AWS::WAFv2::WebACLAssociation'))[0];
+    expect(JSON.stringify(association?.Properties.ResourceArn)).toContain(stageId);
+  });
+
+  it('limits each source address to ipRateLimit requests a minute', () => {
+    expect(rules()).toContainEqual(
+      expect.objectContaining({
+        Action: { Block: {} },
+        Statement: { RateBasedStatement: { Limit: 600, EvaluationWindowSec: 60, AggregateKeyType: 'IP' } },
+      }),
+    );
+  });
+
+  it('limits each client token to clientRateLimit requests a minute', () => {
+    expect(rules()).toContainEqual(
+      expect.objectContaining({
+        Action: { Block: {} },
+        Statement: {
+          RateBasedStatement: {
+            Limit: 3000,
+            EvaluationWindowSec: 60,
+            AggregateKeyType: 'CUSTOM_KEYS',
+            CustomKeys: [{ Header: { Name: 'x-client-token', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
+          },
+        },
+      }),
+    );
+  });
+
+  it('never samples requests, which would show client and session tokens in the console', () => {
+    const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0]?.Properties;
+    const configs = [acl.VisibilityConfig, ...rules().map((rule) => rule.VisibilityConfig)];
+    expect(configs).toHaveLength(3);
+    for (const config of configs)
+      expect(config).toMatchObject({ SampledRequestsEnabled: false, CloudWatchMetricsEnabled: true });
+  });
+
+  it('answers a blocked request 503 with Retry-After and the contract body, not WAF’s bare 403', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'WAF_FILTERED',
+      StatusCode: '503',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'60'" }),
+    });
+    expect(JSON.stringify(rules())).not.toContain('CustomResponse');
+  });
+
+  it('passes cdk-nag with the web ACL in place', () => {
+    expect(nagFindings).toEqual([]);
+  });
+
+  it('adds one rule per limit that is set', () => {
+    const one = Template.fromStack(
+      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '100' } })),
+    );
+    const only = Object.values(one.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules as unknown[];
+    expect(only).toHaveLength(1);
   });
 });

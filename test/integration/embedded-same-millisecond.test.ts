@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toSearchDocument } from '../../functions/jobs/search-document';
-import { EmbeddedSearchIndex } from '../../functions/search/embedded/embedded-search-index';
+import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import type { SearchDocument, SearchQuery } from '../../functions/search/search-index';
 import { makeJob } from '../support/jobs';
 import { seededShuffle } from '../support/shuffle';

@@ -14,7 +14,7 @@ import { resetDocumentClient } from '../../functions/aws/dynamodb';
 import { resetConfig } from '../../functions/config';
 import type { Job } from '../../functions/jobs/model';
 import { toSearchDocument } from '../../functions/jobs/search-document';
-import { handler } from '../../functions/search';
+import { handler } from '../../functions/handlers/search';
 import { resetSearchIndex, searchIndex } from '../../functions/search/engine';
 import { SearchUnavailableError } from '../../functions/search/search-index';
 import { authKeys } from '../../functions/tables';

@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type AuthLookup, Authenticator, MAX_AUTH_CACHE_TTL_MS } from '../../../functions/auth/authenticate';
+import {
+  AUTH_CACHE_MAX_ENTRIES,
+  AUTH_NEGATIVE_CACHE_MAX_ENTRIES,
+  type AuthLookup,
+  Authenticator,
+  MAX_AUTH_CACHE_TTL_MS,
+} from '../../../functions/auth/authenticate';
 import type { ClientRecord, SessionRecord } from '../../../functions/auth/store';
 import { hashToken } from '../../../functions/auth/tokens';
 import { expectApiError } from '../http/expect-api-error';
@@ -79,6 +85,51 @@ describe('authenticator', () => {
   it('judges the client before the session', async () => {
     const { authenticator } = setup();
     await expectApiError(() => authenticator.authenticate('nope', 'nope'), 'invalid_client');
+  });
+
+  it('never looks a session up for an unknown or a disabled client', async () => {
+    const { authenticator, db } = setup();
+    await expectApiError(() => authenticator.authenticate('nope', 'st'), 'invalid_client');
+    db.clients.set(hashToken('ct'), client({ enabled: false }));
+    await expectApiError(() => authenticator.authenticate('ct', 'st'), 'invalid_client');
+    expect(db.lookup.getSession).not.toHaveBeenCalled();
+  });
+
+  it('cannot be made to forget a real client or session by a flood of unknown tokens', async () => {
+    let now = T0;
+    const db = table({ clients: { ct: client() }, sessions: { st: session() } });
+    const authenticator = new Authenticator({ lookup: db.lookup, cacheTtlMs: 60_000, maxEntries: 4, now: () => now });
+    await authenticator.authenticate('ct', 'st');
+    for (let i = 0; i < 50; i += 1) {
+      await expectApiError(() => authenticator.authenticate(`random-client-${i}`, 'st'), 'invalid_client');
+      await expectApiError(() => authenticator.authenticate('ct', `random-session-${i}`), 'invalid_session');
+    }
+    now += 1_000;
+    await authenticator.authenticate('ct', 'st');
+    expect(db.lookup.getClient.mock.calls.filter(([hash]) => hash === hashToken('ct'))).toHaveLength(1);
+    expect(db.lookup.getSession.mock.calls.filter(([hash]) => hash === hashToken('st'))).toHaveLength(1);
+  });
+
+  it('remembers unknown tokens in a smaller cache of their own', async () => {
+    const db = table({ clients: { ct: client() }, sessions: { st: session() } });
+    const authenticator = new Authenticator({
+      lookup: db.lookup,
+      cacheTtlMs: 60_000,
+      maxEntries: 10,
+      maxNegativeEntries: 2,
+      now: () => T0,
+    });
+    for (const token of ['u1', 'u2', 'u1', 'u2']) {
+      await expectApiError(() => authenticator.authenticate(token, 'st'), 'invalid_client');
+    }
+    expect(db.lookup.getClient).toHaveBeenCalledTimes(2);
+    await expectApiError(() => authenticator.authenticate('u3', 'st'), 'invalid_client');
+    await expectApiError(() => authenticator.authenticate('u1', 'st'), 'invalid_client');
+    expect(db.lookup.getClient).toHaveBeenCalledTimes(4);
+  });
+
+  it('keeps the negative cache smaller than the positive one by default', () => {
+    expect(AUTH_NEGATIVE_CACHE_MAX_ENTRIES).toBeLessThan(AUTH_CACHE_MAX_ENTRIES);
   });
 
   it('refuses an unknown session with invalid_session', async () => {

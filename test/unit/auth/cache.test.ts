@@ -9,7 +9,7 @@ const clock = () => {
 describe('lookup cache', () => {
   it('serves a value until its time is up, then loads again', async () => {
     const time = clock();
-    const cache = new LookupCache<string>({ ttlMs: 100, maxEntries: 10, now: time.now });
+    const cache = new LookupCache<string>({ ttlMs: 100, maxEntries: 10, maxNegativeEntries: 10, now: time.now });
     const load = vi.fn(async () => 'v');
     await cache.getOrLoad('k', load);
     time.advance(99);
@@ -21,7 +21,7 @@ describe('lookup cache', () => {
   });
 
   it('remembers negative answers', async () => {
-    const cache = new LookupCache<string | undefined>({ ttlMs: 100, maxEntries: 10, now: clock().now });
+    const cache = new LookupCache<string>({ ttlMs: 100, maxEntries: 10, maxNegativeEntries: 10, now: clock().now });
     const load = vi.fn(async () => undefined);
     expect(await cache.getOrLoad('k', load)).toBeUndefined();
     expect(await cache.getOrLoad('k', load)).toBeUndefined();
@@ -29,7 +29,7 @@ describe('lookup cache', () => {
   });
 
   it('caches nothing with a zero TTL', async () => {
-    const cache = new LookupCache<string>({ ttlMs: 0, maxEntries: 10, now: clock().now });
+    const cache = new LookupCache<string>({ ttlMs: 0, maxEntries: 10, maxNegativeEntries: 10, now: clock().now });
     const load = vi.fn(async () => 'v');
     await cache.getOrLoad('k', load);
     await cache.getOrLoad('k', load);
@@ -38,7 +38,7 @@ describe('lookup cache', () => {
   });
 
   it('holds at most maxEntries, forgetting the oldest first', () => {
-    const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 2, now: clock().now });
+    const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 2, maxNegativeEntries: 2, now: clock().now });
     cache.set('a', 1);
     cache.set('b', 2);
     cache.set('c', 3);
@@ -48,14 +48,37 @@ describe('lookup cache', () => {
     expect(cache.get('c')).toEqual({ value: 3 });
   });
 
+  it('holds negative answers apart, so that they never evict positive ones', async () => {
+    const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 2, maxNegativeEntries: 3, now: clock().now });
+    cache.set('a', 1);
+    cache.set('b', 2);
+    for (let i = 0; i < 10; i += 1) cache.set(`miss-${i}`, undefined);
+    expect(cache.get('a')).toEqual({ value: 1 });
+    expect(cache.get('b')).toEqual({ value: 2 });
+    expect(cache.get('miss-9')).toEqual({ value: undefined });
+    expect(cache.get('miss-6')).toBeUndefined();
+    expect(cache.size).toBe(5);
+  });
+
+  it('moves a key between the two sides when its answer changes', () => {
+    const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 2, maxNegativeEntries: 2, now: clock().now });
+    cache.set('k', undefined);
+    cache.set('k', 1);
+    expect(cache.get('k')).toEqual({ value: 1 });
+    expect(cache.size).toBe(1);
+    cache.set('k', undefined);
+    expect(cache.get('k')).toEqual({ value: undefined });
+    expect(cache.size).toBe(1);
+  });
+
   it('does not cache a failed load', async () => {
-    const cache = new LookupCache<string>({ ttlMs: 100, maxEntries: 10, now: clock().now });
+    const cache = new LookupCache<string>({ ttlMs: 100, maxEntries: 10, maxNegativeEntries: 10, now: clock().now });
     await expect(cache.getOrLoad('k', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await cache.getOrLoad('k', async () => 'v')).toBe('v');
   });
 
   it('forgets everything on clear', () => {
-    const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 10, now: clock().now });
+    const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 10, maxNegativeEntries: 10, now: clock().now });
     cache.set('a', 1);
     cache.clear();
     expect(cache.get('a')).toBeUndefined();

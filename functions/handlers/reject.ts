@@ -2,11 +2,11 @@
  * Lambda entry of `POST /reject` (docs/contract.md §5): the shared HTTP chain checks the request and reads
  * the body; this handler rejects the files in one conditional transaction.
  */
-import { documentClient } from './aws/dynamodb';
-import { config } from './config';
-import { httpEndpoint } from './http/endpoint';
-import { RejectFiles, type RejectResponseBody } from './jobs/reject';
-import { parseRejectRequest, type RejectRequest } from './jobs/reject-request';
+import { documentClient } from '../aws/dynamodb';
+import { config } from '../config';
+import { httpEndpoint } from '../http/endpoint';
+import { RejectFiles, type RejectResponseBody } from '../jobs/reject';
+import { parseRejectRequest, type RejectRequest } from '../jobs/reject-request';
 
 /**
  * The use case over the container's client and table. Built per request (it holds no state of its own),

@@ -1,8 +1,9 @@
 /**
  * A search document as the embedded engine stores it: the `jobs` row, the FTS5 texts and scope.
  */
-import { foldedFieldText } from '../query-text';
-import type { SearchDocument } from '../search-index';
+import { searchDocumentProblem } from '../../../functions/search/document-check';
+import { foldedFieldText } from '../../../functions/search/query-text';
+import type { SearchDocument } from '../../../functions/search/search-index';
 import { scopeText, TEXT_COLUMN_FIELDS } from './schema';
 
 /** The values of a `jobs` row and its `jobs_text` row. */
@@ -43,6 +44,8 @@ const integer = (value: number, name: string): number => {
 
 /** Converts a search document into its row, or throws {@link InvalidDocumentError}. */
 export const toJobRow = (document: SearchDocument): JobRow => {
+  const problem = searchDocumentProblem(document);
+  if (problem !== undefined) throw new InvalidDocumentError(problem);
   const { summary } = document;
   const created = instant(summary.createdDate, 'createdDate');
   if (created === null) throw new InvalidDocumentError('createdDate is missing');

@@ -13,9 +13,10 @@ import type {
   SearchIndex,
   SearchQuery,
   SearchResult,
-} from '../search-index';
-import { SearchUnavailableError } from '../search-index';
-import type { JobSummary } from '../../jobs/model';
+} from '../../../functions/search/search-index';
+import { SearchUnavailableError } from '../../../functions/search/search-index';
+import type { JobSummary } from '../../../functions/jobs/model';
+import { conversionProblem } from '../../../functions/search/document-check';
 import { InvalidDocumentError, type JobRow, toJobRow } from './job-row';
 import { allocateKey, type GroupReader, groupOf, type Placed } from './order-key';
 import {
@@ -381,8 +382,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
     try {
       row = toJobRow(operation.document);
     } catch (error) {
+      // The conversion is pure: whatever it throws is about this document alone, never the others.
       if (error instanceof InvalidDocumentError) return { status: 'rejected', reason: error.message };
-      throw error;
+      return { status: 'rejected', reason: conversionProblem(error) };
     }
     return this.#upsert(row);
   }
