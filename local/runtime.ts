@@ -1,7 +1,7 @@
 /**
- * The Docker-free local stack, composed: DynamoDB Local, the tables, the stream poller feeding the
- * indexer Lambda's handler into the embedded search engine, the demo data and the HTTP server in front
- * of the endpoint handlers. `npm start` (bin/local.ts) and the end-to-end tests start it through
+ * The Docker-free local stack, composed: DynamoDB Local (on 127.0.0.1, supervised: restarted when it
+ * dies, or reported lost), the tables, the stream poller feeding the indexer Lambda's handler into the
+ * embedded search engine, the demo data and the HTTP server in front of the endpoint handlers. `npm start` (bin/local.ts) and the end-to-end tests start it through
  * {@link startLocalStack}.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
