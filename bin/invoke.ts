@@ -209,7 +209,9 @@ const budgetOf = (name: InvokableFunction): number => (name === 'indexer' ? 60_0
 
 /** Loads a handler module (after the environment is set: modules read it when first used). */
 export const loadHandler = async (name: InvokableFunction): Promise<Handler> => {
-  const module = (await import(pathToFileURL(join(ROOT, 'functions', 'handlers', `${name}.ts`)).href)) as { handler?: unknown };
+  const module = (await import(pathToFileURL(join(ROOT, 'functions', 'handlers', `${name}.ts`)).href)) as {
+    handler?: unknown;
+  };
   if (typeof module.handler !== 'function') throw new Error(`functions/handlers/${name}.ts exports no handler`);
   return module.handler as Handler;
 };

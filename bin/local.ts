@@ -2,7 +2,8 @@
  * `npm start`: the API on http://localhost:$PORT with DynamoDB Local and the embedded search index.
  *
  * Environment: PORT (default 3000), DYNAMODB_PORT (default 8000), DATA_DIR (default `.data`,
- * `:memory:` keeps nothing), SEED_DEMO (`0` seeds nothing). Stops cleanly on SIGINT/SIGTERM.
+ * `:memory:` keeps nothing), SEED_DEMO (`0` seeds nothing). Stops cleanly on SIGINT/SIGTERM, answering
+ * the requests in flight first. Exits 1 when DynamoDB Local dies and cannot be restarted.
  */
 import { JavaMissingError } from '../local/dynamodb-local';
 import {
@@ -49,7 +50,37 @@ const main = async (): Promise<void> => {
   const dataDir = process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR;
   const seedDemo = process.env.SEED_DEMO?.trim() !== '0';
 
-  const stack = await startLocalStack({ port, dynamodbPort, dataDir, seedDemo, log: err });
+  let stopping = false;
+  /** The stack once started, and whether DynamoDB Local was lost before that. */
+  const state: { stack?: LocalStack; lost?: Error } = {};
+  /** Stops the stack (requests in flight are answered first) and exits with `code`. */
+  const stopAndExit = (running: LocalStack, code: number): void => {
+    running.stop().then(
+      () => {
+        err(code === 0 ? 'Stopped.' : 'Stopped the local stack.');
+        process.exit(code);
+      },
+      (error: unknown) => {
+        err(`Stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  // DynamoDB Local died and was not (or could not be) restarted: say so, stop, and exit non-zero.
+  const onFatal = (error: Error): void => {
+    err(error.message);
+    if (stopping) return;
+    stopping = true;
+    if (state.stack === undefined) state.lost = error;
+    else stopAndExit(state.stack, 1);
+  };
+
+  const stack = await startLocalStack({ port, dynamodbPort, dataDir, seedDemo, log: err, onFatal });
+  state.stack = stack;
+  if (state.lost !== undefined) {
+    stopAndExit(stack, 1);
+    return;
+  }
   const baseUrl = `http://localhost:${stack.port}`;
   printDemo(stack, baseUrl);
   err(
@@ -57,7 +88,6 @@ const main = async (): Promise<void> => {
   );
   out(`Listening on ${baseUrl}`);
 
-  let stopping = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     if (stopping) {
       // A second signal: stop waiting for a clean stop, but never leave DynamoDB Local running.
@@ -72,17 +102,8 @@ const main = async (): Promise<void> => {
       process.exit(1);
     }
     stopping = true;
-    err(`${signal} received, stopping…`);
-    stack.stop().then(
-      () => {
-        err('Stopped.');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        err(`Stopping failed: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      },
-    );
+    err(`${signal} received, stopping (requests in flight are answered first)…`);
+    stopAndExit(stack, 0);
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

@@ -201,6 +201,7 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions): Promise
     throw new Error(`DynamoDB Local did not start on ${endpoint} (it reported ${boundTo}):\n${output.trim()}`);
   }
   launcher.remove();
+  output = ''; // from now on, only what it prints while running (the reason it may exit)
   return { endpoint, host, port, boundTo, pid: child.pid ?? -1, exited, stop };
 };
 

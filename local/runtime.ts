@@ -1,7 +1,7 @@
 /**
- * The Docker-free local stack, composed: DynamoDB Local, the tables, the stream poller feeding the
- * indexer Lambda's handler into the embedded search engine, the demo data and the HTTP server in front
- * of the endpoint handlers. `npm start` (bin/local.ts) and the end-to-end tests start it through
+ * The Docker-free local stack, composed: DynamoDB Local (on 127.0.0.1, supervised: restarted when it
+ * dies, or reported lost), the tables, the stream poller feeding the indexer Lambda's handler into the
+ * embedded search engine, the demo data and the HTTP server in front of the endpoint handlers. `npm start` (bin/local.ts) and the end-to-end tests start it through
  * {@link startLocalStack}.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
@@ -28,7 +28,8 @@ import {
 } from './demo-auth';
 import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './demo-data';
 import { docsRoute } from './docs';
-import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
+import { startDynamoDbLocal } from './dynamodb-local';
+import { type DynamoDbLocalLostError, type SupervisedDynamoDb, superviseDynamoDbLocal } from './dynamodb-supervisor';
 import { importJobs } from './import';
 import { reindex } from './reindex';
 import {
@@ -68,6 +69,18 @@ export interface LocalStackOptions {
   requestTimeoutMs?: number;
   /** How long DynamoDB Local may take to start, in milliseconds (default 2 minutes: Java is slow on a busy machine). */
   dynamodbStartTimeoutMs?: number;
+  /**
+   * How many times DynamoDB Local (when started here, on a data directory) is restarted after dying,
+   * within `dynamodbRestartWindowMs` (defaults 3 and 10 minutes). Past that it is lost: see `onFatal`.
+   */
+  dynamodbRestarts?: number;
+  dynamodbRestartWindowMs?: number;
+  /**
+   * Called once when the stack cannot go on: DynamoDB Local died and was not (or could not be)
+   * restarted. The stack keeps answering (503) until stopped; `npm start` stops and exits 1.
+   * Default: the message goes to `log`.
+   */
+  onFatal?: (error: DynamoDbLocalLostError) => void;
   /** Progress and status messages (default: standard error). */
   log?: (message: string) => void;
   /** One entry per answered HTTP request (default: the server's own failures go to `log`). */
@@ -80,8 +93,8 @@ export interface LocalStack {
   baseUrl: string;
   port: number;
   dynamodbEndpoint: string;
-  /** The process id of DynamoDB Local, when the stack started it. */
-  dynamodbPid: number | undefined;
+  /** The process id of DynamoDB Local, when the stack started it (a restart changes it). */
+  readonly dynamodbPid: number | undefined;
   tables: LocalTables;
   paths: DataPaths;
   /** Demo credentials, when demo data was seeded now or in an earlier start of the same data directory. */
@@ -273,13 +286,19 @@ export const repairCommandFor = (options: LocalStackOptions): string => {
   return [...environment, 'npm run cli -- reindex'].join(' ');
 };
 
-/** The poller's warnings and errors, as lines of the stack's log (its routine progress is left out). */
-const pollerLogger = (log: (message: string) => void): PollerLogger => {
+/**
+ * The poller's warnings and errors, as lines of the stack's log (its routine progress is left out).
+ * While the DynamoDB Local the stack supervises is down (being restarted, or lost), the poller's
+ * warnings are about that alone and the supervisor's own lines say so: they are left out too.
+ */
+const pollerLogger = (log: (message: string) => void, dynamo: SupervisedDynamoDb | undefined): PollerLogger => {
   const line = (level: string, message: string, details?: Record<string, unknown>): void =>
     log(`[indexer ${level}] ${message}${details === undefined ? '' : ` ${JSON.stringify(details)}`}`);
   return {
     info: () => {},
-    warn: (message, details) => line('warn', message, details),
+    warn: (message, details) => {
+      if (dynamo === undefined || dynamo.state === 'running') line('warn', message, details);
+    },
     error: (message, details) => line('error', message, details),
   };
 };
@@ -326,22 +345,32 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     await assertPortFree(port, 'the API');
     if (paths.root !== undefined) await mkdir(paths.root, { recursive: true });
 
-    let dynamo: DynamoDbLocal | undefined;
+    let dynamo: SupervisedDynamoDb | undefined;
     let endpoint = options.dynamodbEndpoint;
     if (endpoint === undefined) {
       const dynamodbPort = options.dynamodbPort ?? DEFAULT_DYNAMODB_PORT;
       await assertPortFree(dynamodbPort, 'DynamoDB Local');
-      if (paths.dynamodbDir !== undefined) await mkdir(paths.dynamodbDir, { recursive: true });
-      log(`Starting DynamoDB Local (${paths.inMemory ? 'in memory' : paths.dynamodbDir})…`);
-      const started = await startDynamoDbLocal({
+      const dataDir = paths.dynamodbDir;
+      if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
+      log(`Starting DynamoDB Local (${dataDir ?? 'in memory'})…`);
+      const supervised = await superviseDynamoDbLocal({
         port: dynamodbPort,
-        startTimeoutMs: options.dynamodbStartTimeoutMs ?? 120_000,
-        ...(paths.dynamodbDir === undefined ? {} : { dataDir: paths.dynamodbDir }),
+        dataDir,
+        start: (port) =>
+          startDynamoDbLocal({
+            port,
+            startTimeoutMs: options.dynamodbStartTimeoutMs ?? 120_000,
+            ...(dataDir === undefined ? {} : { dataDir }),
+          }),
+        ...(options.dynamodbRestarts === undefined ? {} : { maxRestarts: options.dynamodbRestarts }),
+        ...(options.dynamodbRestartWindowMs === undefined ? {} : { windowMs: options.dynamodbRestartWindowMs }),
+        log,
+        onLost: options.onFatal ?? ((error) => log(error.message)),
       });
-      dynamo = started;
-      teardown.add(() => started.stop());
-      endpoint = started.endpoint;
-      log(`DynamoDB Local listens on ${endpoint} (pid ${started.pid}).`);
+      dynamo = supervised;
+      teardown.add(() => supervised.stop());
+      endpoint = supervised.endpoint;
+      log(`DynamoDB Local listens on ${endpoint} (pid ${supervised.pid}), reachable from this machine only.`);
     }
 
     const client = new DynamoDBClient({
@@ -367,7 +396,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       handler: indexerHandler,
       functionName: `${options.tablePrefix ?? DEFAULT_TABLE_PREFIX}-indexer`,
       ...(paths.streamCheckpoints === undefined ? {} : { checkpointPath: paths.streamCheckpoints }),
-      logger: pollerLogger(log),
+      logger: pollerLogger(log, dynamo),
       repairCommand: repairCommandFor(options),
       onDeadLetter: async (letter: DeadLetter) => {
         const line = `${JSON.stringify(letter)}\n`;
@@ -409,7 +438,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${listeningPort}`,
       port: listeningPort,
       dynamodbEndpoint: endpoint,
-      dynamodbPid: dynamo?.pid,
+      get dynamodbPid() {
+        return dynamo?.pid;
+      },
       tables,
       paths,
       demo,

@@ -129,8 +129,11 @@ export interface LocalServer {
   /** Starts listening; port 0 picks a free one. Resolves with the port. */
   listen(port: number, host?: string): Promise<number>;
   /**
-   * Stops accepting connections, lets requests in flight finish (at most `graceMs`, default 5 s),
-   * then closes every connection. Safe to call twice.
+   * Stops accepting connections, lets requests in flight finish, then closes every connection. Safe
+   * to call twice. The default grace is the longest a request the server has accepted can take
+   * before the server answers it anyway (`requestTimeoutMs` to arrive, then `invocationBudgetMs` for
+   * the handler: 408 or 503 at worst, plus a second to write it), so every request in flight gets its
+   * answer; `graceMs` cuts it shorter.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -219,6 +222,9 @@ export const clientErrorAnswer = (code: string | undefined, requestId: string): 
         : undefined;
   }
 };
+
+/** Time past the last possible answer for it to be written, before a closing server cuts connections. */
+const CLOSE_MARGIN_MS = 1_000;
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -341,7 +347,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
   });
 
   let closing: Promise<void> | undefined;
-  const close = (graceMs = 5_000): Promise<void> =>
+  const close = (graceMs = settings.requestTimeoutMs + settings.invocationBudgetMs + CLOSE_MARGIN_MS): Promise<void> =>
     (closing ??= new Promise<void>((resolve) => {
       if (!server.listening) {
         resolve();

@@ -1,0 +1,92 @@
+/**
+ * `npm start` when things end: a DynamoDB Local that dies and cannot be restarted (its data was in
+ * memory) stops the stack with exit code 1 and a message naming it, rather than a stack that runs on
+ * blind; and SIGTERM answers a request still in flight — one whose body is still arriving, well within
+ * the request time limit, after the stop began — before the server and DynamoDB Local go.
+ */
+import { connect } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../local/dynamodb-local';
+import { isRunning, type RunningProcess, runProcess, startProcess } from '../support/local-stack';
+
+const started: { running: RunningProcess; dynamodbPid?: number }[] = [];
+
+afterAll(async () => {
+  for (const { running, dynamodbPid } of started) {
+    if (running.child.exitCode === null && running.child.signalCode === null) {
+      running.child.kill('SIGKILL');
+      await running.exited;
+    }
+    if (dynamodbPid !== undefined && isRunning(dynamodbPid)) process.kill(dynamodbPid, 'SIGKILL');
+  }
+}, 60_000);
+
+const startStack = async (env: Record<string, string>) => {
+  const port = await freePort();
+  const dynamodbPort = await freePort();
+  const running = startProcess('bin/local.ts', [], { PORT: String(port), DYNAMODB_PORT: String(dynamodbPort), ...env });
+  const entry: { running: RunningProcess; dynamodbPid?: number } = { running };
+  started.push(entry);
+  const [, pid] = await running.waitFor(/DynamoDB Local listens on \S+ \(pid (\d+)\)/, 'stderr');
+  entry.dynamodbPid = Number(pid);
+  await running.waitFor(/Listening on http:\/\/localhost:(\d+)/);
+  return { running, port, dynamodbPort, dynamodbPid: Number(pid) };
+};
+
+/** The exit code, or `still running` when the process has not exited within `limitMs`. */
+const exitWithin = (running: RunningProcess, limitMs: number): Promise<number | string> =>
+  Promise.race([running.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running'), limitMs))]);
+
+describe('npm start supervision and stop', { timeout: 300_000 }, () => {
+  it('exits 1 naming DynamoDB Local when it dies with its data in memory', async () => {
+    const { running, dynamodbPid } = await startStack({ DATA_DIR: ':memory:', SEED_DEMO: '0' });
+    process.kill(dynamodbPid, 'SIGKILL');
+    expect(await exitWithin(running, 90_000)).toBe(1);
+    expect(running.stderr()).toMatch(
+      new RegExp(`DynamoDB Local \\(pid ${dynamodbPid}, \\S+\\) was killed by SIGKILL\\. It kept its data in memory`),
+    );
+    expect(running.stderr()).not.toContain('[indexer warn]');
+  });
+
+  it('answers a request in flight on SIGTERM before stopping, then leaves nothing running', async () => {
+    const { running, port, dynamodbPort, dynamodbPid } = await startStack({ DATA_DIR: ':memory:', SEED_DEMO: '0' });
+    const cliEnv = { DYNAMODB_PORT: String(dynamodbPort) };
+    const client = await runProcess('bin/cli.ts', ['create-client', '--name', 'Drain', '--grants', 'search'], cliEnv);
+    expect(client.code).toBe(0);
+    const { token: clientToken } = JSON.parse(client.stdout) as { token: string };
+    const session = await runProcess(
+      'bin/cli.ts',
+      ['create-session', '--client-token', clientToken, '--account', '1'],
+      cliEnv,
+    );
+    expect(session.code).toBe(0);
+    const { token: sessionToken } = JSON.parse(session.stdout) as { token: string };
+
+    // A search whose headers are in and whose body is still arriving when SIGTERM comes.
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString();
+    });
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.on('error', () => {});
+    socket.write(
+      'POST /search HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nContent-Type: application/json\r\n' +
+        `X-Client-Token: ${clientToken}\r\nX-Session-Token: ${sessionToken}\r\nConnection: close\r\n` +
+        'Content-Length: 13\r\n\r\n{"query"',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    running.child.kill('SIGTERM');
+    await running.waitFor(/SIGTERM received/, 'stderr');
+    // The rest of the body comes 6 s later: inside the 10 s request time, longer than a short grace.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(isRunning(dynamodbPid)).toBe(true);
+    socket.write(':"x"}');
+    await closed;
+    expect(received.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(received).toContain('"totalJobs":0');
+    expect(await exitWithin(running, 90_000)).toBe(0);
+    expect(isRunning(dynamodbPid)).toBe(false);
+  });
+});
