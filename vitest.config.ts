@@ -1,14 +1,53 @@
 /**
  * Two tiers of tests, as vitest projects:
  * - `unit` (test/unit/**): pure tests and handler tests on mocked events (aws-sdk-client-mock). No
- *   global setup, so no Java, no DynamoDB Local and no network: `npm run test:unit` runs in seconds.
+ *   global setup, and `java` is removed from its PATH, so no DynamoDB Local and no network:
+ *   `npm run test:unit` runs in seconds (test/unit/tier.test.ts checks this from inside the tier).
  * - `integration` (everything else: integration, end-to-end, reliability, contract, infra, docs): the
  *   global setup starts one DynamoDB Local for the run and hands its endpoint to the tests.
- * `npm test` (`vitest run`) runs both.
+ *   Its files that move megabytes through one DynamoDB request (`SIZE_LIMIT_TESTS`) form the project
+ *   `integration-alone`, which runs after the others, one file at a time, on a DynamoDB Local of its own:
+ *   on a 2-core machine a 3.4 MB transaction beside other files' traffic can outlast the longest request
+ *   timeout the configuration allows, and the test would then measure the machine, not the code.
+ * `npm test` (`vitest run`) runs them all.
  */
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const UNIT_TESTS = 'test/unit/**/*.test.ts';
+const SIZE_LIMIT_TESTS = ['test/integration/reject-limits.test.ts', 'test/reliability/limits.test.ts'];
+const GLOBAL_SETUP = 'test/support/global-setup.ts';
+
+/**
+ * A PATH on which `program` cannot be found: a directory (under the system's temporary directory) of links
+ * to every other executable of the current PATH, the first of each name winning as a shell would pick.
+ */
+const pathWithout = (program: string, path = process.env.PATH ?? ''): string => {
+  const bin = join(mkdtempSync(join(tmpdir(), `path-without-${program}-`)), 'bin');
+  const linked = new Set<string>([program]);
+  mkdirSync(bin);
+  for (const folder of path.split(delimiter)) {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (linked.has(name)) continue;
+      try {
+        accessSync(join(folder, name), constants.X_OK);
+      } catch {
+        continue;
+      }
+      symlinkSync(join(folder, name), join(bin, name));
+      linked.add(name);
+    }
+  }
+  return bin;
+};
 
 export default defineConfig({
   test: {
@@ -18,6 +57,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default'],
+    setupFiles: ['test/support/engines.ts'],
     env: {
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
@@ -27,15 +67,29 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: [UNIT_TESTS] },
+        test: {
+          name: 'unit',
+          include: [UNIT_TESTS],
+          env: { PATH: pathWithout('java'), JAVA_HOME: '' },
+        },
       },
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [UNIT_TESTS],
-          globalSetup: ['test/support/global-setup.ts'],
+          exclude: [UNIT_TESTS, ...SIZE_LIMIT_TESTS],
+          globalSetup: [GLOBAL_SETUP],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration-alone',
+          include: SIZE_LIMIT_TESTS,
+          globalSetup: [GLOBAL_SETUP],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -32,6 +32,7 @@ import {
 } from '../local/domain-status';
 import { resolveStackTarget, type StackTarget, stackTargetEnvironment } from '../local/stack-target';
 import { verifyIndex } from '../local/verify-index';
+import '../local/search/use-embedded-engine';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 

@@ -29,8 +29,9 @@ import {
   localTableNames,
   portFrom,
 } from '../local/paths';
+import '../local/search/use-embedded-engine';
 
-/** The handler modules `invoke` runs, by function name (the entry file under `functions/`). */
+/** The handler modules `invoke` runs, by function name (the entry file under `functions/handlers/`). */
 export const INVOKABLE_FUNCTIONS = ['search', 'search-fields', 'reject', 'indexer'] as const;
 
 export type InvokableFunction = (typeof INVOKABLE_FUNCTIONS)[number];
@@ -208,8 +209,8 @@ const budgetOf = (name: InvokableFunction): number => (name === 'indexer' ? 60_0
 
 /** Loads a handler module (after the environment is set: modules read it when first used). */
 export const loadHandler = async (name: InvokableFunction): Promise<Handler> => {
-  const module = (await import(pathToFileURL(join(ROOT, 'functions', `${name}.ts`)).href)) as { handler?: unknown };
-  if (typeof module.handler !== 'function') throw new Error(`functions/${name}.ts exports no handler`);
+  const module = (await import(pathToFileURL(join(ROOT, 'functions', 'handlers', `${name}.ts`)).href)) as { handler?: unknown };
+  if (typeof module.handler !== 'function') throw new Error(`functions/handlers/${name}.ts exports no handler`);
   return module.handler as Handler;
 };
 

@@ -15,6 +15,7 @@ import {
   UnsupportedNodeError,
 } from '../local/paths';
 import { demoCommandsFor, type LocalStack, PortInUseError, startLocalStack } from '../local/runtime';
+import '../local/search/use-embedded-engine';
 
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);

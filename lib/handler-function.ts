@@ -50,7 +50,7 @@ export const POWERTOOLS_ENVIRONMENT = {
 } as const;
 
 export interface HandlerFunctionProps {
-  /** The handler module, relative to `functions/` without extension: `search`, `search-fields`, … */
+  /** The handler module, relative to `functions/handlers/` without extension: `search`, `search-fields`, … */
   module: string;
   /** The logical id of the function in the template: stable, so `sam local invoke <id>` works. */
   logicalId: string;
@@ -92,7 +92,7 @@ export class HandlerFunction extends Construct {
     );
     this.function = new NodejsFunction(this, 'Function', {
       role: this.role,
-      entry: join(PROJECT_ROOT, 'functions', `${props.module}.ts`),
+      entry: join(PROJECT_ROOT, 'functions', 'handlers', `${props.module}.ts`),
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),

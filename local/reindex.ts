@@ -10,7 +10,7 @@
  * gone. After the catch-up, the stream indexer alone keeps the index equal to the table.
  */
 import type { JobRepository } from '../functions/jobs/repository';
-import { checkedSearchDocument, MalformedJobError } from '../functions/jobs/search-document';
+import { checkedSearchDocument, MalformedJobError } from '../functions/search/search-document';
 import type { IndexOperation, IndexWriter, SearchIndex } from '../functions/search/search-index';
 
 /** How far a rebuild got. */

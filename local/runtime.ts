@@ -11,7 +11,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AuthStore } from '../functions/auth/store';
 import { documentClient, resetDocumentClient } from '../functions/aws/dynamodb';
 import { resetConfig } from '../functions/config';
-import { handler as indexerHandler } from '../functions/indexer';
+import { handler as indexerHandler } from '../functions/handlers/indexer';
 import { JobRepository } from '../functions/jobs/repository';
 import { resetSearchIndex, searchIndex } from '../functions/search/engine';
 import { words } from '../functions/search/text';

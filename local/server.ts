@@ -38,15 +38,15 @@ export const BODY_READ_LIMIT = MAX_BODY_BYTES + 64 * 1024;
 
 /** The entry modules of the routes: the same files Lambda runs, loaded when first requested. */
 const ROUTE_MODULES: Record<Route['functionName'], () => Promise<{ handler: unknown }>> = {
-  search: () => import('../functions/search'),
-  'search-fields': () => import('../functions/search-fields'),
-  reject: () => import('../functions/reject'),
+  search: () => import('../functions/handlers/search'),
+  'search-fields': () => import('../functions/handlers/search-fields'),
+  reject: () => import('../functions/handlers/reject'),
 };
 
 /** The handler module a route names does not export a handler function. */
 export class HandlerNotFoundError extends Error {
   public constructor(route: Route) {
-    super(`functions/${route.functionName}.ts does not export a handler function`);
+    super(`functions/handlers/${route.functionName}.ts does not export a handler function`);
     this.name = 'HandlerNotFoundError';
   }
 }

@@ -5,7 +5,7 @@
  * shows up as a difference.
  */
 import { type JobRepository, sameItem } from '../functions/jobs/repository';
-import { toSearchDocument } from '../functions/jobs/search-document';
+import { toSearchDocument } from '../functions/search/search-document';
 import type { SearchIndex } from '../functions/search/search-index';
 
 /** A job whose indexed state differs from the table's. */

@@ -7,7 +7,7 @@
  *   npx tsx bench/engine/apply-profile.ts [documents=10000] [--sizes=1,100,500]
  *     [--skip="INSERT INTO jobs_text"]   (FTS5)   [--skip="INSERT OR IGNORE INTO terms"]   (vocabulary)
  */
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import { profileApply } from '../lib/apply-profile';
 import { generateJob, type Population } from '../lib/generator';
 import { argValue } from '../lib/suite';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DatabaseSync, StatementSync } from 'node:sqlite';
-import { EmbeddedSearchIndex } from '../../functions/search/embedded/embedded-search-index';
+import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import type { IndexOperation, SearchDocument } from '../../functions/search/search-index';
 
 /** Microseconds per document, by part. */

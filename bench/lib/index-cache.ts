@@ -9,9 +9,9 @@ import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { toSearchDocument } from '../../functions/jobs/search-document';
-import { EmbeddedSearchIndex } from '../../functions/search/embedded/embedded-search-index';
-import { SCHEMA } from '../../functions/search/embedded/schema';
+import { toSearchDocument } from '../../functions/search/search-document';
+import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
+import { SCHEMA } from '../../local/search/embedded/schema';
 import type { IndexOperation } from '../../functions/search/search-index';
 import { GENERATOR_VERSION, generateJob, type Population, totalJobs } from './generator';
 

@@ -5,7 +5,7 @@
  */
 import type { Role } from '../../functions/auth/principal';
 import type { SearchQuery } from '../../functions/search/search-index';
-import { toSearchQuery, parseSearchCriteria } from '../../functions/search/criteria';
+import { toSearchQuery, parseSearchCriteria } from '../../functions/http/search-criteria';
 import { generateJob, idsOfAccount, LARGE_ACCOUNT_ID, type Population, totalJobs } from './generator';
 
 /** One query class: who asks, and the JSON body of the request. */

@@ -67,7 +67,7 @@ await runSuite('bundles', 'Lambda bundles: size and module initialisation', asyn
     writeFileSync(baselineEntry, BASELINE_SOURCE);
     const files: Record<string, string> = {};
     for (const name of [...ENTRIES, BASELINE]) {
-      const entry = name === BASELINE ? baselineEntry : join(ROOT, 'functions', `${name}.ts`);
+      const entry = name === BASELINE ? baselineEntry : join(ROOT, 'functions', 'handlers', `${name}.ts`);
       files[name] = join(dir, name, 'index.mjs');
       await bundle(entry, files[name]);
     }

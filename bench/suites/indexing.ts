@@ -13,14 +13,15 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Job } from '../../functions/jobs/model';
 import { type ApplyProfile, profileApply } from '../lib/apply-profile';
-import { toSearchDocument } from '../../functions/jobs/search-document';
-import { EmbeddedSearchIndex } from '../../functions/search/embedded/embedded-search-index';
+import { toSearchDocument } from '../../functions/search/search-document';
+import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import type { IndexOperation, SearchDocument, SearchIndex } from '../../functions/search/search-index';
 import { startBenchDynamo } from '../lib/dynamo';
 import { generateJob, type Population } from '../lib/generator';
 import { type Figure, formatNumber, proportion } from '../lib/report';
 import { round, summarize } from '../lib/stats';
 import { runSuite, sleep } from '../lib/suite';
+import '../../local/search/use-embedded-engine';
 
 const TARGET_JOBS_PER_SECOND = 5_000;
 const TARGET_VS_PER_RECORD = 5;

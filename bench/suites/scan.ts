@@ -12,7 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { fromItems } from '../../functions/jobs/items';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import type { SearchDocument } from '../../functions/search/search-index';
 import { batchWrite, itemsOf, startBenchDynamo } from '../lib/dynamo';
 import { generateJob, totalJobs } from '../lib/generator';

@@ -1,6 +1,6 @@
 /**
  * Search latency at scale, per query class, three ways in the same rounds: the raw engine
- * (`SearchIndex.search`), the real `functions/search.ts` handler invoked with API Gateway events
+ * (`SearchIndex.search`), the real `functions/handlers/search.ts` handler invoked with API Gateway events
  * (authentication against DynamoDB Local, the whole middy chain), and the local HTTP server in front of
  * that handler. Then the process's peak memory, and the speed-up over the Scan baseline of this run.
  *
@@ -17,6 +17,7 @@ import { engineQuery, type QueryClass, queryClasses } from '../lib/queries';
 import { type Figure, formatNumber, proportion, readResult, speedup } from '../lib/report';
 import { type LatencySummary, round, summarize } from '../lib/stats';
 import { runSuite } from '../lib/suite';
+import '../../local/search/use-embedded-engine';
 
 const TARGET_P50_MS = 5;
 const TARGET_P99_MS = 50;
@@ -57,7 +58,7 @@ await runSuite('search', 'Search latency at scale (embedded engine)', async ({ m
   }
   Object.assign(process.env, dynamo.env, { SEARCH_ENGINE: 'embedded', SEARCH_DB_PATH: indexPath });
 
-  const { handler } = await import('../../functions/search');
+  const { handler } = await import('../../functions/handlers/search');
   const { searchIndex } = await import('../../functions/search/engine');
   const { toProxyEvent, lambdaContext } = await import('../../local/api-event');
   const { createLocalServer } = await import('../../local/server');

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import type { Role } from '../../functions/auth/principal';
 import { JOB_STATUSES, type JobSummary } from '../../functions/jobs/model';
-import { EmbeddedSearchIndex } from '../../functions/search/embedded/embedded-search-index';
+import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import type { SearchQuery } from '../../functions/search/search-index';
 import { accountOf, generateJob, LARGE_ACCOUNT_ID, type Population, totalJobs } from '../lib/generator';
 import { ensureIndex } from '../lib/index-cache';

@@ -10,7 +10,7 @@
  */
 import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { Principal } from './principal';
 import { LookupCache } from './cache';
 import { AuthStore, type ClientRecord, type SessionRecord } from './store';

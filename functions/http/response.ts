@@ -2,7 +2,7 @@
  * Builds API Gateway proxy results with the common headers of docs/contract.md §1.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { type ApiError, errorBody } from './errors';
+import { type ApiError, ERROR_STATUS, errorBody } from './errors';
 import { commonHeaders } from './headers';
 
 /** A JSON answer with the common headers (and any extra ones). */
@@ -19,4 +19,4 @@ export const jsonResponse = (
 
 /** The answer for an {@link ApiError}: its status, its headers and the contract error body. */
 export const errorResponse = (error: ApiError, requestId: string): APIGatewayProxyResult =>
-  jsonResponse(error.status, errorBody(error, requestId), requestId, error.headers);
+  jsonResponse(ERROR_STATUS[error.code], errorBody(error, requestId), requestId, error.headers);

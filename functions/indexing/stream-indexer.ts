@@ -11,9 +11,9 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { JobRepository, StoredJob } from '../jobs/repository';
-import { checkedSearchDocument } from '../jobs/search-document';
+import { checkedSearchDocument } from '../search/search-document';
 import type { IndexOperation, IndexOutcome, SearchIndex } from '../search/search-index';
-import { settleConcurrently } from './concurrency';
+import { settleConcurrently } from '../async';
 import { groupByJob, type JobChange, jobIdOf } from './stream-records';
 
 /** The little of the Powertools logger the indexer uses. */

@@ -10,9 +10,9 @@
  * sent again. Jobs that would not fit in a shared transaction go the careful way straight away.
  */
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { settleConcurrently } from '../indexing/concurrency';
-import { DependencyUnavailableError } from '../http/errors';
-import { cancellationCodes, isTransientDynamoError, jitteredBackoff, sleep } from './dynamo-calls';
+import { settleConcurrently, sleep } from '../async';
+import { DependencyUnavailableError } from '../errors';
+import { cancellationCodes, isTransientDynamoError, jitteredBackoff } from './dynamo-calls';
 import { toFileItem, toJobItem } from './items';
 import type { Job } from './model';
 

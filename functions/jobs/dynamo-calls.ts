@@ -4,7 +4,7 @@
  * optimistic-lock race is retried or reported by the caller, anything else is the request's own fault.
  * Shared by the per-job writes of the repository and the batched creates of the import.
  */
-import { DependencyUnavailableError } from '../http/errors';
+import { DependencyUnavailableError } from '../errors';
 
 const TRANSIENT_ERROR_NAMES = new Set([
   'ProvisionedThroughputExceededException',
@@ -59,7 +59,6 @@ export const dynamo = async <T>(call: () => Promise<T>): Promise<T> => {
   }
 };
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 /** A random wait that grows with the attempt, at most a second. */
 export const jitteredBackoff = (attempt: number): number => Math.random() * Math.min(1_000, 20 * 2 ** attempt);
 

@@ -124,3 +124,17 @@ export const unreviewedFile = (fields: Pick<JobFile, 'id' | 'fileName'> & Partia
   previousReviews: [],
   ...fields,
 });
+
+/** What the customer asks to be reworked on one file. */
+export interface FileRejection {
+  fileId: number;
+  /** Free text; `null` when not given (then `rejects` holds at least one reason). */
+  customRejection: string | null;
+  /** The reasons, in the order given; empty when only `customRejection` is given. */
+  rejects: RejectReason[];
+}
+
+/** A validated reject request: 1–50 distinct files, in request order. */
+export interface RejectRequest {
+  files: FileRejection[];
+}

@@ -15,7 +15,7 @@ import { JOBS_TABLE, jobKeys } from '../tables';
 import { type FileItem, fromFileItem } from './items';
 import type { JobStatus } from './model';
 import { planRejection, RejectContentionError, type StoredFile } from './reject';
-import type { RejectRequest } from './reject-request';
+import type { RejectRequest } from './model';
 import { estimatedItemSize } from './reject-sizes';
 import { isContention, transactItems } from './reject-transaction';
 

@@ -14,14 +14,15 @@ import { accountScope } from '../auth/principal';
 import { ApiError, DependencyUnavailableError } from '../http/errors';
 import type { FileItem } from './items';
 import {
+  type FileRejection,
   type JobFile,
   type JobStatus,
   MAX_PREVIOUS_REVIEWS,
   REVIEWABLE_STATUSES,
   type RejectReason,
+  type RejectRequest,
   type Review,
 } from './model';
-import type { FileRejection, RejectRequest } from './reject-request';
 import { estimatedItemSize, ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from './reject-sizes';
 
 export { attributeValueBytes, estimatedItemSize, ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from './reject-sizes';

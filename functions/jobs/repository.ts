@@ -18,11 +18,11 @@ import {
   type ScanCommandInput,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { DependencyUnavailableError } from '../http/errors';
-import { mapConcurrently } from '../indexing/concurrency';
+import { DependencyUnavailableError } from '../errors';
+import { mapConcurrently, sleep } from '../async';
 import { jobKeys } from '../tables';
 import { type BatchCreateOptions, createJobsInBatches, JobSupersededError } from './batch-create';
-import { dynamo, isWriteConflict, jitteredBackoff, sleep } from './dynamo-calls';
+import { dynamo, isWriteConflict, jitteredBackoff } from './dynamo-calls';
 import { fromItems, type JobItem } from './items';
 import type { Job } from './model';
 import { planWrite, type WritePlan } from './write-plan';

@@ -2,7 +2,11 @@
  * The container's search engine. Everything in a process that searches or indexes asks
  * {@link searchIndex} and gets the same instance: one embedded database per `SEARCH_DB_PATH` (so the
  * local stream poller and the search handler share even an in-memory database), or one OpenSearch
- * client. Each engine is loaded with a dynamic `import()`, so a Lambda bundle only runs the one it uses.
+ * client.
+ *
+ * Lambda runs OpenSearch only. The embedded engine (SQLite FTS5) lives with the local runtime, in
+ * local/search/embedded/, and is plugged in by it with {@link useEmbeddedEngine}: the local server, the CLI,
+ * `npm run invoke` and the tests register it; a Lambda bundle never contains it.
  */
 import { type Config, config } from '../config';
 import type { SearchIndex } from './search-index';
@@ -47,15 +51,31 @@ export const settingsFromConfig = (settings: Config): SearchIndexSettings =>
         timeoutMs: settings.dependencyTimeoutMs,
       };
 
+/** Opens the embedded engine on a database (supplied by the local runtime). */
+export type EmbeddedEngineFactory = (settings: EmbeddedSettings) => SearchIndex;
+
+let embeddedEngine: EmbeddedEngineFactory | undefined;
+
+/** Plugs in the embedded engine: the local runtime's entry points and the tests call this once. */
+export const useEmbeddedEngine = (factory: EmbeddedEngineFactory): void => {
+  embeddedEngine = factory;
+};
+
+/** Thrown when the configuration asks for the embedded engine in a process that has none (a Lambda bundle). */
+export class EngineUnavailableError extends Error {
+  public override readonly name = 'EngineUnavailableError';
+}
+
 /** Constructs a new engine; the caller owns it and closes it. */
 export const createSearchIndex = async (settings: SearchIndexSettings): Promise<SearchIndex> => {
   if (settings.engine === 'embedded') {
-    const { EmbeddedSearchIndex } = await import('./embedded/embedded-search-index');
-    return new EmbeddedSearchIndex(
-      settings.busyTimeoutMs === undefined
-        ? { path: settings.path }
-        : { path: settings.path, busyTimeoutMs: settings.busyTimeoutMs },
-    );
+    if (embeddedEngine === undefined) {
+      throw new EngineUnavailableError(
+        'SEARCH_ENGINE=embedded is served by the local runtime only (npm start, npm run invoke, the CLI); ' +
+          'a deployed function searches OpenSearch: set SEARCH_ENGINE=opensearch and OPENSEARCH_URL',
+      );
+    }
+    return embeddedEngine(settings);
   }
   const { OpenSearchSearchIndex } = await import('./opensearch/opensearch-search-index');
   return new OpenSearchSearchIndex(settings);

@@ -13,8 +13,10 @@ searchIndexContract('embedded, in memory', () => createSearchIndex({ engine: 'em
 const directory = mkdtempSync(join(tmpdir(), 'search-contract-'));
 let files = 0;
 
-searchIndexContract('embedded, on a file', () =>
-  createSearchIndex({ engine: 'embedded', path: join(directory, `index-${++files}.sqlite`) }),
+searchIndexContract(
+  'embedded, on a file',
+  () => createSearchIndex({ engine: 'embedded', path: join(directory, `index-${++files}.sqlite`) }),
+  () => createSearchIndex({ engine: 'embedded', path: join(directory, `index-${files}.sqlite`) }),
 );
 
 afterAll(() => {

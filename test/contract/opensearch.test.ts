@@ -20,8 +20,11 @@ if (url === undefined || url === '') {
 
   const node = { url, region: process.env.AWS_REGION ?? 'us-east-1', timeoutMs: 10_000 };
 
-  searchIndexContract('OpenSearch', () =>
-    createSearchIndex({ engine: 'opensearch', ...node, index: `${prefix}-${++created}`, refreshOnWrite: true }),
+  searchIndexContract(
+    'OpenSearch',
+    () => createSearchIndex({ engine: 'opensearch', ...node, index: `${prefix}-${++created}`, refreshOnWrite: true }),
+    // Another container's handle on the same alias.
+    () => createSearchIndex({ engine: 'opensearch', ...node, index: `${prefix}-${created}`, refreshOnWrite: true }),
   );
 
   afterAll(async () => {

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Job, JobFile, JobStatus } from '../../functions/jobs/model';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import type { SearchFieldId } from '../../functions/search/fields';
 import { TEXT_FIELD_IDS, type TextFieldId } from '../../functions/search/query-text';
 import type { IndexOutcome, SearchDocument, SearchIndex, SearchQuery } from '../../functions/search/search-index';
@@ -13,6 +13,13 @@ import { makeFile, makeJob } from '../support/jobs';
 
 /** Creates a fresh, empty engine for one test. */
 export type SearchIndexFactory = () => Promise<SearchIndex>;
+
+/**
+ * Opens a second handle on the index the factory created last: another container, or the local server
+ * while `npm run cli -- reindex` runs. An engine without one (an in-memory database) has no reader to
+ * watch a rebuild from, so the test of what readers see during one is not registered for it.
+ */
+export type SecondHandle = () => Promise<SearchIndex>;
 
 const DAY = 86_400_000;
 const BASE = Date.UTC(2024, 0, 1);
@@ -91,7 +98,7 @@ const FIELD_SAMPLES: Record<TextFieldId, { job: (id: number) => Job; text: strin
 };
 
 /** Registers the whole contract for one engine. */
-export const searchIndexContract = (engine: string, factory: SearchIndexFactory): void => {
+export const searchIndexContract = (engine: string, factory: SearchIndexFactory, secondHandle?: SecondHandle): void => {
   describe(`SearchIndex contract: ${engine}`, () => {
     let index: SearchIndex;
 
@@ -557,6 +564,38 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory)
       });
     });
 
+    describe('malformed documents', () => {
+      /** Ways a job item edited outside the API (or by an older writer) can reach the indexer. */
+      const MALFORMED: Record<string, (document: Record<string, unknown>) => void> = {
+        'no guid': (document) => delete (document.summary as Record<string, unknown>).guid,
+        'a numeric guid': (document) => ((document.summary as Record<string, unknown>).guid = 42),
+        'a numeric name': (document) => ((document.summary as Record<string, unknown>).name = 7),
+        'an unknown status': (document) => ((document.summary as Record<string, unknown>).status = 'CJ_LOST'),
+        'a textual account id': (document) => ((document.summary as Record<string, unknown>).accountId = '1001'),
+        'an undated delivery': (document) => ((document.summary as Record<string, unknown>).deliveredDate = 'soon'),
+        'a textual cost': (document) => ((document.summary as Record<string, unknown>).realCost = 'cheap'),
+        'job tags as one string': (document) => (document.jobTags = 'red, blue'),
+        'a missing file name': (document) => (document.fileNames = [null]),
+        'a numeric file tag': (document) => (document.fileTags = [7]),
+        'no account name': (document) => (document.accountName = null),
+        'no summary': (document) => delete document.summary,
+      };
+
+      it.each(Object.keys(MALFORMED))('rejects a document with %s alone, indexing the rest', async (name) => {
+        const broken = JSON.parse(JSON.stringify(doc(job(2)))) as Record<string, unknown>;
+        MALFORMED[name]?.(broken);
+        const outcomes = await index.apply([
+          upsert(doc(job(1))),
+          upsert(broken as unknown as SearchDocument),
+          upsert(doc(job(3))),
+        ]);
+        expect(outcomes[0]).toEqual(INDEXED);
+        expect(outcomes[1]).toEqual({ status: 'rejected', reason: expect.any(String) });
+        expect(outcomes[2]).toEqual(INDEXED);
+        expect(await ids()).toEqual([3, 1]);
+      });
+    });
+
     describe('reading the index back', () => {
       it('lists every indexed job with its version, in ascending id order', async () => {
         await index.apply([
@@ -607,6 +646,65 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory)
         expect(await index.apply([upsert(doc(job(1), 1)), upsert(doc(job(3), 1))])).toEqual([INDEXED, INDEXED]);
         expect(await ids()).toEqual([3, 1]);
       });
+    });
+
+    describe('rebuilds', () => {
+      it('replaces the whole contents with what the fill writes, and returns what the fill returns', async () => {
+        await given(job(1), job(2));
+        const written = await index.rebuild(async (writer) =>
+          writer.apply([upsert(doc(job(3), 2)), upsert(doc(job(4), 2))]),
+        );
+        expect(written).toEqual([INDEXED, INDEXED]);
+        expect(await index.search(query())).toMatchObject({ total: 2 });
+        expect(await ids()).toEqual([4, 3]);
+        expect(await index.get(1)).toBeUndefined();
+        expect(await index.get(3)).toEqual(doc(job(3), 2));
+        // The new index is the live one: writes and versions apply to it.
+        expect(await index.apply([upsert(doc(job(3), 1)), upsert(doc(job(5), 1))])).toEqual([STALE, INDEXED]);
+        expect(await ids()).toEqual([5, 4, 3]);
+      });
+
+      it('leaves the live index as it was when the fill fails', async () => {
+        await given(job(1), job(2));
+        await expect(
+          index.rebuild(async (writer) => {
+            await writer.apply([upsert(doc(job(3), 1))]);
+            throw new Error('the table scan failed');
+          }),
+        ).rejects.toThrow('the table scan failed');
+        expect(await index.search(query())).toMatchObject({ total: 2 });
+        expect(await ids()).toEqual([2, 1]);
+        expect(await index.apply([upsert(doc(job(6), 1))])).toEqual([INDEXED]);
+        expect(await ids()).toEqual([6, 2, 1]);
+      });
+
+      // Registered only for an engine that can open a second handle on one index (not an in-memory one).
+      if (secondHandle !== undefined) {
+        it('answers searches from the complete old index until the switch, then from the complete new one', async () => {
+          await given(job(1), job(2));
+          const reader = await secondHandle();
+          try {
+            const seen: number[][] = [];
+            const look = async () => seen.push((await reader.search(query())).jobs.map((summary) => summary.id));
+            await index.rebuild(async (writer) => {
+              await look();
+              await writer.apply([upsert(doc(job(3), 1))]);
+              await look();
+              await writer.apply([upsert(doc(job(4), 1))]);
+              await look();
+            });
+            await look();
+            expect(seen).toEqual([
+              [2, 1],
+              [2, 1],
+              [2, 1],
+              [4, 3],
+            ]);
+          } finally {
+            await reader.close();
+          }
+        });
+      }
     });
   });
 };

@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/dynamodb-local';
 import { makeJob } from '../support/jobs';
 import { isRunning, type RunningProcess, runProcess, startProcess } from '../support/local-stack';
@@ -82,10 +82,32 @@ const runCurl = async (command: string) => {
   return { url, status: response.status, json: (await response.json()) as Json };
 };
 
-describe('npm start', { timeout: 480_000 }, () => {
-  it('seeds the demo data, prints curl commands that work, and stops cleanly on SIGTERM', async () => {
-    const stack = await startStack({ DATA_DIR: ':memory:' });
-    const commands = stack.running
+/** What the stack printed up to `Listening on` that complains (standard error up to then, and standard output). */
+const complaintsBeforeListening = (stack: { running: RunningProcess }): string[] => {
+  const stdout = stack.running.stdout();
+  const beforeListening = stdout.slice(0, stdout.search(LISTENING));
+  return [...stack.running.stderr().split('\n'), ...beforeListening.split('\n')].filter((line) =>
+    /warn|error/i.test(line),
+  );
+};
+
+// One stack serves the tests of a first start, in order: starting takes most of a test's time.
+describe('npm start on a fresh data directory', { timeout: 480_000 }, () => {
+  let dataDir: string;
+  let fresh: Awaited<ReturnType<typeof startStack>>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'jobs-api-start-'));
+    directories.push(dataDir);
+    fresh = await startStack({ DATA_DIR: dataDir });
+  }, 240_000);
+
+  it('starts quietly: no warning or error before it listens', () => {
+    expect(complaintsBeforeListening(fresh)).toEqual([]);
+  });
+
+  it('seeds the demo data and prints curl commands that work', async () => {
+    const commands = fresh.running
       .stdout()
       .split('\n')
       .filter((line) => line.startsWith('curl '));
@@ -95,15 +117,34 @@ describe('npm start', { timeout: 480_000 }, () => {
 
     for (const command of commands) {
       const answer = await runCurl(command);
-      expect(answer.url.startsWith(`http://localhost:${stack.port}/`)).toBe(true);
+      expect(answer.url.startsWith(`http://localhost:${fresh.port}/`)).toBe(true);
       expect({ command, status: answer.status }).toEqual({ command, status: 200 });
     }
     const search = await runCurl(commands.find((command) => command.includes('"field":"Global"')) as string);
     expect(search.json.totalJobs).toBeGreaterThan(0);
-
-    await stopStack(stack);
   });
 
+  it('makes a second stack on its port exit 1 with a clear message', async () => {
+    const clash = await runProcess('bin/local.ts', [], {
+      PORT: String(fresh.port),
+      DYNAMODB_PORT: String(await freePort()),
+      DATA_DIR: ':memory:',
+    });
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain(`Port ${fresh.port}`);
+  });
+
+  it('stops cleanly on SIGTERM, then starts quietly again on the same data directory without seeding', async () => {
+    await stopStack(fresh);
+
+    const again = await startStack({ DATA_DIR: dataDir });
+    expect(again.running.stderr()).not.toContain('Seeding');
+    expect(complaintsBeforeListening(again)).toEqual([]);
+    await stopStack(again);
+  });
+});
+
+describe('npm start', { timeout: 480_000 }, () => {
   it('with SEED_DEMO=0 seeds nothing, keeps clients, sessions and jobs in DATA_DIR across a restart, and rebuilds a deleted search index', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'jobs-api-start-'));
     directories.push(dataDir);
@@ -154,41 +195,5 @@ describe('npm start', { timeout: 480_000 }, () => {
     expect(found.jobs[0].id).toBe(job.id);
     expect(second.running.stderr()).toContain('Search index rebuilt: 1 of 1 jobs indexed.');
     await stopStack(second);
-  });
-
-  it('starts quietly: no warning or error before it listens, fresh and again on the existing data directory', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'jobs-api-quiet-'));
-    directories.push(dataDir);
-    /** What the stack printed up to `Listening on` (standard error up to that moment, and standard output). */
-    const complaintsBeforeListening = (stack: { running: RunningProcess }): string[] => {
-      const stdout = stack.running.stdout();
-      const beforeListening = stdout.slice(0, stdout.search(LISTENING));
-      return [...stack.running.stderr().split('\n'), ...beforeListening.split('\n')].filter((line) =>
-        /warn|error/i.test(line),
-      );
-    };
-
-    const env = { DATA_DIR: dataDir };
-    const fresh = await startStack(env);
-    expect(fresh.running.stdout()).toContain('curl ');
-    expect(complaintsBeforeListening(fresh)).toEqual([]);
-    await stopStack(fresh);
-
-    const again = await startStack(env);
-    expect(again.running.stderr()).not.toContain('Seeding');
-    expect(complaintsBeforeListening(again)).toEqual([]);
-    await stopStack(again);
-  });
-
-  it('exits 1 with a clear message when the port is taken', async () => {
-    const stack = await startStack({ DATA_DIR: ':memory:', SEED_DEMO: '0' });
-    const clash = await runProcess('bin/local.ts', [], {
-      PORT: String(stack.port),
-      DYNAMODB_PORT: String(await freePort()),
-      DATA_DIR: ':memory:',
-    });
-    expect(clash.code).toBe(1);
-    expect(clash.stderr).toContain(`Port ${stack.port}`);
-    await stopStack(stack);
   });
 });

@@ -70,6 +70,15 @@ describe('cdk synth', () => {
     }
   });
 
+  it('leaves the embedded SQLite engine out of every bundle: deployed functions search OpenSearch', () => {
+    for (const id of FUNCTION_IDS) {
+      const code = readFileSync(join(assetDirOf(id), 'index.mjs'), 'utf8');
+      expect({ id, sqlite: code.includes('node:sqlite') || code.includes('fts5') }).toEqual({ id, sqlite: false });
+    }
+    // The search bundle still carries the OpenSearch engine.
+    expect(readFileSync(join(assetDirOf('SearchFunction'), 'index.mjs'), 'utf8')).toContain('require_alias');
+  });
+
   it('leaves the AWS SDK out of the bundles: the Node.js 24 runtime provides it', () => {
     const code = readFileSync(join(assetDirOf('RejectFunction'), 'index.mjs'), 'utf8');
     expect(code).toMatch(/from\s*"@aws-sdk\/lib-dynamodb"/);
@@ -104,7 +113,7 @@ describe('cdk synth', () => {
 
   it('bundles the tracer when detailed tracing is on', async () => {
     const result = await build({
-      entryPoints: [join(PROJECT_ROOT, 'functions', 'search-fields.ts')],
+      entryPoints: [join(PROJECT_ROOT, 'functions', 'handlers', 'search-fields.ts')],
       bundle: true,
       write: false,
       platform: 'node',

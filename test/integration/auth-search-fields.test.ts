@@ -5,7 +5,7 @@ import { AuthStore } from '../../functions/auth/store';
 import { createDocumentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
 import { resetConfig } from '../../functions/config';
 import { logger } from '../../functions/observability';
-import { handler } from '../../functions/search-fields';
+import { handler } from '../../functions/handlers/search-fields';
 import { apiEvent, lambdaContext, passingHeaders } from '../support/api-event';
 import { createTestTables, handlerEnv } from '../support/dynamo';
 

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { toSearchDocument } from '../../functions/jobs/search-document';
-import { EmbeddedSearchIndex } from '../../functions/search/embedded/embedded-search-index';
+import { toSearchDocument } from '../../functions/search/search-document';
+import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import type { SearchQuery } from '../../functions/search/search-index';
 import { makeJob } from '../support/jobs';
 

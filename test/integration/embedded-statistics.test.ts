@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { toSearchDocument } from '../../functions/jobs/search-document';
-import { EmbeddedSearchIndex } from '../../functions/search/embedded/embedded-search-index';
-import { STATISTICS_MIN_JOBS } from '../../functions/search/embedded/statistics';
+import { toSearchDocument } from '../../functions/search/search-document';
+import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
+import { STATISTICS_MIN_JOBS } from '../../local/search/embedded/statistics';
 import type { IndexOperation, SearchQuery } from '../../functions/search/search-index';
 import { makeFile, makeJob } from '../support/jobs';
 

@@ -408,7 +408,7 @@ describe('the deployed indexer entry', () => {
     resetConfig();
     resetDocumentClient();
     await resetSearchIndex();
-    const { handler } = await import('../../functions/indexer');
+    const { handler } = await import('../../functions/handlers/indexer');
     const poller = await startPoller({ handler });
     const job = makeJob({ name: 'Ørsted Foto harbour series' });
 

@@ -13,7 +13,7 @@ import { resetConfig } from '../../functions/config';
 import { toFileItem, toJobItem } from '../../functions/jobs/items';
 import { type Job, MAX_PREVIOUS_REVIEWS, type Review } from '../../functions/jobs/model';
 import { logger } from '../../functions/observability';
-import { handler } from '../../functions/reject';
+import { handler } from '../../functions/handlers/reject';
 import { jobKeys } from '../../functions/tables';
 import { apiEvent, lambdaContext, passingHeaders } from '../support/api-event';
 import { createTestTables, handlerEnv } from '../support/dynamo';

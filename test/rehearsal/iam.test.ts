@@ -19,7 +19,7 @@ import { documentClient, resetDocumentClient } from '../../functions/aws/dynamod
 import { resetConfig } from '../../functions/config';
 import type { Job } from '../../functions/jobs/model';
 import { JobRepository } from '../../functions/jobs/repository';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import { resetSearchIndex } from '../../functions/search/engine';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import type { FunctionName } from '../../lib/jobs-api-stack';
@@ -246,7 +246,7 @@ const unusedGrants = (name: FunctionName): string[] => {
 
 describe('the cloud rehearsal: each function under its synthesized role', { timeout: 120_000 }, () => {
   it('search: every filter, each text mode, both roles, a first and a deep page', async () => {
-    const { handler } = await import('../../functions/search');
+    const { handler } = await import('../../functions/handlers/search');
     const bodies: ['user' | 'operator', object][] = [
       ['user', {}],
       [
@@ -289,7 +289,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
   });
 
   it('search-fields: both roles', async () => {
-    const { handler } = await import('../../functions/search-fields');
+    const { handler } = await import('../../functions/handlers/search-fields');
     await run('SearchFields', async () => {
       for (const session of ['user', 'operator'] as const) {
         expect((await http(handler, { method: 'GET', path: '/search/fields', session })).statusCode).toBe(200);
@@ -299,7 +299,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
   });
 
   it('reject: a new rejection, the same again, the same with a new file, a conflicting one and a form body', async () => {
-    const { handler } = await import('../../functions/reject');
+    const { handler } = await import('../../functions/handlers/reject');
     const [first, second, third] = jobs;
     const review = {
       customRejection: 'Shadow missing',
@@ -352,7 +352,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
   });
 
   it('indexer: insert, modify, remove, a full batch of 100, a redelivered batch, a new domain', async () => {
-    const { handler } = await import('../../functions/indexer');
+    const { handler } = await import('../../functions/handlers/indexer');
     const invoke = async (Records: DynamoDBRecord[]) => {
       const result = (await handler({ Records } as DynamoDBStreamEvent, lambdaContext() as never)) as {
         batchItemFailures: unknown[];
@@ -434,9 +434,9 @@ const costTable = (rows: CostRow[]): string =>
 
 describe('the cost of each operation, counted from the rehearsal', { timeout: 120_000 }, () => {
   it('stays within its request budget, and BENCHMARKS.md shows the counts this run measured', async () => {
-    const search = await import('../../functions/search');
-    const reject = await import('../../functions/reject');
-    const indexer = await import('../../functions/indexer');
+    const search = await import('../../functions/handlers/search');
+    const reject = await import('../../functions/handlers/reject');
+    const indexer = await import('../../functions/handlers/indexer');
     const rows: CostRow[] = [];
     const measure = async (
       operation: string,

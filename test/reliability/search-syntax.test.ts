@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../functions/jobs/model';
-import { toSearchDocument } from '../../functions/jobs/search-document';
+import { toSearchDocument } from '../../functions/search/search-document';
 import { createSearchIndex, type SearchIndexSettings } from '../../functions/search/engine';
 import { globalTextFieldsFor } from '../../functions/search/fields';
 import { foldedFieldText, isTextField, type TextFieldId } from '../../functions/search/query-text';

@@ -17,7 +17,7 @@ import { resetConfig } from '../../functions/config';
 import { toFileItem, toJobItem } from '../../functions/jobs/items';
 import type { Job, JobStatus } from '../../functions/jobs/model';
 import { logger } from '../../functions/observability';
-import { handler } from '../../functions/reject';
+import { handler } from '../../functions/handlers/reject';
 import { authKeys } from '../../functions/tables';
 import { apiEvent, lambdaContext, passingHeaders } from '../support/api-event';
 import { makeFile, makeJob } from '../support/jobs';

@@ -19,7 +19,7 @@ vi.hoisted(() => {
 import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
 import { resetDocumentClient } from '../../functions/aws/dynamodb';
 import { resetConfig } from '../../functions/config';
-import { handler } from '../../functions/search-fields';
+import { handler } from '../../functions/handlers/search-fields';
 import { type ApiEventOptions, apiEvent, lambdaContext } from '../support/api-event';
 import { serveAuthTable } from './http/auth-fixture';
 

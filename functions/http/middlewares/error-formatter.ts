@@ -14,7 +14,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logger as defaultLogger, metrics as defaultMetrics } from '../../observability';
 import { isDependencyFailure, retryAfterSeconds } from '../dependency-errors';
-import { ApiError } from '../errors';
+import { ApiError, ERROR_STATUS } from '../errors';
 import { errorResponse } from '../response';
 import { SearchRejectedError } from '../../search/search-index';
 import { stateOf } from '../state';
@@ -65,11 +65,11 @@ export const errorFormatter = (opts: Partial<ErrorFormatterOptions> = {}): HttpM
     const details = {
       requestId,
       code: apiError.code,
-      status: apiError.status,
+      status: ERROR_STATUS[apiError.code],
       path: request.event?.path,
       method: request.event?.httpMethod,
     };
-    if (apiError.status < 500) {
+    if (ERROR_STATUS[apiError.code] < 500) {
       options.logger.info('Request refused', details);
       return;
     }

@@ -3,16 +3,17 @@
  * job's version as an external version with `external_gte`: a write wins when its version is at least
  * the stored one, so a redelivered or reordered older record can never overwrite newer data.
  */
+import { conversionProblem } from '../document-check';
 import type { IndexOperation, IndexOutcome } from '../search-index';
+import type { BulkAction, BulkItemResult, BulkResponse, BulkResponseItem } from './api-types';
 import { type IndexedDocument, InvalidDocumentError, indexedDocument } from './indexed-document';
 
 /**
- * The action line of a bulk item. It names no index: the request's path does (`/{alias}/_bulk`), and the
- * domain refuses explicit indices in bulk bodies (`rest.action.multi.allow_explicit_index: false`).
+ * The action line of a bulk item (`index` or `delete`, each with the job's external version). It names no
+ * index: the request's path does (`/{alias}/_bulk`), and the domain refuses explicit indices in bulk bodies
+ * (`rest.action.multi.allow_explicit_index: false`).
  */
-export type BulkAction =
-  | { index: { _id: string; version: number; version_type: 'external_gte' } }
-  | { delete: { _id: string; version: number; version_type: 'external_gte' } };
+export type { BulkAction };
 
 /** The bulk body's lines, and which operation each action belongs to (invalid operations are not sent). */
 export interface BulkRequest {
@@ -52,27 +53,20 @@ export const bulkRequest = (operations: IndexOperation[]): BulkRequest => {
       );
       slots.push({ sent: sent++ });
     } catch (error) {
-      if (!(error instanceof InvalidDocumentError)) throw error;
-      slots.push({ rejected: error.message });
+      // The conversion is pure: whatever it throws is about this document alone, never the others.
+      slots.push({ rejected: error instanceof InvalidDocumentError ? error.message : conversionProblem(error) });
     }
   }
   return { body, slots };
 };
 
-/** One item of a bulk response (the value under its `index`/`delete` key). */
-export interface BulkItemResult {
-  status: number;
-  result?: string;
-  error?: { type?: string; reason?: string };
-}
+/** What the engine reads of one item of a bulk response (the value under its `index`/`delete` key). */
+export type BulkItem = Pick<BulkItemResult, 'status' | 'result' | 'error'>;
 
-/** The response body of a `_bulk` request. */
-export interface BulkResponse {
-  errors: boolean;
-  items: Record<string, BulkItemResult>[];
-}
+/** What the engine reads of the response body of a `_bulk` request. */
+export type BulkAnswer = Pick<BulkResponse, 'errors'> & { items: Partial<Record<keyof BulkResponseItem, BulkItem>>[] };
 
-const describe = (item: BulkItemResult): string =>
+const describe = (item: BulkItem): string =>
   [item.status, item.error?.type, item.error?.reason].filter((part) => part !== undefined).join(' ');
 
 /**
@@ -81,7 +75,7 @@ const describe = (item: BulkItemResult): string =>
  * the tombstone is recorded); throttling (429) and server errors (5xx) → `retryable`; any other 4xx
  * (a mapping or validation failure of this document) → `rejected`.
  */
-export const itemOutcome = (action: 'index' | 'delete', item: BulkItemResult): IndexOutcome => {
+export const itemOutcome = (action: 'index' | 'delete', item: BulkItem): IndexOutcome => {
   if (item.status >= 200 && item.status < 300) return { status: 'indexed' };
   if (item.status === 409) return { status: 'stale' };
   if (item.status === 404 && action === 'delete' && item.error === undefined) return { status: 'indexed' };
@@ -90,7 +84,7 @@ export const itemOutcome = (action: 'index' | 'delete', item: BulkItemResult): I
 };
 
 /** Maps a bulk response back onto the operations, in order. */
-export const bulkOutcomes = (request: BulkRequest, response: BulkResponse): IndexOutcome[] =>
+export const bulkOutcomes = (request: BulkRequest, response: BulkAnswer): IndexOutcome[] =>
   request.slots.map((slot): IndexOutcome => {
     if ('rejected' in slot) return { status: 'rejected', reason: slot.rejected };
     const entry = response.items[slot.sent];

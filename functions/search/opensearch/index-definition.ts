@@ -9,6 +9,7 @@
  * longer prefixes fall back to a term-dictionary walk, so words of any length match exactly.
  */
 import type { TextFieldId } from '../query-text';
+import type { CreateIndexBody } from './api-types';
 import { TEXT_FIELD_IDS } from '../query-text';
 
 /** The indexed field of each text field (under the `text` object). */
@@ -89,4 +90,4 @@ export const INDEX_DEFINITION = {
       document: { type: 'object', enabled: false },
     },
   },
-} as const;
+} as const satisfies CreateIndexBody;

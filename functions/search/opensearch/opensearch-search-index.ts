@@ -13,7 +13,6 @@
  * - rebuild (the operator's `reindex`): create `{alias}-v<ms>`, bulk into it, refresh, swap, then delete
  *   the concrete indices the alias left.
  */
-import type { JobSummary } from '../../jobs/model';
 import type { OpenSearchSettings } from '../engine';
 import {
   type IndexedVersion,
@@ -27,7 +26,15 @@ import {
   SearchRejectedError,
   SearchUnavailableError,
 } from '../search-index';
-import { type BulkResponse, bulkOutcomes, bulkRequest } from './bulk';
+import type {
+  AliasAction,
+  AliasesResponse,
+  CreateIndexBody,
+  GetResponse,
+  SearchRequestBody,
+  UpdateAliasesBody,
+} from './api-types';
+import { type BulkAnswer, bulkOutcomes, bulkRequest } from './bulk';
 import {
   createClient,
   isStaleSocketError,
@@ -40,30 +47,14 @@ import {
 import { FIELDS, INDEX_DEFINITION } from './index-definition';
 import type { IndexedDocument } from './indexed-document';
 import { searchBody } from './search-body';
+import { hitVersions, type SearchAnswer, type SummarySource, searchPage } from './search-response';
 
 const VERSIONS_PAGE_SIZE = 1_000;
-
-interface SearchHit<T> {
-  _id: string;
-  _version?: number;
-  _source?: T;
-  sort?: unknown[];
-}
-
-interface SearchResponse<T> {
-  hits: { total: { value: number; relation: string } | number; hits: SearchHit<T>[] };
-}
-
-/** `GET /_alias/{alias}`: the concrete indices the alias points at. */
-type AliasResponse = Record<string, { aliases: Record<string, unknown> }>;
-
-const totalOf = (total: SearchResponse<unknown>['hits']['total']): number =>
-  typeof total === 'number' ? total : total.value;
 
 const INDEX_MISSING = 'index_not_found_exception';
 
 /** Whether a bulk answer says its target is not an alias (a new domain, before the first index). */
-const aliasMissing = (response: BulkResponse): boolean =>
+const aliasMissing = (response: BulkAnswer): boolean =>
   response.errors &&
   response.items.some((entry) => {
     const item = Object.values(entry)[0];
@@ -113,40 +104,33 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   public async search(query: SearchQuery): Promise<SearchResult> {
     const response = await this.#read(() =>
-      this.#client.request<SearchResponse<Pick<IndexedDocument, 'document'>>>({
+      this.#client.request<SearchAnswer<SummarySource>>({
         method: 'POST',
         path: `${this.#aliasPath}/_search`,
         body: searchBody(query),
       }),
     );
-    const body = response.body;
-    return {
-      total: totalOf(body.hits.total),
-      jobs: body.hits.hits.map((hit) => hit._source?.document.summary as JobSummary),
-    };
+    return searchPage(response.body);
   }
 
   public async *versions(): AsyncIterable<IndexedVersion> {
-    let after: unknown[] | undefined;
+    let after: SearchRequestBody['search_after'];
     for (;;) {
+      const body: SearchRequestBody = {
+        query: { match_all: {} },
+        sort: [{ [FIELDS.jobId]: { order: 'asc' } }],
+        size: VERSIONS_PAGE_SIZE,
+        _source: false,
+        version: true,
+        ...(after === undefined ? {} : { search_after: after }),
+      };
       const response = await this.#readOrMissing(() =>
-        this.#client.request<SearchResponse<never>>({
-          method: 'POST',
-          path: `${this.#aliasPath}/_search`,
-          body: {
-            query: { match_all: {} },
-            sort: [{ [FIELDS.jobId]: { order: 'asc' } }],
-            size: VERSIONS_PAGE_SIZE,
-            _source: false,
-            version: true,
-            ...(after === undefined ? {} : { search_after: after }),
-          },
-        }),
+        this.#client.request<SearchAnswer<never>>({ method: 'POST', path: `${this.#aliasPath}/_search`, body }),
       );
       // No alias yet: the index holds nothing.
       if (response === undefined) return;
       const hits = response.body.hits.hits;
-      for (const hit of hits) yield { jobId: Number(hit._id), version: hit._version ?? 0 };
+      yield* hitVersions(response.body);
       const last = hits.at(-1);
       if (last === undefined || hits.length < VERSIONS_PAGE_SIZE) return;
       after = last.sort;
@@ -155,7 +139,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   public async get(jobId: number): Promise<SearchDocument | undefined> {
     const response = await this.#readOrMissing(() =>
-      this.#client.request<{ found: boolean; _source?: IndexedDocument }>({
+      this.#client.request<Pick<GetResponse, 'found'> & { _source?: IndexedDocument }>({
         method: 'GET',
         path: `${this.#aliasPath}/_doc/${pathSegment(String(jobId))}`,
         ignore: [404],
@@ -175,7 +159,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
       result = await fill({ apply: (operations) => this.#bulk(freshPath, operations, false) });
       await this.#call(() => this.#client.request({ method: 'POST', path: `${freshPath}/_refresh` }));
       await this.#call(() =>
-        this.#client.request({ method: 'POST', path: '/_aliases', body: { actions: this.#swap(previous, fresh) } }),
+        this.#client.request({ method: 'POST', path: '/_aliases', body: this.#swap(previous, fresh) }),
       );
     } catch (error) {
       // The new index never went live: remove it, leave the live one as it was.
@@ -204,7 +188,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
    * written before aliases were used), which the swap then replaces with `remove_index`.
    */
   async #aliasTargets(): Promise<{ indices: string[]; legacy: boolean }> {
-    const aliases = await this.#client.request<AliasResponse>({
+    const aliases = await this.#client.request<AliasesResponse>({
       method: 'GET',
       path: `/_alias/${pathSegment(this.#alias)}`,
       ignore: [404],
@@ -214,13 +198,14 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return { indices: [], legacy: concrete.body === true };
   }
 
-  /** The actions of the one atomic `_aliases` request that makes `fresh` the alias's only index. */
-  #swap(previous: { indices: string[]; legacy: boolean }, fresh: string): object[] {
-    return [
+  /** The body of the one atomic `_aliases` request that makes `fresh` the alias's only index. */
+  #swap(previous: { indices: string[]; legacy: boolean }, fresh: string): UpdateAliasesBody {
+    const actions: AliasAction[] = [
       ...(previous.legacy ? [{ remove_index: { index: this.#alias } }] : []),
       ...previous.indices.map((index) => ({ remove: { index, alias: this.#alias } })),
       { add: { index: fresh, alias: this.#alias } },
     ];
+    return { actions };
   }
 
   /** Creates the first concrete index with its mapping and the alias; another writer may have done it. */
@@ -229,7 +214,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
       await this.#client.request({
         method: 'PUT',
         path: `/${pathSegment(concreteIndexName(this.#alias, 0))}`,
-        body: { ...INDEX_DEFINITION, aliases: { [this.#alias]: {} } },
+        body: { ...INDEX_DEFINITION, aliases: { [this.#alias]: {} } } satisfies CreateIndexBody,
       });
     } catch (error) {
       if (responseErrorType(error) !== 'resource_already_exists_exception') throw error;
@@ -241,7 +226,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const request = bulkRequest(operations);
     if (request.body.length === 0) return bulkOutcomes(request, { errors: false, items: [] });
     const send = () =>
-      this.#client.request<BulkResponse>({
+      this.#client.request<BulkAnswer>({
         method: 'POST',
         path: `${path}/_bulk`,
         querystring: viaAlias ? { refresh: this.#refresh, require_alias: true } : { refresh: false },

@@ -5,20 +5,18 @@
  */
 import { type ExactCondition, type TextCondition, textCondition, type WordsCondition } from '../query-text';
 import type { InstantRange, SearchQuery } from '../search-index';
+import type { QueryContainer, SearchRequestBody, SortCombinations } from './api-types';
 import { FIELDS, textFieldPath } from './index-definition';
 
 /** A query clause of the OpenSearch DSL. */
-export type QueryClause = Record<string, unknown>;
+export type QueryClause = QueryContainer;
 
-/** The body of a search request. */
-export interface SearchBody {
-  query: QueryClause;
-  sort: QueryClause[];
-  from: number;
-  size: number;
+/** The body of a search request: the fields of OpenSearch's search body the engine always sets. */
+export type SearchBody = Required<Pick<SearchRequestBody, 'query' | 'from' | 'size'>> & {
+  sort: SortCombinations[];
   track_total_hits: true;
   _source: string[];
-}
+};
 
 /** One word: a prefix of some word of one field (`match_bool_prefix`) or of any of several (`bool_prefix`). */
 const wordClause = (word: string, paths: string[]): QueryClause => {

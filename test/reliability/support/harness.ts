@@ -15,11 +15,11 @@ import { documentClient, resetDocumentClient } from '../../../functions/aws/dyna
 import { resetConfig } from '../../../functions/config';
 import type { Job } from '../../../functions/jobs/model';
 import { JobRepository } from '../../../functions/jobs/repository';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
-import { handler as rejectHandler } from '../../../functions/reject';
-import { handler as searchHandler } from '../../../functions/search';
+import { toSearchDocument } from '../../../functions/search/search-document';
+import { handler as rejectHandler } from '../../../functions/handlers/reject';
+import { handler as searchHandler } from '../../../functions/handlers/search';
 import { resetSearchIndex, searchIndex } from '../../../functions/search/engine';
-import { handler as searchFieldsHandler } from '../../../functions/search-fields';
+import { handler as searchFieldsHandler } from '../../../functions/handlers/search-fields';
 import { apiEvent, lambdaContext } from '../../support/api-event';
 import { createTestTables, handlerEnv, type TestTables } from '../../support/dynamo';
 

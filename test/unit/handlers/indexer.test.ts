@@ -1,5 +1,5 @@
 /**
- * Exemplary handler unit test: the stream indexer (functions/indexer.ts) invoked with the sample event
+ * Exemplary handler unit test: the stream indexer (functions/handlers/indexer.ts) invoked with the sample event
  * `events/indexer.json` (a MODIFY of job 10001 to version 2). The jobs table is mocked with
  * aws-sdk-client-mock; the search index is the real embedded engine, in memory.
  */
@@ -9,7 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
-import { handler } from '../../../functions/indexer';
+import { handler } from '../../../functions/handlers/indexer';
 import { toFileItem, toJobItem } from '../../../functions/jobs/items';
 import { resetSearchIndex, searchIndex } from '../../../functions/search/engine';
 import { lambdaContext } from '../../support/api-event';

@@ -1,5 +1,5 @@
 /**
- * Exemplary handler unit test: POST /reject (functions/reject.ts) invoked with the sample event
+ * Exemplary handler unit test: POST /reject (functions/handlers/reject.ts) invoked with the sample event
  * `events/reject.json` (file 300650, a cropping reason). The jobs and auth tables are one mocked
  * DynamoDB document client (aws-sdk-client-mock): the file lookup, the consistent read of the file and
  * its job, and the transaction that writes the rejection.
@@ -17,7 +17,7 @@ import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate'
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
 import { toFileItem, toJobItem } from '../../../functions/jobs/items';
-import { handler } from '../../../functions/reject';
+import { handler } from '../../../functions/handlers/reject';
 import { lambdaContext } from '../../support/api-event';
 import { makeFile, makeJob } from '../../support/jobs';
 import { registerSampleCaller, sampleEvent } from './sample-events';

@@ -1,5 +1,5 @@
 /**
- * Exemplary handler unit test: GET /search/fields (functions/search-fields.ts) invoked with the sample
+ * Exemplary handler unit test: GET /search/fields (functions/handlers/search-fields.ts) invoked with the sample
  * event `events/search-fields.json`, the auth table mocked with aws-sdk-client-mock.
  */
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
-import { handler } from '../../../functions/search-fields';
+import { handler } from '../../../functions/handlers/search-fields';
 import { lambdaContext } from '../../support/api-event';
 import { registerSampleCaller, sampleEvent } from './sample-events';
 

@@ -1,5 +1,5 @@
 /**
- * Exemplary handler unit test: POST /search (functions/search.ts) invoked with the sample event
+ * Exemplary handler unit test: POST /search (functions/handlers/search.ts) invoked with the sample event
  * `events/search.json`. The auth table is mocked (aws-sdk-client-mock); the search index is the real
  * embedded engine, in memory, filled the way the indexer fills it. No network, no Java.
  */
@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
-import { handler } from '../../../functions/search';
+import { toSearchDocument } from '../../../functions/search/search-document';
+import { handler } from '../../../functions/handlers/search';
 import { resetSearchIndex, searchIndex } from '../../../functions/search/engine';
 import { lambdaContext } from '../../support/api-event';
 import { makeJob } from '../../support/jobs';

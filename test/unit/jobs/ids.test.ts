@@ -7,7 +7,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { jobIdOf } from '../../../functions/indexing/stream-records';
 import { isId, MAX_ID, parseId } from '../../../functions/jobs/ids';
-import { parseRejectRequest } from '../../../functions/jobs/reject-request';
+import { parseRejectRequest } from '../../../functions/http/reject-request';
 import { validateJob } from '../../../functions/jobs/validate-job';
 import { textCondition } from '../../../functions/search/query-text';
 import type { SearchQuery } from '../../../functions/search/search-index';

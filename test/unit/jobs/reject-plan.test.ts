@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../../../functions/http/errors';
 import type { Principal } from '../../../functions/auth/principal';
 import { type FileItem, toFileItem } from '../../../functions/jobs/items';
 import {
@@ -24,7 +25,7 @@ import {
   TRANSACTION_SIZE_BUDGET,
 } from '../../../functions/jobs/reject';
 import { isContention, transactItems } from '../../../functions/jobs/reject-transaction';
-import type { FileRejection } from '../../../functions/jobs/reject-request';
+import type { FileRejection } from '../../../functions/http/reject-request';
 
 const NOW = '2024-03-01T10:00:00.000Z';
 const EARLIER = '2024-02-01T09:00:00.000Z';
@@ -412,9 +413,9 @@ describe('refusing a rejection DynamoDB could not store', () => {
   it('answers 409 file_not_rejectable naming a file whose item would outgrow the item budget', () => {
     const files = new Map([[1, fileSized(1, ITEM_SIZE_BUDGET + 1)]]);
     const error = refusedWith(() => planRejection({ files: [rejection(1)] }, files, user, NOW));
+    expect(ERROR_STATUS[error.code]).toBe(409);
     expect(error).toMatchObject({
       code: 'file_not_rejectable',
-      status: 409,
       fileId: 1,
       limit: 'item',
       estimatedBytes: ITEM_SIZE_BUDGET + 1,

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../functions/http/errors';
+import { ApiError, ERROR_STATUS } from '../../../functions/http/errors';
 import type { RequestBody } from '../../../functions/http/request';
-import { parseRejectRequest, REJECT_LIMITS } from '../../../functions/jobs/reject-request';
+import { parseRejectRequest, REJECT_LIMITS } from '../../../functions/http/reject-request';
 
 const json = (fields: Record<string, unknown>): RequestBody => ({ encoding: 'json', fields });
 const form = (fields: Record<string, unknown>): RequestBody => ({ encoding: 'form', fields });
@@ -14,7 +14,7 @@ const refusedParameter = (body: RequestBody): string | undefined => {
   } catch (error) {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('invalid_parameter');
-    expect((error as ApiError).status).toBe(400);
+    expect(ERROR_STATUS[(error as ApiError).code]).toBe(400);
     return (error as ApiError).context.parameter;
   }
   return undefined;

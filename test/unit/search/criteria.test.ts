@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Principal, Role } from '../../../functions/auth/principal';
-import { ApiError } from '../../../functions/http/errors';
+import { ApiError, ERROR_STATUS } from '../../../functions/http/errors';
 import type { RequestBody } from '../../../functions/http/request';
 import { JOB_STATUSES } from '../../../functions/jobs/model';
-import { parseSearchCriteria, type SearchCriteria, toSearchQuery } from '../../../functions/search/criteria';
+import { parseSearchCriteria, type SearchCriteria, toSearchQuery } from '../../../functions/http/search-criteria';
 import { SEARCH_FIELDS } from '../../../functions/search/fields';
 
 const json = (fields: Record<string, unknown>): RequestBody => ({ encoding: 'json', fields });
@@ -22,7 +22,7 @@ const refusedParameter = (body: RequestBody, role: Role = 'user'): string | unde
     expect(error).toBeInstanceOf(ApiError);
     const apiError = error as ApiError;
     expect(apiError.code).toBe('invalid_parameter');
-    expect(apiError.status).toBe(400);
+    expect(ERROR_STATUS[apiError.code]).toBe(400);
     return apiError.context.parameter;
   }
 };

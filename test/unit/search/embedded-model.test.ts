@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JOB_STATUSES, type JobStatus } from '../../../functions/jobs/model';
-import { EmbeddedSearchIndex } from '../../../functions/search/embedded/embedded-search-index';
-import { matchExpression, quoteWord } from '../../../functions/search/embedded/match';
+import { EmbeddedSearchIndex } from '../../../local/search/embedded/embedded-search-index';
+import { matchExpression, quoteWord } from '../../../local/search/embedded/match';
 import { foldedFieldText, isTextField, TEXT_FIELD_IDS } from '../../../functions/search/query-text';
 import type { SearchDocument, SearchQuery, SearchResult } from '../../../functions/search/search-index';
 import { words } from '../../../functions/search/text';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EmbeddedSearchIndex } from '../../../functions/search/embedded/embedded-search-index';
+import { EmbeddedSearchIndex } from '../../../local/search/embedded/embedded-search-index';
 import {
   allocateKey,
   APPEND_STEP,
@@ -27,7 +27,7 @@ import {
   stepTowards,
   TIE_SPAN,
   windowFits,
-} from '../../../functions/search/embedded/order-key';
+} from '../../../local/search/embedded/order-key';
 import type { SearchDocument, SearchQuery } from '../../../functions/search/search-index';
 import { seededShuffle } from '../../support/shuffle';
 

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { STATISTICS_MIN_JOBS, StatisticsSchedule } from '../../../functions/search/embedded/statistics';
+import { STATISTICS_MIN_JOBS, StatisticsSchedule } from '../../../local/search/embedded/statistics';
 
 const MIN = STATISTICS_MIN_JOBS;
 

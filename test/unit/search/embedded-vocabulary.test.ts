@@ -6,8 +6,8 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SCHEMA } from '../../../functions/search/embedded/schema';
-import { PendingTerms, prefixEnd, TermsVocabulary } from '../../../functions/search/embedded/vocabulary';
+import { SCHEMA } from '../../../local/search/embedded/schema';
+import { PendingTerms, prefixEnd, TermsVocabulary } from '../../../local/search/embedded/vocabulary';
 
 describe('the end of a prefix range', () => {
   it.each([

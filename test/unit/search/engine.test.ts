@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { readConfig, resetConfig } from '../../../functions/config';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
-import { EmbeddedSearchIndex } from '../../../functions/search/embedded/embedded-search-index';
+import { toSearchDocument } from '../../../functions/search/search-document';
+import { EmbeddedSearchIndex } from '../../../local/search/embedded/embedded-search-index';
 import { createSearchIndex, resetSearchIndex, searchIndex, settingsFromConfig } from '../../../functions/search/engine';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { makeJob } from '../../support/jobs';
@@ -113,5 +113,17 @@ describe('search engine selection', () => {
     });
     expect(index).toBeInstanceOf(OpenSearchSearchIndex);
     await index.close();
+  });
+});
+
+// Last in the file: it resets the module registry, after which classes imported above are other copies.
+describe('search engine selection in a Lambda bundle', () => {
+  it('has no embedded engine unless the local runtime plugs it in, and says what to use instead', async () => {
+    // A fresh copy of the module, as in a Lambda bundle: nothing has called useEmbeddedEngine on it.
+    vi.resetModules();
+    const bare = await import('../../../functions/search/engine');
+    const attempt = bare.createSearchIndex({ engine: 'embedded', path: ':memory:' });
+    await expect(attempt).rejects.toBeInstanceOf(bare.EngineUnavailableError);
+    await expect(attempt).rejects.toThrow(/SEARCH_ENGINE=opensearch/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
-import { type BulkResponse, bulkOutcomes, bulkRequest, itemOutcome } from '../../../functions/search/opensearch/bulk';
+import { toSearchDocument } from '../../../functions/search/search-document';
+import { type BulkAnswer, bulkOutcomes, bulkRequest, itemOutcome } from '../../../functions/search/opensearch/bulk';
 import { makeFile, makeJob } from '../../support/jobs';
 
 const document = (id: number, version: number) =>
@@ -97,7 +97,7 @@ describe('OpenSearch bulk outcomes', () => {
       { type: 'upsert', document: broken },
       { type: 'delete', jobId: 3, version: 4 },
     ]);
-    const response: BulkResponse = {
+    const response: BulkAnswer = {
       errors: true,
       items: [{ index: { status: 409 } }, { delete: { status: 200, result: 'deleted' } }],
     };

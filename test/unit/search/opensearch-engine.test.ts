@@ -3,7 +3,7 @@
  * which requests it sends, and how it reads the answers and the failures.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
+import { toSearchDocument } from '../../../functions/search/search-document';
 import { INDEX_DEFINITION } from '../../../functions/search/opensearch/index-definition';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { searchBody } from '../../../functions/search/opensearch/search-body';
@@ -188,6 +188,36 @@ describe('OpenSearch engine', () => {
     ]);
   });
 
+  it('leaves a malformed document out of the bulk request and rejects it alone', async () => {
+    node.reply = existing(() => ({
+      status: 200,
+      body: {
+        errors: false,
+        items: [{ index: { status: 201, result: 'created' } }, { index: { status: 201, result: 'created' } }],
+      },
+    }));
+    const noGuid = JSON.parse(JSON.stringify(document(2, 1))) as { summary: Record<string, unknown> };
+    delete noGuid.summary.guid;
+    const textualTags = { ...document(3, 1), jobTags: 'red, blue' as unknown as string[] };
+    const outcomes = await index.apply([
+      { type: 'upsert', document: document(1, 1) },
+      { type: 'upsert', document: noGuid as unknown as ReturnType<typeof document> },
+      { type: 'upsert', document: textualTags },
+      { type: 'upsert', document: document(4, 1) },
+    ]);
+    expect(outcomes).toEqual([
+      { status: 'indexed' },
+      { status: 'rejected', reason: expect.stringContaining('guid') },
+      { status: 'rejected', reason: expect.stringContaining('jobTags') },
+      { status: 'indexed' },
+    ]);
+    const sent = ndjson(node.calls()[0]?.body ?? '').filter((line) => 'index' in (line as object));
+    expect(sent).toEqual([
+      { index: { _id: '1', version: 1, version_type: 'external_gte' } },
+      { index: { _id: '4', version: 1, version_type: 'external_gte' } },
+    ]);
+  });
+
   it('sends the bulk body as NDJSON, one line per action or document, ending in a newline', async () => {
     node.reply = existing(() => ({ status: 200, body: { errors: false, items: [{ delete: { status: 200 } }] } }));
     await index.apply([{ type: 'delete', jobId: 2, version: 1 }]);
@@ -353,5 +383,79 @@ describe('OpenSearch engine', () => {
     ).rejects.toThrow('table unreachable');
     const calls = node.requests.map((call) => `${call.method} ${call.path.replace(/-v\d{5,}/, '-v<ms>')}`);
     expect(calls).toEqual(['GET /_alias/jobs', 'PUT /jobs-v<ms>', 'DELETE /jobs-v<ms>']);
+  });
+
+  describe('the alias during a rebuild, on a node that keeps cluster state', () => {
+    /**
+     * A node modelling what a reader could see: which concrete indices exist, how many documents each holds
+     * and how many of them a refresh has made searchable, and where the alias points. After every request
+     * it checks that the alias points at exactly one existing index whose every document is searchable.
+     */
+    const clusterNode = (state: { indices: Map<string, { docs: number; visible: number }>; alias: string[] }) => {
+      const windows: string[] = [];
+      const reply: ReplyTo = (request) => {
+        const name = decodeURIComponent(request.path.split('/')[1] ?? '');
+        let answer: ReturnType<ReplyTo> = { status: 200, body: { acknowledged: true } };
+        if (request.method === 'GET' && request.path === '/_alias/jobs') {
+          answer = {
+            status: 200,
+            body: Object.fromEntries(state.alias.map((index) => [index, { aliases: { jobs: {} } }])),
+          };
+        } else if (request.method === 'PUT') {
+          state.indices.set(name, { docs: 0, visible: 0 });
+        } else if (request.path.endsWith('/_bulk')) {
+          const actions = ndjson(request.body).filter((line) => 'index' in (line as object));
+          const target = state.indices.get(name);
+          if (target !== undefined) target.docs += actions.length;
+          answer = {
+            status: 200,
+            body: { errors: false, items: actions.map(() => ({ index: { status: 201, result: 'created' } })) },
+          };
+        } else if (request.path.endsWith('/_refresh')) {
+          const target = state.indices.get(name);
+          if (target !== undefined) target.visible = target.docs;
+        } else if (request.path === '/_aliases') {
+          const { actions } = JSON.parse(request.body) as { actions: Record<string, { index: string }>[] };
+          for (const action of actions) {
+            if (action.remove) state.alias = state.alias.filter((index) => index !== action.remove?.index);
+            if (action.add) state.alias.push(action.add.index);
+          }
+        } else if (request.method === 'DELETE') {
+          for (const index of name.split(',')) state.indices.delete(index);
+        }
+        const live = state.alias.map((index) => state.indices.get(index));
+        const [only] = live;
+        if (live.length !== 1 || only === undefined || only.visible !== only.docs) {
+          windows.push(`after ${request.method} ${request.path}: alias → ${JSON.stringify(state.alias)}`);
+        }
+        return answer;
+      };
+      return { reply, windows };
+    };
+
+    it('never points nowhere or at a half-built index, whether the fill succeeds or fails', async () => {
+      const state = { indices: new Map([['jobs-v0', { docs: 5, visible: 5 }]]), alias: ['jobs-v0'] };
+      const cluster = clusterNode(state);
+      node.reply = cluster.reply;
+
+      await index.rebuild(async (writer) => {
+        for (let batch = 0; batch < 3; batch += 1) {
+          await writer.apply([1, 2].map((id) => ({ type: 'upsert', document: document(batch * 2 + id, 1) }) as const));
+        }
+      });
+      await expect(
+        index.rebuild(async (writer) => {
+          await writer.apply([{ type: 'upsert', document: document(99, 1) }]);
+          throw new Error('table unreachable');
+        }),
+      ).rejects.toThrow('table unreachable');
+
+      expect(cluster.windows).toEqual([]);
+      const [live] = state.alias;
+      expect(state.alias).toHaveLength(1);
+      expect(state.indices.get(live ?? '')).toEqual({ docs: 6, visible: 6 });
+      // The failed rebuild's index is gone; only the live one is left.
+      expect([...state.indices.keys()]).toEqual([live]);
+    });
   });
 });

@@ -5,7 +5,7 @@
  * OpenSearch; the judge is the description, which nobody on this project wrote.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toSearchDocument } from '../../../functions/jobs/search-document';
+import { toSearchDocument } from '../../../functions/search/search-document';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { MAX_QUERY_WORDS, TEXT_FIELD_IDS } from '../../../functions/search/query-text';
 import type { SearchQuery } from '../../../functions/search/search-index';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../../../../functions/http/errors';
 import { acceptCheck } from '../../../../functions/http/middlewares/accept';
 import { expectApiError } from '../expect-api-error';
 import { requestFor, runBefore } from './harness';
@@ -20,7 +21,7 @@ describe('Accept check middleware', () => {
     ['Accept names only XML', { accept: 'application/xml' }],
   ])('answers 406 when %s', async (_name, headers) => {
     const error = await expectApiError(() => runBefore(acceptCheck(), requestFor({ headers })), 'not_acceptable');
-    expect(error.status).toBe(406);
+    expect(ERROR_STATUS[error.code]).toBe(406);
   });
 
   it('reads every line of a repeated Accept header', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../../../functions/auth/principal';
-import { ApiError } from '../../../../functions/http/errors';
+import { ApiError, ERROR_STATUS } from '../../../../functions/http/errors';
 import { authentication } from '../../../../functions/http/middlewares/authentication';
 import { authorization } from '../../../../functions/http/middlewares/authorization';
 import { stateOf } from '../../../../functions/http/state';
@@ -36,7 +36,7 @@ describe('authentication middleware', () => {
       () => runBefore(authentication({ authenticator: () => ({ authenticate }) }), withTokens()),
       code,
     );
-    expect(error.status).toBe(401);
+    expect(ERROR_STATUS[error.code]).toBe(401);
   });
 });
 
@@ -51,7 +51,7 @@ describe('authorization middleware', () => {
     const request = withTokens();
     stateOf(request.event).principal = principal;
     const error = await expectApiError(() => runBefore(authorization({ grant: 'reject' }), request), 'forbidden');
-    expect(error.status).toBe(403);
+    expect(ERROR_STATUS[error.code]).toBe(403);
   });
 
   it('refuses to run before authentication', async () => {

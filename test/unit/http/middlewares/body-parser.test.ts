@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../../../../functions/http/errors';
 import { bodyParser } from '../../../../functions/http/middlewares/body-parser';
 import { stateOf } from '../../../../functions/http/state';
 import { expectApiError } from '../expect-api-error';
@@ -63,7 +64,7 @@ describe('body parser middleware', () => {
     ],
   ])('answers 400 invalid_json to %s', async (_name, request) => {
     const error = await expectApiError(() => runBefore(bodyParser(), request), 'invalid_json');
-    expect(error.status).toBe(400);
+    expect(ERROR_STATUS[error.code]).toBe(400);
   });
 
   it('drops a __proto__ or constructor.prototype key as an unknown field, keeping the rest', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../../../../functions/http/errors';
 import {
   base64ByteLength,
   bodyByteLength,
@@ -21,7 +22,7 @@ describe('body size middleware', () => {
       () => runBefore(bodySize(), post('a'.repeat(MAX_BODY_BYTES + 1))),
       'payload_too_large',
     );
-    expect(error.status).toBe(413);
+    expect(ERROR_STATUS[error.code]).toBe(413);
   });
 
   it('counts UTF-8 bytes, not characters', async () => {

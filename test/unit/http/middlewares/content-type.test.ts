@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../../../../functions/http/errors';
 import { contentTypeCheck } from '../../../../functions/http/middlewares/content-type';
 import { expectApiError } from '../expect-api-error';
 import { requestFor, runBefore } from './harness';
@@ -23,7 +24,7 @@ describe('Content-Type check middleware', () => {
     ['Content-Type is malformed', { 'Content-Type': 'json' }],
   ])('answers 415 to a POST when %s', async (_name, headers) => {
     const error = await expectApiError(() => runBefore(contentTypeCheck(), post(headers)), 'unsupported_media_type');
-    expect(error.status).toBe(415);
+    expect(ERROR_STATUS[error.code]).toBe(415);
   });
 
   it('ignores the Content-Type of a GET', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../../../../functions/http/errors';
 import { methodCheck } from '../../../../functions/http/middlewares/method';
 import { routeFor } from '../../../../functions/http/routes';
 import { stateOf } from '../../../../functions/http/state';
@@ -19,7 +20,7 @@ describe('method check middleware', () => {
         () => runBefore(methodCheck({ route: routeFor('/search') }), requestFor({ method, path: '/search' })),
         'method_not_allowed',
       );
-      expect(error.status).toBe(405);
+      expect(ERROR_STATUS[error.code]).toBe(405);
       expect(error.headers).toEqual({ Allow: 'POST' });
     },
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../../../../functions/http/errors';
 import { requiredHeaders } from '../../../../functions/http/middlewares/required-headers';
 import { expectApiError } from '../expect-api-error';
 import { requestFor, runBefore } from './harness';
@@ -19,6 +20,6 @@ describe('required headers middleware', () => {
     const error = await expectApiError(() => runBefore(requiredHeaders(), requestFor({ headers })), 'missing_header', {
       headerName,
     });
-    expect(error.status).toBe(400);
+    expect(ERROR_STATUS[error.code]).toBe(400);
   });
 });

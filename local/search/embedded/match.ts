@@ -4,7 +4,7 @@
  * string under a column filter, and from scope tokens the engine derives from validated integers and
  * status codes.
  */
-import type { WordsCondition } from '../query-text';
+import type { WordsCondition } from '../../../functions/search/query-text';
 import { accountToken, SCOPE_COLUMN, statusToken, TEXT_COLUMN_FIELDS, TEXT_COLUMNS } from './schema';
 import type { Vocabulary } from './vocabulary';
 

@@ -5,9 +5,9 @@
  * or of the wrong type, from an edit outside the API) with an error about that job alone, so one bad item
  * never fails the bulk write of the jobs around it.
  */
-import { searchDocumentProblem } from '../search/document-check';
-import type { SearchDocument } from '../search/search-index';
-import type { Job, JobSummary } from './model';
+import type { Job, JobSummary } from '../jobs/model';
+import { searchDocumentProblem } from './document-check';
+import type { SearchDocument } from './search-index';
 
 /** The seed's 13-field job summary of a job, in the seed's field order. */
 export const toJobSummary = (job: Job): JobSummary => ({

@@ -7,10 +7,10 @@
  *   `files[2].rejects[1].positions`, `files[2].rejects[1].positions[0].xPercent`.
  * - Form bodies name the flat key: `fileId`, `reason`, `customRejection`.
  */
-import type { RequestBody } from '../http/request';
-import { invalidParameter } from '../http/errors';
-import type { Position, RejectReason } from './model';
-import { isId } from './ids';
+import type { RequestBody } from './request';
+import { invalidParameter } from './errors';
+import { isId } from '../jobs/ids';
+import type { FileRejection, Position, RejectReason, RejectRequest } from '../jobs/model';
 
 /** The limits of a reject request. */
 export const REJECT_LIMITS = {
@@ -26,19 +26,7 @@ export const REJECT_LIMITS = {
   maxPositions: 50,
 } as const;
 
-/** What the customer asks to be reworked on one file. */
-export interface FileRejection {
-  fileId: number;
-  /** Free text; `null` when not given (then `rejects` holds at least one reason). */
-  customRejection: string | null;
-  /** The reasons, in the order given; empty when only `customRejection` is given. */
-  rejects: RejectReason[];
-}
-
-/** A validated reject request: 1–50 distinct files, in request order. */
-export interface RejectRequest {
-  files: FileRejection[];
-}
+export type { FileRejection, RejectRequest } from '../jobs/model';
 
 /** Length in characters (code points), so an emoji counts once. */
 const characters = (text: string): number => {

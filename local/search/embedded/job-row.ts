@@ -1,9 +1,9 @@
 /**
  * A search document as the embedded engine stores it: the `jobs` row, the FTS5 texts and scope.
  */
-import { searchDocumentProblem } from '../document-check';
-import { foldedFieldText } from '../query-text';
-import type { SearchDocument } from '../search-index';
+import { searchDocumentProblem } from '../../../functions/search/document-check';
+import { foldedFieldText } from '../../../functions/search/query-text';
+import type { SearchDocument } from '../../../functions/search/search-index';
 import { scopeText, TEXT_COLUMN_FIELDS } from './schema';
 
 /** The values of a `jobs` row and its `jobs_text` row. */

@@ -2,12 +2,12 @@
  * Lambda entry of `POST /reject` (docs/contract.md §5): the shared HTTP chain checks the request and reads
  * the body; this handler rejects the files in one conditional transaction.
  */
-import { documentClient } from './aws/dynamodb';
-import { config } from './config';
-import { httpEndpoint } from './http/endpoint';
-import type { RejectResponseBody } from './jobs/reject';
-import { RejectFiles } from './jobs/reject-files';
-import { parseRejectRequest, type RejectRequest } from './jobs/reject-request';
+import { documentClient } from '../aws/dynamodb';
+import { config } from '../config';
+import { httpEndpoint } from '../http/endpoint';
+import { parseRejectRequest, type RejectRequest } from '../http/reject-request';
+import type { RejectResponseBody } from '../jobs/reject';
+import { RejectFiles } from '../jobs/reject-files';
 
 /**
  * The use case over the container's client and table. Built per request (it holds no state of its own),

@@ -3,7 +3,7 @@
  * filters, an FTS5 table over pre-folded text with one column per text field, tombstones of deleted
  * jobs, and per-account/status counts so totals without text or date conditions cost nothing.
  */
-import type { TextFieldId } from '../query-text';
+import type { TextFieldId } from '../../../functions/search/query-text';
 
 /** The FTS5 column of each text field. Column names are fixed identifiers, never user input. */
 export const TEXT_COLUMNS: Record<TextFieldId, string> = {

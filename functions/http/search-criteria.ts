@@ -8,15 +8,15 @@
  * dateTo, deliveredDateFrom, deliveredDateTo` is named.
  */
 import { accountScope, type Principal } from '../auth/principal';
-import { optionalInteger, optionalString, optionalStringList } from '../http/body-fields';
-import { invalidParameter } from '../http/errors';
-import type { RequestBody } from '../http/request';
+import { optionalInteger, optionalString, optionalStringList } from './body-fields';
+import { invalidParameter } from './errors';
+import type { RequestBody } from './request';
 import { isJobStatus, JOB_STATUSES, type JobStatus } from '../jobs/model';
-import { type PreciseInstant, boundMillis, compareInstants, parseDateTime } from './datetime';
-import { fieldAllowedFor, globalTextFieldsFor, resolveField, SEARCH_FIELDS, type SearchField } from './fields';
-import { MAX_QUERY_WORDS, significantWords } from './query-text';
-import type { InstantRange, SearchQuery } from './search-index';
-import { words } from './text';
+import { type PreciseInstant, boundMillis, compareInstants, parseDateTime } from '../search/datetime';
+import { fieldAllowedFor, globalTextFieldsFor, resolveField, SEARCH_FIELDS, type SearchField } from '../search/fields';
+import { MAX_QUERY_WORDS, significantWords } from '../search/query-text';
+import type { InstantRange, SearchQuery } from '../search/search-index';
+import { words } from '../search/text';
 
 /** Limits of a search request (docs/contract.md §4). */
 export const SEARCH_LIMITS = {

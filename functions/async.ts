@@ -1,7 +1,10 @@
 /**
- * Bounded concurrency for fan-out work (reading many jobs, writing many jobs): at most `concurrency`
- * calls run at once, results keep the input order.
+ * The async helpers every layer shares: bounded concurrency for fan-out work (reading many jobs, writing
+ * many jobs: at most `concurrency` calls run at once, results keep the input order), and waiting.
  */
+
+/** Resolves after `ms` milliseconds. */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Calls `fn` for every item with at most `concurrency` calls in flight and settles every call, like

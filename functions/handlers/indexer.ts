@@ -5,12 +5,12 @@
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import { documentClient } from './aws/dynamodb';
-import { config } from './config';
-import { createStreamIndexer } from './indexing/stream-indexer';
-import { JobRepository } from './jobs/repository';
-import { logger } from './observability';
-import { searchIndex } from './search/engine';
+import { documentClient } from '../aws/dynamodb';
+import { config } from '../config';
+import { createStreamIndexer } from '../indexing/stream-indexer';
+import { JobRepository } from '../jobs/repository';
+import { logger } from '../observability';
+import { searchIndex } from '../search/engine';
 
 /** The indexer of this container, over its configured table and search engine. */
 export const indexer = createStreamIndexer({

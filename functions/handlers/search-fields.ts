@@ -2,8 +2,8 @@
  * Lambda entry of `GET /search/fields`: the search fields the caller's role may use, ordered by
  * `seqno` (docs/contract.md §3).
  */
-import { httpEndpoint } from './http/endpoint';
-import { fieldsFor } from './search/fields';
+import { httpEndpoint } from '../http/endpoint';
+import { fieldsFor } from '../search/fields';
 
 /** One element of `fields` in the answer. */
 export interface SearchFieldView {

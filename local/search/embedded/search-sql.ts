@@ -11,8 +11,8 @@
  * - exact values (job number, GUID, account number): an indexed lookup each, merged with the above.
  */
 import type { SQLInputValue } from 'node:sqlite';
-import { type ExactCondition, type TextCondition, textCondition } from '../query-text';
-import type { InstantRange, SearchQuery } from '../search-index';
+import { type ExactCondition, type TextCondition, textCondition } from '../../../functions/search/query-text';
+import type { InstantRange, SearchQuery } from '../../../functions/search/search-index';
 import { matchExpression, scopeExpression } from './match';
 import { instantBound } from './order-key';
 import type { Vocabulary } from './vocabulary';

@@ -13,10 +13,10 @@ import type {
   SearchIndex,
   SearchQuery,
   SearchResult,
-} from '../search-index';
-import { SearchUnavailableError } from '../search-index';
-import type { JobSummary } from '../../jobs/model';
-import { conversionProblem } from '../document-check';
+} from '../../../functions/search/search-index';
+import { SearchUnavailableError } from '../../../functions/search/search-index';
+import type { JobSummary } from '../../../functions/jobs/model';
+import { conversionProblem } from '../../../functions/search/document-check';
 import { InvalidDocumentError, type JobRow, toJobRow } from './job-row';
 import { allocateKey, type GroupReader, groupOf, type Placed } from './order-key';
 import {
