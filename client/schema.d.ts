@@ -530,7 +530,7 @@ export interface components {
                 "application/json": components["schemas"]["JobArchivedError"];
             };
         };
-        /** @description `length_required`: a POST with neither `Content-Length` nor chunked encoding (local server; API Gateway in AWS). */
+        /** @description `length_required`: a POST with neither `Content-Length` nor chunked encoding (local server). */
         LengthRequired: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

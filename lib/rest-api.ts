@@ -1,8 +1,10 @@
 /**
  * The REST API: one resource per endpoint path, every method of it (`ANY`) proxied to the endpoint's
  * function so the function's middy chain answers wrong methods with 405 and `Allow`. What API Gateway
- * answers by itself (unknown paths, oversized bodies, throttling, integration failures) carries the
- * the contract's JSON error body.
+ * answers by itself (unknown paths, oversized bodies, throttling, integration failures and timeouts,
+ * blocked requests) carries the contract's JSON error body, and API Gateway's request id both in it and
+ * in `X-Request-Id`, as the functions' answers do. `x-gateway-responses` in openapi.yaml and the table in
+ * docs/deploy.md list the same answers (test/infra checks all three agree).
  */
 import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
@@ -53,8 +55,10 @@ export const gatewayErrorTemplate = (code: ErrorCode): string =>
 
 /**
  * What API Gateway answers by itself, mapped to contract errors: a path without a resource (API Gateway
- * calls it a missing authentication token) is 404; a body over API Gateway's 10 MB limit is 413;
- * throttling and integration failures or timeouts are 503 with `Retry-After`, never a 500; so is a
+ * calls it a missing authentication token) is 404; a body too large for API Gateway (10 MB) or for a
+ * synchronous Lambda invocation (6 MB; API Gateway reports that as too large, not as a failure) is 413;
+ * throttling, integration failures and a function that runs out of time (the contract's timed-out
+ * dependency, not a request timeout) are 503 with `Retry-After`, never a 500, a 504 or a 408; so is a
  * request the optional per-client limits block.
  */
 export const GATEWAY_ANSWERS: readonly GatewayAnswer[] = [
@@ -71,6 +75,9 @@ export const GATEWAY_ANSWERS: readonly GatewayAnswer[] = [
 
 /** Headers every answer carries (static values are quoted for API Gateway). */
 const COMMON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
+
+/** Headers mapped from the request context: the request id, as `requestId` in the body carries it. */
+const CONTEXT_HEADERS = { 'X-Request-Id': 'context.requestId' };
 
 const quoted = (headers: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`]));
@@ -123,7 +130,7 @@ export class JobsRestApi extends Construct {
       this.api.addGatewayResponse(`Gateway${answer.type.responseType}`, {
         type: answer.type,
         statusCode: String(ERROR_CATALOGUE[answer.code].status),
-        responseHeaders: quoted({ ...COMMON_HEADERS, ...answer.headers }),
+        responseHeaders: { ...quoted({ ...COMMON_HEADERS, ...answer.headers }), ...CONTEXT_HEADERS },
         templates: { 'application/json': gatewayErrorTemplate(answer.code) },
       });
     }

@@ -2,9 +2,9 @@
  * The run-time check of a search document's shape. Documents are built from job items as the table
  * holds them, and an item edited outside the API (or left by an older writer) can lack a field or hold
  * one of the wrong type; the type system cannot see that. The index's writers check every document they
- * build (`jobs/search-document.ts`) and fail that one job, instead of handing the engine a document it
- * fails on with a `TypeError` that takes the whole bulk write, and every other job in it, down. The
- * embedded engine checks again and answers such a document `rejected`.
+ * build (`search/search-document.ts`) and fail that one job, instead of handing the engine a document it
+ * fails on with a `TypeError` that takes the whole bulk write, and every other job in it, down. Both
+ * engines check again and answer such a document `rejected`, alone.
  */
 import { isJobStatus } from '../jobs/model';
 import type { SearchDocument } from './search-index';

@@ -7,7 +7,7 @@ import type { SearchFieldId } from './fields';
 
 /**
  * What the index stores of a job: the summary that search returns, plus every searchable text.
- * Built from a job in exactly one place (`jobs/search-document.ts`).
+ * Built from a job in exactly one place (`search/search-document.ts`).
  */
 export interface SearchDocument {
   summary: JobSummary;

@@ -564,6 +564,38 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory,
       });
     });
 
+    describe('malformed documents', () => {
+      /** Ways a job item edited outside the API (or by an older writer) can reach the indexer. */
+      const MALFORMED: Record<string, (document: Record<string, unknown>) => void> = {
+        'no guid': (document) => delete (document.summary as Record<string, unknown>).guid,
+        'a numeric guid': (document) => ((document.summary as Record<string, unknown>).guid = 42),
+        'a numeric name': (document) => ((document.summary as Record<string, unknown>).name = 7),
+        'an unknown status': (document) => ((document.summary as Record<string, unknown>).status = 'CJ_LOST'),
+        'a textual account id': (document) => ((document.summary as Record<string, unknown>).accountId = '1001'),
+        'an undated delivery': (document) => ((document.summary as Record<string, unknown>).deliveredDate = 'soon'),
+        'a textual cost': (document) => ((document.summary as Record<string, unknown>).realCost = 'cheap'),
+        'job tags as one string': (document) => (document.jobTags = 'red, blue'),
+        'a missing file name': (document) => (document.fileNames = [null]),
+        'a numeric file tag': (document) => (document.fileTags = [7]),
+        'no account name': (document) => (document.accountName = null),
+        'no summary': (document) => delete document.summary,
+      };
+
+      it.each(Object.keys(MALFORMED))('rejects a document with %s alone, indexing the rest', async (name) => {
+        const broken = JSON.parse(JSON.stringify(doc(job(2)))) as Record<string, unknown>;
+        MALFORMED[name]?.(broken);
+        const outcomes = await index.apply([
+          upsert(doc(job(1))),
+          upsert(broken as unknown as SearchDocument),
+          upsert(doc(job(3))),
+        ]);
+        expect(outcomes[0]).toEqual(INDEXED);
+        expect(outcomes[1]).toEqual({ status: 'rejected', reason: expect.any(String) });
+        expect(outcomes[2]).toEqual(INDEXED);
+        expect(await ids()).toEqual([3, 1]);
+      });
+    });
+
     describe('reading the index back', () => {
       it('lists every indexed job with its version, in ascending id order', async () => {
         await index.apply([

@@ -7,6 +7,8 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { PolicyValidationPluginReport } from 'aws-cdk-lib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../functions/http/errors';
 import { ROUTES } from '../../functions/http/routes';
@@ -14,6 +16,7 @@ import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { buildJobsApi } from '../../lib/app';
 import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
+import { loadOpenApiDocument } from '../../local/docs';
 
 type Json = Record<string, unknown>;
 interface Statement {
@@ -402,6 +405,78 @@ describe('the REST API', () => {
       ResponseType: 'REQUEST_TOO_LARGE',
       StatusCode: '413',
     });
+  });
+
+  /** Every gateway response of the template: type, status, contract code, Retry-After, headers. */
+  const gatewayResponses = () =>
+    Object.values(resourcesOf('AWS::ApiGateway::GatewayResponse'))
+      .map(propertiesOf)
+      .map((response) => {
+        const parameters = response.ResponseParameters as Record<string, string>;
+        const retryAfter = parameters['gatewayresponse.header.Retry-After'];
+        return {
+          type: response.ResponseType as string,
+          status: Number(response.StatusCode),
+          code: (JSON.parse((response.ResponseTemplates as Record<string, string>)['application/json'] ?? '{}') as Json)
+            .code as string,
+          retryAfter: retryAfter === undefined ? undefined : Number(retryAfter.replaceAll("'", '')),
+          parameters,
+        };
+      })
+      .sort((a, b) => a.type.localeCompare(b.type));
+
+  it('puts API Gateway’s request id into an X-Request-Id header of every answer it gives itself', () => {
+    const responses = gatewayResponses();
+    expect(responses.length).toBeGreaterThan(0);
+    for (const response of responses) {
+      expect(response.parameters, response.type).toMatchObject({
+        'gatewayresponse.header.X-Request-Id': 'context.requestId',
+        'gatewayresponse.header.Content-Type': "'application/json; charset=utf-8'",
+        'gatewayresponse.header.Cache-Control': "'no-store'",
+      });
+    }
+  });
+
+  it('answers a body Lambda cannot take 413, and a function that runs out of time 503, never 408 or 504', () => {
+    const byType = new Map(gatewayResponses().map((response) => [response.type, response]));
+    expect(byType.get('REQUEST_TOO_LARGE')).toMatchObject({ status: 413, code: 'payload_too_large' });
+    for (const type of ['INTEGRATION_TIMEOUT', 'INTEGRATION_FAILURE', 'DEFAULT_5XX']) {
+      expect(byType.get(type), type).toMatchObject({ status: 503, code: 'service_unavailable', retryAfter: 1 });
+    }
+    expect(gatewayResponses().map((response) => response.status)).not.toContain(408);
+    expect(gatewayResponses().map((response) => response.status)).not.toContain(504);
+  });
+
+  it('gives exactly the gateway answers openapi.yaml and docs/deploy.md describe', () => {
+    const described = (loadOpenApiDocument() as Json)['x-gateway-responses'] as Json;
+    const fromOpenApi = (described.responses as Json[])
+      .map((entry) => ({
+        type: entry.type as string,
+        status: entry.status as number,
+        code: entry.code as string,
+        retryAfter: entry.retryAfter as number | undefined,
+      }))
+      .sort((a, b) => a.type.localeCompare(b.type));
+    const fromTemplate = gatewayResponses().map(({ type, status, code, retryAfter }) => ({
+      type,
+      status,
+      code,
+      retryAfter,
+    }));
+    expect(fromOpenApi).toEqual(fromTemplate);
+
+    const deployGuide = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'deploy.md'), 'utf8');
+    const rows = [
+      ...deployGuide.matchAll(/^\| `([A-Z_0-9]+)` \| `(\d{3})` \| `([a-z_]+)` \| (?:`Retry-After: (\d+)`|—) \|/gm),
+    ]
+      .map(([, type, status, code, retryAfter]) => ({
+        type: type as string,
+        status: Number(status),
+        code: code as string,
+        retryAfter: retryAfter === undefined ? undefined : Number(retryAfter),
+      }))
+      .sort((a, b) => a.type.localeCompare(b.type));
+    expect(rows).toEqual(fromTemplate);
   });
 
   it('throttles, traces and writes access logs on its stage', () => {

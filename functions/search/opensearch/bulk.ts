@@ -3,6 +3,7 @@
  * job's version as an external version with `external_gte`: a write wins when its version is at least
  * the stored one, so a redelivered or reordered older record can never overwrite newer data.
  */
+import { conversionProblem } from '../document-check';
 import type { IndexOperation, IndexOutcome } from '../search-index';
 import type { BulkAction, BulkItemResult, BulkResponse, BulkResponseItem } from './api-types';
 import { type IndexedDocument, InvalidDocumentError, indexedDocument } from './indexed-document';
@@ -52,8 +53,8 @@ export const bulkRequest = (operations: IndexOperation[]): BulkRequest => {
       );
       slots.push({ sent: sent++ });
     } catch (error) {
-      if (!(error instanceof InvalidDocumentError)) throw error;
-      slots.push({ rejected: error.message });
+      // The conversion is pure: whatever it throws is about this document alone, never the others.
+      slots.push({ rejected: error instanceof InvalidDocumentError ? error.message : conversionProblem(error) });
     }
   }
   return { body, slots };

@@ -2,6 +2,7 @@
  * A search document as OpenSearch stores it: the filter and sort fields, the folded texts of every
  * text field, and the whole document (not indexed) for `get()` and the summaries search returns.
  */
+import { searchDocumentProblem } from '../document-check';
 import { foldedFieldText, TEXT_FIELD_IDS, type TextFieldId } from '../query-text';
 import type { SearchDocument } from '../search-index';
 
@@ -35,6 +36,8 @@ const instant = (value: string, name: string): number => {
 
 /** Builds the `_source` of a search document, or throws {@link InvalidDocumentError}. */
 export const indexedDocument = (document: SearchDocument): IndexedDocument => {
+  const problem = searchDocumentProblem(document);
+  if (problem !== undefined) throw new InvalidDocumentError(problem);
   const { summary } = document;
   return {
     jobId: summary.id,

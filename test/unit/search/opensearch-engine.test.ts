@@ -188,6 +188,36 @@ describe('OpenSearch engine', () => {
     ]);
   });
 
+  it('leaves a malformed document out of the bulk request and rejects it alone', async () => {
+    node.reply = existing(() => ({
+      status: 200,
+      body: {
+        errors: false,
+        items: [{ index: { status: 201, result: 'created' } }, { index: { status: 201, result: 'created' } }],
+      },
+    }));
+    const noGuid = JSON.parse(JSON.stringify(document(2, 1))) as { summary: Record<string, unknown> };
+    delete noGuid.summary.guid;
+    const textualTags = { ...document(3, 1), jobTags: 'red, blue' as unknown as string[] };
+    const outcomes = await index.apply([
+      { type: 'upsert', document: document(1, 1) },
+      { type: 'upsert', document: noGuid as unknown as ReturnType<typeof document> },
+      { type: 'upsert', document: textualTags },
+      { type: 'upsert', document: document(4, 1) },
+    ]);
+    expect(outcomes).toEqual([
+      { status: 'indexed' },
+      { status: 'rejected', reason: expect.stringContaining('guid') },
+      { status: 'rejected', reason: expect.stringContaining('jobTags') },
+      { status: 'indexed' },
+    ]);
+    const sent = ndjson(node.calls()[0]?.body ?? '').filter((line) => 'index' in (line as object));
+    expect(sent).toEqual([
+      { index: { _id: '1', version: 1, version_type: 'external_gte' } },
+      { index: { _id: '4', version: 1, version_type: 'external_gte' } },
+    ]);
+  });
+
   it('sends the bulk body as NDJSON, one line per action or document, ending in a newline', async () => {
     node.reply = existing(() => ({ status: 200, body: { errors: false, items: [{ delete: { status: 200 } }] } }));
     await index.apply([{ type: 'delete', jobId: 2, version: 1 }]);
