@@ -92,7 +92,8 @@ export const eventBody = (body: Buffer): Pick<APIGatewayProxyEvent, 'body' | 'is
   }
 };
 
-const decodePath = (path: string): string => {
+/** The request path with its percent-escapes decoded; a malformed escape leaves the path as it was. */
+export const decodePath = (path: string): string => {
   try {
     return decodeURIComponent(path);
   } catch {

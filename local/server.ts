@@ -14,12 +14,14 @@ import { errorResponse } from '../functions/http/response';
 import { findRoute, type Route } from '../functions/http/routes';
 import {
   assertProxyResult,
+  decodePath,
   DEFAULT_INVOCATION_BUDGET_MS,
   lambdaContext,
   serializeProxyResult,
   toProxyEvent,
   writeProxyResult,
 } from './api-event';
+import { InvocationTimeoutError, withBudget } from './invocation-budget';
 
 /** An API Gateway proxy handler, as every HTTP entry under `functions/` exports it. */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -57,14 +59,6 @@ export const loadRouteHandler: HandlerLoader = async (route) => {
   if (typeof handler !== 'function') throw new HandlerNotFoundError(route);
   return handler as ProxyHandler;
 };
-
-/** The handler did not answer within the invocation budget (what Lambda reports as a timeout). */
-export class InvocationTimeoutError extends Error {
-  public constructor(route: Route, budgetMs: number) {
-    super(`The ${route.functionName} handler did not answer within ${budgetMs} ms`);
-    this.name = 'InvocationTimeoutError';
-  }
-}
 
 /** The client went away before its request body was complete. */
 export class RequestAbortedError extends Error {
@@ -179,28 +173,6 @@ export const readBody = (request: IncomingMessage, limit: number): Promise<Buffe
     request.once('error', (error) => settle(() => reject(error)));
   });
 
-const decodePath = (path: string): string => {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
-};
-
-const withBudget = async <T>(work: Promise<T>, budgetMs: number, timeout: () => Error): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(timeout()), budgetMs);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-};
-
 /** The answer for an HTTP parse error Node reports on a connection (`clientError`). */
 export const clientErrorAnswer = (code: string | undefined, requestId: string): APIGatewayProxyResult | undefined => {
   switch (code) {
@@ -273,7 +245,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
     const result = await withBudget(
       Promise.resolve(handler(event, context)),
       settings.invocationBudgetMs,
-      () => new InvocationTimeoutError(route, settings.invocationBudgetMs),
+      () => new InvocationTimeoutError(`The ${route.functionName} handler`, settings.invocationBudgetMs),
     );
     return assertProxyResult(result);
   };

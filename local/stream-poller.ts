@@ -38,6 +38,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describeError } from '../functions/errors';
+import { InvocationTimeoutError, withBudget } from './invocation-budget';
 
 /** The function the poller invokes: a Lambda stream handler (its result may carry `batchItemFailures`). */
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
@@ -144,14 +145,6 @@ export class StreamNotEnabledError extends Error {
   public constructor(tableName: string) {
     super(`Table ${tableName} has no stream enabled`);
     this.name = 'StreamNotEnabledError';
-  }
-}
-
-/** A handler invocation ran past `invocationTimeoutMs`. */
-export class InvocationTimeoutError extends Error {
-  public constructor(timeoutMs: number) {
-    super(`The handler did not finish within ${timeoutMs} ms`);
-    this.name = 'InvocationTimeoutError';
   }
 }
 
@@ -732,17 +725,11 @@ class Poller implements StreamPoller {
   private async invoke(records: DynamoDBRecord[]): Promise<unknown> {
     this.counters.invocations += 1;
     const timeoutMs = this.settings.invocationTimeoutMs;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        this.settings.handler({ Records: records }, this.context()),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new InvocationTimeoutError(timeoutMs)), timeoutMs);
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return withBudget(
+      Promise.resolve(this.settings.handler({ Records: records }, this.context())),
+      timeoutMs,
+      () => new InvocationTimeoutError('The indexer handler', timeoutMs),
+    );
   }
 
   /**
