@@ -77,3 +77,11 @@ export const searchDocumentProblem = (document: SearchDocument): string | undefi
 /** Why a document could not be converted for an engine, from whatever its conversion threw. */
 export const conversionProblem = (error: unknown): string =>
   `the document could not be converted: ${error instanceof Error ? error.message : String(error)}`;
+
+/** Thrown by either engine for a document it cannot index (a poison record, never retried). */
+export class InvalidDocumentError extends Error {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'InvalidDocumentError';
+  }
+}

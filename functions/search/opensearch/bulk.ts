@@ -3,10 +3,10 @@
  * job's version as an external version with `external_gte`: a write wins when its version is at least
  * the stored one, so a redelivered or reordered older record can never overwrite newer data.
  */
-import { conversionProblem } from '../document-check';
+import { conversionProblem, InvalidDocumentError } from '../document-check';
 import type { IndexOperation, IndexOutcome } from '../search-index';
 import type { BulkAction, BulkItemResult, BulkResponse, BulkResponseItem } from './api-types';
-import { type IndexedDocument, InvalidDocumentError, indexedDocument } from './indexed-document';
+import { type IndexedDocument, indexedDocument } from './indexed-document';
 
 /**
  * The action line of a bulk item (`index` or `delete`, each with the job's external version). It names no

@@ -2,7 +2,7 @@
  * A search document as OpenSearch stores it: the filter and sort fields, the folded texts of every
  * text field, and the whole document (not indexed) for `get()` and the summaries search returns.
  */
-import { searchDocumentProblem } from '../document-check';
+import { InvalidDocumentError, searchDocumentProblem } from '../document-check';
 import { foldedFieldText, TEXT_FIELD_IDS, type TextFieldId } from '../query-text';
 import type { SearchDocument } from '../search-index';
 
@@ -18,14 +18,6 @@ export interface IndexedDocument {
   delivered: number | null;
   text: Record<TextFieldId, string>;
   document: SearchDocument;
-}
-
-/** Thrown for a document that cannot be indexed (a poison record, never retried). */
-export class InvalidDocumentError extends Error {
-  public constructor(message: string) {
-    super(message);
-    this.name = 'InvalidDocumentError';
-  }
 }
 
 const instant = (value: string, name: string): number => {

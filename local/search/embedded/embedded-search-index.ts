@@ -16,8 +16,8 @@ import type {
 } from '../../../functions/search/search-index';
 import { SearchUnavailableError } from '../../../functions/search/search-index';
 import type { JobSummary } from '../../../functions/jobs/model';
-import { conversionProblem } from '../../../functions/search/document-check';
-import { InvalidDocumentError, type JobRow, toJobRow } from './job-row';
+import { conversionProblem, InvalidDocumentError } from '../../../functions/search/document-check';
+import { type JobRow, toJobRow } from './job-row';
 import { allocateKey, type GroupReader, groupOf, type Placed } from './order-key';
 import {
   connectionPragmas,

@@ -1,7 +1,7 @@
 /**
  * A search document as the embedded engine stores it: the `jobs` row, the FTS5 texts and scope.
  */
-import { searchDocumentProblem } from '../../../functions/search/document-check';
+import { InvalidDocumentError, searchDocumentProblem } from '../../../functions/search/document-check';
 import { foldedFieldText } from '../../../functions/search/query-text';
 import type { SearchDocument } from '../../../functions/search/search-index';
 import { scopeText, TEXT_COLUMN_FIELDS } from './schema';
@@ -20,14 +20,6 @@ export interface JobRow {
   texts: string[];
   /** The `scope` column: the account and status tokens. */
   scope: string;
-}
-
-/** Thrown for a document the engine cannot store (a poison record, never retried). */
-export class InvalidDocumentError extends Error {
-  public constructor(message: string) {
-    super(message);
-    this.name = 'InvalidDocumentError';
-  }
 }
 
 const instant = (value: string | null, name: string): number | null => {
