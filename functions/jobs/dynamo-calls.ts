@@ -4,49 +4,13 @@
  * optimistic-lock race is retried or reported by the caller, anything else is the request's own fault.
  * Shared by the per-job writes of the repository and the batched creates of the import.
  */
+import { isTransientFailure, isWriteConflict } from '../aws/failures';
 import { DependencyUnavailableError } from '../errors';
 
-const TRANSIENT_ERROR_NAMES = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'LimitExceededException',
-  'TimeoutError',
-  'AbortError',
-  'RequestTimeout',
-  'RequestTimeoutException',
-]);
-const TRANSIENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND']);
+/** Whether a DynamoDB error means "unavailable right now" rather than a problem with the request itself. */
+export const isTransientDynamoError = isTransientFailure;
 
-/**
- * Whether a DynamoDB error means "unavailable right now" (throttled past the SDK's retries, timed out,
- * unreachable, 5xx) rather than a problem with the request itself.
- */
-export const isTransientDynamoError = (error: unknown): boolean => {
-  if (!(error instanceof Error)) return false;
-  if (TRANSIENT_ERROR_NAMES.has(error.name)) return true;
-  const { code, $metadata } = error as { code?: unknown; $metadata?: { httpStatusCode?: number } };
-  if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) return true;
-  if (($metadata?.httpStatusCode ?? 0) >= 500) return true;
-  if (error.name === 'TransactionCanceledException') {
-    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-    return reasons.some(
-      (reason) => reason.Code === 'ThrottlingError' || reason.Code === 'ProvisionedThroughputExceeded',
-    );
-  }
-  return error.cause !== undefined && error.cause !== error && isTransientDynamoError(error.cause);
-};
-
-/** Whether a write failed only because the optimistic lock lost a race (re-read and retry). */
-export const isWriteConflict = (error: unknown): boolean => {
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'ConditionalCheckFailedException' || error.name === 'TransactionConflictException') return true;
-  if (error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-  return reasons.some((reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict');
-};
+export { isWriteConflict };
 
 /** Runs a DynamoDB call, turning an unavailable-dependency failure into {@link DependencyUnavailableError}. */
 export const dynamo = async <T>(call: () => Promise<T>): Promise<T> => {

@@ -17,7 +17,8 @@ import type { JobStatus } from './model';
 import { planRejection, RejectContentionError, type StoredFile } from './reject';
 import type { RejectRequest } from './model';
 import { estimatedItemSize } from './reject-sizes';
-import { isContention, transactItems } from './reject-transaction';
+import { isWriteConflict } from '../aws/failures';
+import { transactItems } from './reject-transaction';
 import { mapConcurrently, sleep } from '../async';
 
 interface ItemKey {
@@ -88,7 +89,7 @@ export class RejectFiles {
         await this.client.send(new TransactWriteCommand({ TransactItems: transactItems(this.tableName, plan, now) }));
         return plan.response;
       } catch (error) {
-        if (!isContention(error)) throw error;
+        if (!isWriteConflict(error)) throw error;
         lastContention = error;
       }
       const delay = this.random() * Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));

@@ -181,14 +181,3 @@ export const transactItems = (tableName: string, plan: RejectPlan, now: string):
   ...plan.unchangedJobs.map((job) => jobUnchanged(tableName, job)),
   ...plan.unchangedFiles.map((item) => fileUnchanged(tableName, item)),
 ];
-
-/** Whether a failed transaction lost a race (retry the whole read-check-write) rather than failed for good. */
-export const isContention = (error: unknown): boolean => {
-  if (typeof error !== 'object' || error === null) return false;
-  const { name, CancellationReasons } = error as { name?: string; CancellationReasons?: Array<{ Code?: string }> };
-  if (name === 'TransactionConflictException' || name === 'TransactionInProgressException') return true;
-  if (name !== 'TransactionCanceledException') return false;
-  const codes = (CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
-  const retryable = new Set(['ConditionalCheckFailed', 'TransactionConflict', 'ThrottlingError', 'None']);
-  return codes.some((code) => code !== 'None') && codes.every((code) => retryable.has(code));
-};

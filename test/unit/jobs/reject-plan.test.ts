@@ -24,7 +24,8 @@ import {
   type StoredJob,
   TRANSACTION_SIZE_BUDGET,
 } from '../../../functions/jobs/reject';
-import { isContention, transactItems } from '../../../functions/jobs/reject-transaction';
+import { isWriteConflict } from '../../../functions/aws/failures';
+import { transactItems } from '../../../functions/jobs/reject-transaction';
 import type { FileRejection } from '../../../functions/http/reject-request';
 
 const NOW = '2024-03-01T10:00:00.000Z';
@@ -547,7 +548,7 @@ describe('contention', () => {
     ['a transaction conflicted', canceled('TransactionConflict', 'None')],
     ['a conflict exception', { name: 'TransactionConflictException' }],
   ])('is recognised when %s', (_case, error) => {
-    expect(isContention(error)).toBe(true);
+    expect(isWriteConflict(error)).toBe(true);
   });
 
   it.each([
@@ -555,6 +556,6 @@ describe('contention', () => {
     ['no reason is given', canceled('None')],
     ['the error is unrelated', new Error('boom')],
   ])('is not assumed when %s', (_case, error) => {
-    expect(isContention(error)).toBe(false);
+    expect(isWriteConflict(error)).toBe(false);
   });
 });

@@ -196,14 +196,20 @@ describe('local HTTP server', () => {
 
   it('lets a request in flight finish when closed', async () => {
     let release: () => void = () => {};
+    let arrived: () => void = () => {};
+    const inHandler = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     const { server, url } = await start(
       (event: APIGatewayProxyEvent) =>
         new Promise((resolve) => {
           release = () => resolve({ statusCode: 200, headers: {}, body: event.httpMethod });
+          arrived();
         }),
     );
     const pending = fetch(`${url}/search`, { method: 'POST', body: '{}' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Close only once the request is in the handler (a fixed wait loses the race on a busy machine).
+    await inHandler;
     const closed = server.close(5_000);
     release();
     const response = await pending;
