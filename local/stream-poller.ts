@@ -22,10 +22,11 @@
  * is reported as an error naming the repair, because the changes those records carried never reach the
  * index. A trim the poller can prove harmless (it had read the shard to its end less than a retention
  * period ago, so every record after its position is younger than that) only renews the iterator.
+ *
+ * This module reads shards (discovery, iterators, batching, drain); `stream-delivery.ts` delivers batches to
+ * the handler (invocation, bisection, retries, dead letters), `stream-checkpoints.ts` keeps what is settled,
+ * and `stream-records.ts` shapes the records as Lambda does.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
@@ -33,35 +34,21 @@ import {
   DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  type _Record as StreamsRecord,
-  type AttributeValue as StreamsAttributeValue,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { AttributeValue, Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { describeError } from '../functions/errors';
-import { InvocationTimeoutError, withBudget } from './invocation-budget';
+import { CheckpointStore } from './stream-checkpoints';
+import {
+  BatchDelivery,
+  type DeadLetter,
+  type DeliveryHost,
+  type PollerLogger,
+  type StreamHandler,
+} from './stream-delivery';
+import { compareSequence, sequenceOf, toLambdaRecord } from './stream-records';
 
-/** The function the poller invokes: a Lambda stream handler (its result may carry `batchItemFailures`). */
-export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
-
-/** Records that failed every attempt, as written to the dead-letter log. */
-export interface DeadLetter {
-  /** When the records were given up on (ISO 8601). */
-  at: string;
-  streamArn: string;
-  shardId: string;
-  /** Why the last attempt failed. */
-  reason: string;
-  /** How many times the records were delivered. */
-  attempts: number;
-  records: DynamoDBRecord[];
-}
-
-/** The poller's log output (console-like). */
-export interface PollerLogger {
-  info(message: string, details?: Record<string, unknown>): void;
-  warn(message: string, details?: Record<string, unknown>): void;
-  error(message: string, details?: Record<string, unknown>): void;
-}
+export type { DeadLetter, PollerLogger, StreamHandler } from './stream-delivery';
+export { toLambdaRecord } from './stream-records';
 
 export interface StreamPollerOptions {
   /** DynamoDB Local's endpoint. */
@@ -171,140 +158,6 @@ const consoleLogger: PollerLogger = {
   error: (message, details) => console.error(JSON.stringify({ level: 'ERROR', message, ...details })),
 };
 
-/** Compares two stream sequence numbers (decimal strings of any length). */
-const compareSequence = (a: string, b: string): number => {
-  const left = BigInt(a);
-  const right = BigInt(b);
-  return left < right ? -1 : left > right ? 1 : 0;
-};
-
-// ---------------------------------------------------------------------------------------------------
-// Stream records → Lambda event records
-
-const toBase64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
-
-/** One attribute value as Lambda's event carries it (binary as base64 text). */
-const toLambdaAttribute = (value: StreamsAttributeValue): AttributeValue => {
-  if (value.S !== undefined) return { S: value.S };
-  if (value.N !== undefined) return { N: value.N };
-  if (value.BOOL !== undefined) return { BOOL: value.BOOL };
-  if (value.NULL !== undefined) return { NULL: value.NULL };
-  if (value.B !== undefined) return { B: toBase64(value.B) };
-  if (value.SS !== undefined) return { SS: value.SS };
-  if (value.NS !== undefined) return { NS: value.NS };
-  if (value.BS !== undefined) return { BS: value.BS.map(toBase64) };
-  if (value.L !== undefined) return { L: value.L.map(toLambdaAttribute) };
-  if (value.M !== undefined) return { M: toLambdaImage(value.M) };
-  return { NULL: true };
-};
-
-const toLambdaImage = (image: Record<string, StreamsAttributeValue>): Record<string, AttributeValue> =>
-  Object.fromEntries(Object.entries(image).map(([name, value]) => [name, toLambdaAttribute(value)]));
-
-/** A stream record as Lambda's DynamoDB event source delivers it. */
-export const toLambdaRecord = (record: StreamsRecord, streamArn: string, region: string): DynamoDBRecord => {
-  const stream = record.dynamodb ?? {};
-  const created = stream.ApproximateCreationDateTime;
-  return {
-    eventID: record.eventID,
-    eventName: record.eventName,
-    eventVersion: record.eventVersion ?? '1.1',
-    eventSource: record.eventSource ?? 'aws:dynamodb',
-    awsRegion: region,
-    dynamodb: {
-      ...(created === undefined ? {} : { ApproximateCreationDateTime: Math.floor(new Date(created).getTime() / 1000) }),
-      ...(stream.Keys === undefined ? {} : { Keys: toLambdaImage(stream.Keys) }),
-      ...(stream.NewImage === undefined ? {} : { NewImage: toLambdaImage(stream.NewImage) }),
-      ...(stream.OldImage === undefined ? {} : { OldImage: toLambdaImage(stream.OldImage) }),
-      SequenceNumber: stream.SequenceNumber,
-      SizeBytes: stream.SizeBytes,
-      StreamViewType: stream.StreamViewType,
-    },
-    eventSourceARN: streamArn,
-    ...(record.userIdentity === undefined ? {} : { userIdentity: record.userIdentity }),
-  };
-};
-
-const sequenceOf = (record: DynamoDBRecord): string => record.dynamodb?.SequenceNumber ?? '';
-
-// ---------------------------------------------------------------------------------------------------
-// Checkpoints
-
-interface ShardCheckpoint {
-  /** The last settled record's sequence number. */
-  sequenceNumber?: string;
-  /** The shard is closed and every record of it settled. */
-  finished?: boolean;
-  /** Records after this sequence number ('' for the shard's start) were reported trimmed. */
-  trimReportedAfter?: string;
-}
-
-interface CheckpointFile {
-  streamArn: string;
-  shards: Record<string, ShardCheckpoint>;
-}
-
-/** Shard checkpoints of one stream, optionally mirrored to a JSON file (written atomically). */
-class CheckpointStore {
-  private readonly path: string | undefined;
-  private readonly streamArn: string;
-  private readonly shards: Record<string, ShardCheckpoint>;
-
-  public constructor(path: string | undefined, streamArn: string) {
-    this.path = path;
-    this.streamArn = streamArn;
-    this.shards = CheckpointStore.load(path, streamArn);
-  }
-
-  private static load(path: string | undefined, streamArn: string): Record<string, ShardCheckpoint> {
-    if (path === undefined) return {};
-    try {
-      const saved = JSON.parse(readFileSync(path, 'utf8')) as Partial<CheckpointFile>;
-      return saved.streamArn === streamArn && typeof saved.shards === 'object' && saved.shards !== null
-        ? { ...saved.shards }
-        : {};
-    } catch {
-      return {};
-    }
-  }
-
-  public get(shardId: string): ShardCheckpoint {
-    return this.shards[shardId] ?? {};
-  }
-
-  public set(shardId: string, checkpoint: ShardCheckpoint): void {
-    this.shards[shardId] = checkpoint;
-    this.save();
-  }
-
-  /**
-   * Forgets shards the stream no longer lists (trimmed), and returns those among them that had not been
-   * read to their end.
-   */
-  public retain(shardIds: ReadonlySet<string>): string[] {
-    const unfinished: string[] = [];
-    let changed = false;
-    for (const [shardId, checkpoint] of Object.entries(this.shards)) {
-      if (!shardIds.has(shardId)) {
-        if (checkpoint.finished !== true) unfinished.push(shardId);
-        delete this.shards[shardId];
-        changed = true;
-      }
-    }
-    if (changed) this.save();
-    return unfinished;
-  }
-
-  private save(): void {
-    if (this.path === undefined) return;
-    const file: CheckpointFile = { streamArn: this.streamArn, shards: this.shards };
-    mkdirSync(dirname(this.path), { recursive: true });
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(file));
-    renameSync(temporary, this.path);
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------
 // The poller
 
@@ -349,20 +202,21 @@ const streamArnOf = async (settings: Settings): Promise<string> => {
   }
 };
 
-class Poller implements StreamPoller {
+class Poller implements StreamPoller, DeliveryHost {
   public readonly streamArn: string;
-  private readonly settings: Settings;
+  public readonly settings: Settings;
   private readonly client: DynamoDBStreamsClient;
   private readonly ownsClient: boolean;
   private readonly checkpoints: CheckpointStore;
   private readonly shards = new Map<string, ShardState>();
   private readonly waiters = new Set<DrainWaiter>();
   private readonly sleepers = new Set<() => void>();
-  private readonly counters = { invocations: 0, recordsSucceeded: 0, retries: 0, bisections: 0, deadLettered: 0 };
+  public readonly counters = { invocations: 0, recordsSucceeded: 0, retries: 0, bisections: 0, deadLettered: 0 };
   private lastError: string | undefined;
   private clock = 0;
   private refreshedAt = -1;
-  private stopping = false;
+  private isStopping = false;
+  private readonly delivery = new BatchDelivery(this);
   private mainLoop: Promise<void> | undefined;
 
   public constructor(settings: Settings, streamArn: string) {
@@ -395,7 +249,7 @@ class Poller implements StreamPoller {
   }
 
   public drained(): Promise<void> {
-    if (this.stopping) return Promise.reject(new PollerStoppedError());
+    if (this.isStopping) return Promise.reject(new PollerStoppedError());
     return new Promise((resolve, reject) => {
       this.waiters.add({ since: this.tick(), resolve, reject });
       this.wakeAll();
@@ -403,8 +257,8 @@ class Poller implements StreamPoller {
   }
 
   public async stop(): Promise<void> {
-    if (!this.stopping) {
-      this.stopping = true;
+    if (!this.isStopping) {
+      this.isStopping = true;
       this.wakeAll();
       for (const waiter of this.waiters) waiter.reject(new PollerStoppedError());
       this.waiters.clear();
@@ -412,6 +266,18 @@ class Poller implements StreamPoller {
     await this.mainLoop;
     await Promise.allSettled([...this.shards.values()].map((shard) => shard.task));
     if (this.ownsClient) this.client.destroy();
+  }
+
+  public stopping(): boolean {
+    return this.isStopping;
+  }
+
+  public settled(): void {
+    this.settleWaiters();
+  }
+
+  public failed(description: string): void {
+    this.lastError = description;
   }
 
   // -- time, sleeping and drain bookkeeping ---------------------------------------------------------
@@ -424,7 +290,7 @@ class Poller implements StreamPoller {
 
   /** Sleeps, unless the poller stops or a drain request wakes it. */
   private sleep(ms: number): Promise<void> {
-    if (this.stopping) return Promise.resolve();
+    if (this.isStopping) return Promise.resolve();
     return new Promise((resolve) => {
       const wake = (): void => {
         clearTimeout(timer);
@@ -437,15 +303,15 @@ class Poller implements StreamPoller {
   }
 
   /** Sleeps for the full time; only stopping cuts it short (used for retry backoff). */
-  private backoff(ms: number): Promise<void> {
-    if (this.stopping) return Promise.resolve();
+  public backoff(ms: number): Promise<void> {
+    if (this.isStopping) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.sleepers.delete(cancel);
         resolve();
       }, ms);
       const cancel = (): void => {
-        if (!this.stopping) return;
+        if (!this.isStopping) return;
         clearTimeout(timer);
         this.sleepers.delete(cancel);
         resolve();
@@ -458,7 +324,7 @@ class Poller implements StreamPoller {
     for (const wake of [...this.sleepers]) wake();
   }
 
-  private retryDelay(attempt: number): number {
+  public retryDelay(attempt: number): number {
     return Math.min(this.settings.maxRetryDelayMs, this.settings.retryDelayMs * 2 ** Math.max(0, attempt - 1));
   }
 
@@ -492,7 +358,7 @@ class Poller implements StreamPoller {
   /** Refreshes the shard list now and then, starting a reader for every new shard. */
   private async discoverShards(): Promise<void> {
     let failures = 0;
-    while (!this.stopping) {
+    while (!this.isStopping) {
       const startedAt = this.tick();
       try {
         const listed = await this.listShards();
@@ -531,7 +397,7 @@ class Poller implements StreamPoller {
   private async waitForParent(state: ShardState, listed: ReadonlySet<string>): Promise<void> {
     const parentId = state.parentShardId;
     if (parentId === undefined || !listed.has(parentId)) return;
-    while (!this.stopping) {
+    while (!this.isStopping) {
       if (this.shards.get(parentId)?.finished === true) return;
       await this.sleep(this.settings.pollIntervalMs);
     }
@@ -570,7 +436,7 @@ class Poller implements StreamPoller {
     let caughtUpSince: number | undefined;
     let bufferedSince = 0;
     let failures = 0;
-    while (!this.stopping) {
+    while (!this.isStopping) {
       const startedAt = this.tick();
       const readAt = Date.now();
       let fetched = 0;
@@ -656,20 +522,20 @@ class Poller implements StreamPoller {
       }
 
       // Deliver full batches at once; a partial batch once the window has passed or nothing more came.
-      while (!this.stopping && buffer.length > 0) {
+      while (!this.isStopping && buffer.length > 0) {
         const full = buffer.length >= this.settings.batchSize;
         const windowPassed = Date.now() - bufferedSince >= this.settings.batchWindowMs;
         if (!full && !windowPassed && !closed && fetched > 0) break;
         if (!full && !windowPassed && !closed) {
           await this.sleep(Math.max(1, this.settings.batchWindowMs - (Date.now() - bufferedSince)));
-          if (this.stopping) break;
+          if (this.isStopping) break;
         }
         const batch = buffer.splice(0, this.settings.batchSize);
-        const settled = await this.deliver(state.shardId, batch);
+        const settled = await this.delivery.deliver(state.shardId, batch);
         if (!settled) break;
         bufferedSince = Date.now();
       }
-      if (this.stopping) break;
+      if (this.isStopping) break;
 
       if (buffer.length === 0 && closed) {
         state.finished = true;
@@ -690,7 +556,7 @@ class Poller implements StreamPoller {
   // -- delivery -------------------------------------------------------------------------------------
 
   /** Records a settled prefix of a shard's records as done. */
-  private commit(shardId: string, records: readonly DynamoDBRecord[], succeeded: number): void {
+  public commit(shardId: string, records: readonly DynamoDBRecord[], succeeded: number): void {
     const last = records[records.length - 1];
     if (last === undefined) return;
     const previous = this.checkpoints.get(shardId).sequenceNumber;
@@ -700,152 +566,6 @@ class Poller implements StreamPoller {
       this.checkpoints.set(shardId, { ...(finished === undefined ? {} : { finished }), sequenceNumber: sequence });
     }
     this.counters.recordsSucceeded += succeeded;
-  }
-
-  private context(): Context {
-    const { functionName, region, invocationTimeoutMs } = this.settings;
-    const deadline = Date.now() + invocationTimeoutMs;
-    return {
-      callbackWaitsForEmptyEventLoop: true,
-      functionName,
-      functionVersion: '$LATEST',
-      invokedFunctionArn: `arn:aws:lambda:${region}:000000000000:function:${functionName}`,
-      memoryLimitInMB: '1024',
-      awsRequestId: randomUUID(),
-      logGroupName: `/aws/lambda/${functionName}`,
-      logStreamName: 'local-stream-poller',
-      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-      done: () => undefined,
-      fail: () => undefined,
-      succeed: () => undefined,
-    };
-  }
-
-  /** One invocation: resolves with the handler's result, rejects on its error or on timeout. */
-  private async invoke(records: DynamoDBRecord[]): Promise<unknown> {
-    this.counters.invocations += 1;
-    const timeoutMs = this.settings.invocationTimeoutMs;
-    return withBudget(
-      Promise.resolve(this.settings.handler({ Records: records }, this.context())),
-      timeoutMs,
-      () => new InvocationTimeoutError('The indexer handler', timeoutMs),
-    );
-  }
-
-  /**
-   * The positions of the records a handler reported as failed, or undefined when it reported none.
-   * Like Lambda, an answer naming a record that is not in the batch fails the whole batch.
-   */
-  private reportedFailures(result: unknown, records: readonly DynamoDBRecord[]): number[] | undefined {
-    if (typeof result !== 'object' || result === null || !('batchItemFailures' in result)) return undefined;
-    const failures = (result as { batchItemFailures: unknown }).batchItemFailures;
-    if (!Array.isArray(failures) || failures.length === 0) return undefined;
-    const positions = new Set<number>();
-    for (const failure of failures) {
-      const identifier = (failure as { itemIdentifier?: unknown } | null)?.itemIdentifier;
-      const index = records.findIndex((record) => sequenceOf(record) === identifier);
-      if (index < 0) return records.map((_, position) => position);
-      positions.add(index);
-    }
-    return [...positions].sort((a, b) => a - b);
-  }
-
-  /** Hands records that failed every attempt to the dead-letter callback, retrying it until it succeeds. */
-  private async deadLetter(
-    shardId: string,
-    records: DynamoDBRecord[],
-    reason: string,
-    attempts: number,
-  ): Promise<boolean> {
-    const letter: DeadLetter = {
-      at: new Date().toISOString(),
-      streamArn: this.streamArn,
-      shardId,
-      reason,
-      attempts,
-      records,
-    };
-    for (let failures = 0; !this.stopping; failures++) {
-      try {
-        if (this.settings.onDeadLetter === undefined) {
-          this.settings.logger.error('Stream records failed every attempt', { ...letter });
-        } else {
-          await this.settings.onDeadLetter(letter);
-        }
-        this.counters.deadLettered += records.length;
-        this.settings.logger.warn('Stream records were dead-lettered', {
-          shardId,
-          reason,
-          attempts,
-          sequenceNumbers: records.map(sequenceOf),
-        });
-        return true;
-      } catch (error) {
-        this.lastError = describeError(error);
-        this.settings.logger.error('Writing a dead letter failed', { error: this.lastError });
-        await this.backoff(this.retryDelay(failures + 1));
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Delivers records until each is settled: succeeded, or dead-lettered after `maxRetries` retries.
-   * Returns false when the poller stopped first (the unsettled records stay unchecked-pointed).
-   */
-  private async deliver(shardId: string, batch: DynamoDBRecord[]): Promise<boolean> {
-    let records = batch;
-    let attempts = 0;
-    let failingSequence: string | undefined;
-    while (!this.stopping) {
-      let result: unknown;
-      try {
-        result = await this.invoke(records);
-      } catch (error) {
-        this.lastError = describeError(error);
-        if (this.settings.bisectOnError && records.length > 1) {
-          this.counters.bisections += 1;
-          const middle = Math.ceil(records.length / 2);
-          return (
-            (await this.deliver(shardId, records.slice(0, middle))) &&
-            (await this.deliver(shardId, records.slice(middle)))
-          );
-        }
-        attempts += 1;
-        if (attempts > this.settings.maxRetries) {
-          if (!(await this.deadLetter(shardId, records, this.lastError, attempts))) return false;
-          this.commit(shardId, records, 0);
-          return true;
-        }
-        this.counters.retries += 1;
-        await this.backoff(this.retryDelay(attempts));
-        continue;
-      }
-      const failed = this.reportedFailures(result, records);
-      const lowest = failed?.[0];
-      if (failed === undefined || lowest === undefined) {
-        this.commit(shardId, records, records.length);
-        this.settleWaiters();
-        return true;
-      }
-      this.commit(shardId, records.slice(0, lowest), lowest);
-      const remaining = records.slice(lowest);
-      const sequence = sequenceOf(remaining[0] as DynamoDBRecord);
-      attempts = sequence === failingSequence ? attempts + 1 : 1;
-      failingSequence = sequence;
-      if (attempts > this.settings.maxRetries) {
-        const failedRecords = failed.map((position) => records[position] as DynamoDBRecord);
-        const reason = 'the handler reported them as batch item failures';
-        if (!(await this.deadLetter(shardId, failedRecords, reason, attempts))) return false;
-        this.commit(shardId, remaining, remaining.length - failedRecords.length);
-        this.settleWaiters();
-        return true;
-      }
-      this.counters.retries += 1;
-      await this.backoff(this.retryDelay(attempts));
-      records = remaining;
-    }
-    return false;
   }
 }
 
