@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_STATUSES, REVIEWABLE_STATUSES } from '../../../functions/jobs/model';
-import { validateJob } from '../../../functions/jobs/validate-job';
+import { validateJob } from '../../../local/validate-job';
 import { words } from '../../../functions/search/text';
 import { DEMO_ACCOUNTS, DEMO_REJECTABLE_FILE_IDS, DEMO_REJECTABLE_FILES, demoJobs } from '../../../local/demo-data';
 
