@@ -86,7 +86,6 @@ const main = async (): Promise<void> => {
   err(
     `DynamoDB Local: ${localDynamoDbEndpoint(dynamodbPort)} (pid ${stack.dynamodbPid}); data: ${stack.paths.root ?? 'in memory'}`,
   );
-  out(`Listening on ${baseUrl}`);
 
   const shutdown = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -107,6 +106,9 @@ const main = async (): Promise<void> => {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  // Announced only now: whoever waits for this line (a terminal, a test, a process manager) may stop the
+  // stack the moment it reads it, and the handlers above must already be there to stop it cleanly.
+  out(`Listening on ${baseUrl}`);
 };
 
 main().catch((error: unknown) => {
