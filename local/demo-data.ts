@@ -16,6 +16,24 @@ import {
   type Review,
   unreviewedFile,
 } from '../functions/jobs/model';
+import {
+  chance,
+  DESCRIPTIONS,
+  EXTENSIONS,
+  FILE_STEMS,
+  FILE_TAGS,
+  guidFrom,
+  INSTRUCTIONS,
+  integerBetween,
+  JOB_TAGS,
+  pick,
+  pickSome,
+  QUALIFIERS,
+  REJECT_REASONS,
+  seededRandom,
+  SUBJECTS,
+  type Random,
+} from './demo-vocabulary';
 
 /** A demo account. */
 export interface DemoAccount {
@@ -41,114 +59,9 @@ const SEED = 0x5eed_2024;
 const PERIOD_START = Date.UTC(2023, 6, 1);
 const PERIOD_END = Date.UTC(2025, 5, 30);
 
-/** mulberry32: a small, fast, seeded pseudo-random generator (uniform in [0, 1)). */
-const seededRandom = (seed: number): (() => number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-};
-
-type Random = () => number;
-const integerBetween = (random: Random, min: number, max: number): number =>
-  min + Math.floor(random() * (max - min + 1));
-const pick = <T>(random: Random, values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
-const chance = (random: Random, probability: number): boolean => random() < probability;
-const pickSome = <T>(random: Random, values: readonly T[], max: number): T[] => {
-  const count = integerBetween(random, 0, max);
-  return [...new Set(Array.from({ length: count }, () => pick(random, values)))];
-};
-
-const guidFrom = (random: Random): string => {
-  const hex = (digits: number): string =>
-    Array.from({ length: digits }, () => Math.floor(random() * 16).toString(16)).join('');
-  const variant = (8 + Math.floor(random() * 4)).toString(16);
-  return `${hex(8)}-${hex(4)}-4${hex(3)}-${variant}${hex(3)}-${hex(12)}`;
-};
-
 const iso = (epochMs: number): string => new Date(epochMs).toISOString();
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-const SUBJECTS = [
-  'Spring catalogue',
-  'Summer lookbook',
-  'Autumn campaign',
-  'Winter jackets',
-  'Crème brûlée menu shoot',
-  'Garçon shirts',
-  'Fjällräven backpacks',
-  'Über-sneakers',
-  'Smørrebrød platters',
-  'Jalapeño sauces',
-  'Škoda dealership cars',
-  'Tørklæder og huer',
-  'Łazienka tiles',
-  'Açaí bowls',
-  'Noël gift boxes',
-  'Sommerkjoler',
-  'Möbel Kollektion',
-  'Pâtisserie window',
-  'Ski goggles',
-  'Leather handbags',
-];
-const QUALIFIERS = [
-  'packshots',
-  'ghost mannequin',
-  'on model',
-  'flat lay',
-  'detail shots',
-  'e-commerce set',
-  'hero images',
-];
-const DESCRIPTIONS = [
-  'Remove the background, keep a natural shadow under the product.',
-  'Retusche der Hautpartien, Farben an das Referenzbild angleichen.',
-  'Fjern baggrunden og ret farverne, så de matcher prøven.',
-  'Détourage précis, ombre portée légère, format carré.',
-  'Usuń tło, wyrównaj kolory, zachowaj fakturę materiału.',
-  'Recorte com sombra natural, cores fiéis ao produto.',
-  'Straighten the horizon and clean dust spots on the lens.',
-  'Ghost mannequin: merge front and inside neck shots.',
-  '',
-];
-const JOB_TAGS = ['urgent', 'catalogue', 'webshop', 'print', 'social', 'højsæson', 'réédition', 'wyprzedaż', 'B2B'];
-const FILE_TAGS = [
-  'front',
-  'back',
-  'side',
-  'detail',
-  'shadow',
-  'ghost-mannequin',
-  'colour-match',
-  'nahaufnahme',
-  'vue-de-face',
-];
-const FILE_STEMS = [
-  'cem_test',
-  'IMG_',
-  'DSC_',
-  'produkt_åre_',
-  'mütze-rot_',
-  'chaussure_',
-  'kjole-blå_',
-  'packshot-',
-  'look',
-];
-const EXTENSIONS = ['.jpg', '.jpg', '.jpg', '.JPG', '.tif', '.png'];
-const INSTRUCTIONS = [
-  'Keep the label readable.',
-  'Schatten unter dem Schuh beibehalten.',
-  'Fjern fnug fra stoffet.',
-  'Retoucher les plis du tissu.',
-  'Match the colour to swatch #12.',
-  'Crop tight, 5 % margin.',
-];
-const REJECT_REASONS = ['Cropping', 'Colour', 'Shadow', 'Background', 'Retouching', 'Mask edge'];
 
 /** Statuses whose jobs have been delivered to the customer. */
 const DELIVERED: ReadonlySet<JobStatus> = new Set([
