@@ -5,6 +5,9 @@
 import { join, resolve } from 'node:path';
 import { AUTH_TABLE, JOBS_TABLE } from '../functions/tables';
 
+/** The region the local stack's SDK clients use (DynamoDB Local ignores it, but the SDK needs one). */
+export const LOCAL_REGION = 'us-east-1';
+
 /** The `DATA_DIR` value that keeps nothing on disk. */
 export const IN_MEMORY = ':memory:';
 

@@ -6,31 +6,18 @@
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { AuthStore } from '../functions/auth/store';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { documentClient, resetDocumentClient } from '../functions/aws/dynamodb';
 import { resetConfig } from '../functions/config';
 import { handler as indexerHandler } from '../functions/handlers/indexer';
 import { JobRepository } from '../functions/jobs/repository';
 import { resetSearchIndex, searchIndex } from '../functions/search/engine';
-import { words } from '../functions/search/text';
 import { AUTH_TABLE, JOBS_TABLE } from '../functions/tables';
-import {
-  createDemoAuth,
-  type DemoCommand,
-  type DemoTokens,
-  demoCommands,
-  demoSessionsExpiring,
-  loadDemoTokens,
-  renewDemoSessions,
-  saveDemoTokens,
-} from './demo-auth';
-import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './demo-data';
+import type { DemoTokens } from './demo-auth';
+import { isEmpty, prepareDemo } from './demo-seeding';
 import { docsRoute } from './docs';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { type DynamoDbLocalLostError, type SupervisedDynamoDb, superviseDynamoDbLocal } from './dynamodb-supervisor';
-import { importJobs } from './import';
 import { reindex } from './reindex';
 import {
   type DataPaths,
@@ -39,6 +26,7 @@ import {
   DEFAULT_PORT,
   DEFAULT_TABLE_PREFIX,
   dataPaths,
+  LOCAL_REGION,
   type LocalTables,
   assertSupportedNode,
   localTableNames,
@@ -47,8 +35,8 @@ import { createLocalServer, type LocalServer, type RequestLogEntry } from './ser
 import { type DeadLetter, type PollerLogger, startStreamPoller } from './stream-poller';
 import { ensureTable } from './tables';
 
-/** The region the local stack's SDK clients use (DynamoDB Local ignores it, but the SDK needs one). */
-export const LOCAL_REGION = 'us-east-1';
+export { demoCommandsFor } from './demo-seeding';
+export { LOCAL_REGION } from './paths';
 
 export interface LocalStackOptions {
   /** Port of the HTTP API (default 3000; 0 picks a free one). */
@@ -132,12 +120,6 @@ export const assertPortFree = (port: number, what: string): Promise<void> =>
     probe.listen(port, () => probe.close(() => resolve()));
   });
 
-/** Whether a table holds no item at all. */
-const isEmpty = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
-  const { Items } = await client.send(new ScanCommand({ TableName: tableName, Limit: 1 }));
-  return (Items ?? []).length === 0;
-};
-
 /**
  * Rebuilds the search index from the jobs table when the index holds no job but the table does: the
  * index file was deleted, or it was of a layout this version of the engine does not read and was
@@ -159,13 +141,6 @@ export const rebuildEmptyIndex = async (
   return result.indexed;
 };
 
-/** The two accounts demo sessions belong to: the first two accounts of the demo jobs. */
-const demoAccounts = (): { first: number; other: number } => {
-  const accounts = [...new Set(demoJobs().map((job) => job.accountId))].sort((a, b) => a - b);
-  const first = accounts[0] ?? 1;
-  return { first, other: accounts[1] ?? first + 1 };
-};
-
 /**
  * Points the handlers' configuration at the local stack, and forgets clients and engines made for
  * another one. The handlers read their configuration from the process environment, so one process
@@ -185,91 +160,6 @@ const configureHandlers = async (endpoint: string, tables: LocalTables, paths: D
   resetConfig();
   resetDocumentClient();
   await resetSearchIndex();
-};
-
-/**
- * The document client seeding writes with. Seeding is a start-up batch job, not an API request: it is
- * not bound by the answer budget the handlers' client keeps (3 s per request), and a DynamoDB Local
- * that has just started on a busy machine can be slower than that for its first writes.
- */
-const seedingClient = (endpoint: string): DynamoDBDocumentClient =>
-  DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint,
-      region: LOCAL_REGION,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      maxAttempts: 5,
-      requestHandler: { requestTimeout: 30_000, throwOnRequestTimeout: true, connectionTimeout: 10_000 },
-    }),
-    { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } },
-  );
-
-/** Seeds demo auth and jobs into an empty store, or reads back the demo tokens of an earlier start. */
-const prepareDemo = async (
-  client: DynamoDBClient,
-  endpoint: string,
-  tables: LocalTables,
-  paths: DataPaths,
-  seedDemo: boolean,
-  log: (message: string) => void,
-): Promise<{ demo: DemoTokens | undefined; seeded: boolean }> => {
-  const documents = seedingClient(endpoint);
-  try {
-    return await seedOrLoadDemo(client, documents, tables, paths, seedDemo, log);
-  } finally {
-    documents.destroy();
-  }
-};
-
-const seedOrLoadDemo = async (
-  client: DynamoDBClient,
-  documents: DynamoDBDocumentClient,
-  tables: LocalTables,
-  paths: DataPaths,
-  seedDemo: boolean,
-  log: (message: string) => void,
-): Promise<{ demo: DemoTokens | undefined; seeded: boolean }> => {
-  const store = new AuthStore(documents, tables.authTable);
-  const empty = (await isEmpty(client, tables.jobsTable)) && (await isEmpty(client, tables.authTable));
-  if (!empty || !seedDemo) {
-    let demo = paths.demoTokens === undefined ? undefined : await loadDemoTokens(paths.demoTokens);
-    if (demo !== undefined && demoSessionsExpiring(demo) && paths.demoTokens !== undefined) {
-      demo = await renewDemoSessions(store, demo);
-      await saveDemoTokens(paths.demoTokens, demo);
-      log('Demo sessions renewed.');
-    }
-    return { demo, seeded: false };
-  }
-  log('Seeding demo clients, sessions and jobs…');
-  const demo = await createDemoAuth(store, demoAccounts());
-  if (paths.demoTokens !== undefined) await saveDemoTokens(paths.demoTokens, demo);
-  const jobs = demoJobs();
-  await importJobs(jobs, { repository: new JobRepository(documents, tables.jobsTable) });
-  log(`Seeded ${jobs.length} demo jobs.`);
-  return { demo, seeded: true };
-};
-
-/**
- * The curl commands to print for the demo credentials: a search for a word of the first account's
- * newest job, and the rejection of a demo file in review (of the first account when there is one).
- */
-export const demoCommandsFor = (demo: DemoTokens, baseUrl: string): DemoCommand[] => {
-  const jobs = demoJobs();
-  const firstAccount = demo.sessions.user.accountId;
-  const newest = jobs
-    .filter((job) => job.accountId === firstAccount)
-    .sort((a, b) => Date.parse(b.createdDate) - Date.parse(a.createdDate))[0];
-  const query = words(newest?.name ?? '').find((word) => word.length >= 3) ?? 'a';
-  const accountOfFile = new Map(jobs.flatMap((job) => job.files.map((file) => [file.id, job.accountId] as const)));
-  const ownFile = DEMO_REJECTABLE_FILE_IDS.find((fileId) => accountOfFile.get(fileId) === firstAccount);
-  const anyFile = DEMO_REJECTABLE_FILE_IDS[0];
-  const rejectable =
-    ownFile !== undefined
-      ? { fileId: ownFile, session: 'user' as const }
-      : anyFile !== undefined
-        ? { fileId: anyFile, session: 'operator' as const }
-        : undefined;
-  return demoCommands(demo, { baseUrl, query, ...(rejectable === undefined ? {} : { rejectable }) });
 };
 
 /**

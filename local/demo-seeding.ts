@@ -1,0 +1,121 @@
+/**
+ * The demo data of `npm start`: seeded into an empty store (clients, sessions and jobs, written with a
+ * patient client of its own), or, on an existing data directory, the demo tokens of the earlier start read
+ * back and renewed; and the curl commands printed for them.
+ */
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AuthStore } from '../functions/auth/store';
+import { JobRepository } from '../functions/jobs/repository';
+import { words } from '../functions/search/text';
+import {
+  createDemoAuth,
+  type DemoCommand,
+  type DemoTokens,
+  demoCommands,
+  demoSessionsExpiring,
+  loadDemoTokens,
+  renewDemoSessions,
+  saveDemoTokens,
+} from './demo-auth';
+import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './demo-data';
+import { importJobs } from './import';
+import { type DataPaths, LOCAL_REGION, type LocalTables } from './paths';
+
+/** Whether a table holds no item at all. */
+export const isEmpty = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
+  const { Items } = await client.send(new ScanCommand({ TableName: tableName, Limit: 1 }));
+  return (Items ?? []).length === 0;
+};
+
+/** The two accounts demo sessions belong to: the first two accounts of the demo jobs. */
+const demoAccounts = (): { first: number; other: number } => {
+  const accounts = [...new Set(demoJobs().map((job) => job.accountId))].sort((a, b) => a - b);
+  const first = accounts[0] ?? 1;
+  return { first, other: accounts[1] ?? first + 1 };
+};
+
+/**
+ * The document client seeding writes with. Seeding is a start-up batch job, not an API request: it is
+ * not bound by the answer budget the handlers' client keeps (3 s per request), and a DynamoDB Local
+ * that has just started on a busy machine can be slower than that for its first writes.
+ */
+const seedingClient = (endpoint: string): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint,
+      region: LOCAL_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 5,
+      requestHandler: { requestTimeout: 30_000, throwOnRequestTimeout: true, connectionTimeout: 10_000 },
+    }),
+    { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } },
+  );
+
+/** Seeds demo auth and jobs into an empty store, or reads back the demo tokens of an earlier start. */
+export const prepareDemo = async (
+  client: DynamoDBClient,
+  endpoint: string,
+  tables: LocalTables,
+  paths: DataPaths,
+  seedDemo: boolean,
+  log: (message: string) => void,
+): Promise<{ demo: DemoTokens | undefined; seeded: boolean }> => {
+  const documents = seedingClient(endpoint);
+  try {
+    return await seedOrLoadDemo(client, documents, tables, paths, seedDemo, log);
+  } finally {
+    documents.destroy();
+  }
+};
+
+const seedOrLoadDemo = async (
+  client: DynamoDBClient,
+  documents: DynamoDBDocumentClient,
+  tables: LocalTables,
+  paths: DataPaths,
+  seedDemo: boolean,
+  log: (message: string) => void,
+): Promise<{ demo: DemoTokens | undefined; seeded: boolean }> => {
+  const store = new AuthStore(documents, tables.authTable);
+  const empty = (await isEmpty(client, tables.jobsTable)) && (await isEmpty(client, tables.authTable));
+  if (!empty || !seedDemo) {
+    let demo = paths.demoTokens === undefined ? undefined : await loadDemoTokens(paths.demoTokens);
+    if (demo !== undefined && demoSessionsExpiring(demo) && paths.demoTokens !== undefined) {
+      demo = await renewDemoSessions(store, demo);
+      await saveDemoTokens(paths.demoTokens, demo);
+      log('Demo sessions renewed.');
+    }
+    return { demo, seeded: false };
+  }
+  log('Seeding demo clients, sessions and jobs…');
+  const demo = await createDemoAuth(store, demoAccounts());
+  if (paths.demoTokens !== undefined) await saveDemoTokens(paths.demoTokens, demo);
+  const jobs = demoJobs();
+  await importJobs(jobs, { repository: new JobRepository(documents, tables.jobsTable) });
+  log(`Seeded ${jobs.length} demo jobs.`);
+  return { demo, seeded: true };
+};
+
+/**
+ * The curl commands to print for the demo credentials: a search for a word of the first account's
+ * newest job, and the rejection of a demo file in review (of the first account when there is one).
+ */
+export const demoCommandsFor = (demo: DemoTokens, baseUrl: string): DemoCommand[] => {
+  const jobs = demoJobs();
+  const firstAccount = demo.sessions.user.accountId;
+  const newest = jobs
+    .filter((job) => job.accountId === firstAccount)
+    .sort((a, b) => Date.parse(b.createdDate) - Date.parse(a.createdDate))[0];
+  const query = words(newest?.name ?? '').find((word) => word.length >= 3) ?? 'a';
+  const accountOfFile = new Map(jobs.flatMap((job) => job.files.map((file) => [file.id, job.accountId] as const)));
+  const ownFile = DEMO_REJECTABLE_FILE_IDS.find((fileId) => accountOfFile.get(fileId) === firstAccount);
+  const anyFile = DEMO_REJECTABLE_FILE_IDS[0];
+  const rejectable =
+    ownFile !== undefined
+      ? { fileId: ownFile, session: 'user' as const }
+      : anyFile !== undefined
+        ? { fileId: anyFile, session: 'operator' as const }
+        : undefined;
+  return demoCommands(demo, { baseUrl, query, ...(rejectable === undefined ? {} : { rejectable }) });
+};
