@@ -6,10 +6,9 @@
  */
 import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../local/dynamodb-local';
-import { isRunning, type RunningProcess, runProcess, startProcess } from '../support/local-stack';
+import { isRunning, type RunningProcess, runProcess, type StartedStack, startNpmStart } from '../support/local-stack';
 
-const started: { running: RunningProcess; dynamodbPid?: number }[] = [];
+const started: StartedStack[] = [];
 
 afterAll(async () => {
   for (const { running, dynamodbPid } of started) {
@@ -21,17 +20,7 @@ afterAll(async () => {
   }
 }, 60_000);
 
-const startStack = async (env: Record<string, string>) => {
-  const port = await freePort();
-  const dynamodbPort = await freePort();
-  const running = startProcess('bin/local.ts', [], { PORT: String(port), DYNAMODB_PORT: String(dynamodbPort), ...env });
-  const entry: { running: RunningProcess; dynamodbPid?: number } = { running };
-  started.push(entry);
-  const [, pid] = await running.waitFor(/DynamoDB Local listens on \S+ \(pid (\d+)\)/, 'stderr');
-  entry.dynamodbPid = Number(pid);
-  await running.waitFor(/Listening on http:\/\/localhost:(\d+)/);
-  return { running, port, dynamodbPort, dynamodbPid: Number(pid) };
-};
+const startStack = (env: Record<string, string>) => startNpmStart(env, started);
 
 /** The exit code, or `still running` when the process has not exited within `limitMs`. */
 const exitWithin = (running: RunningProcess, limitMs: number): Promise<number | string> =>

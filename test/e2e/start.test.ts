@@ -9,16 +9,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/dynamodb-local';
 import { makeJob } from '../support/jobs';
-import { isRunning, type RunningProcess, runProcess, startProcess } from '../support/local-stack';
+import { isRunning, type RunningProcess, runProcess, type StartedStack, startNpmStart } from '../support/local-stack';
 import { fetchMatchingOpenApi } from '../support/openapi';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read as arbitrary JSON
 type Json = any;
 
 const LISTENING = /Listening on http:\/\/localhost:(\d+)/;
-const DYNAMODB_PID = /DynamoDB Local: \S+ \(pid (\d+)\)/;
 
-const started: { running: RunningProcess; dynamodbPid?: number }[] = [];
+const started: StartedStack[] = [];
 const directories: string[] = [];
 
 afterAll(async () => {
@@ -35,18 +34,7 @@ afterAll(async () => {
   await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
 }, 60_000);
 
-const startStack = async (env: Record<string, string>) => {
-  const port = await freePort();
-  const dynamodbPort = await freePort();
-  const running = startProcess('bin/local.ts', [], { PORT: String(port), DYNAMODB_PORT: String(dynamodbPort), ...env });
-  const entry: { running: RunningProcess; dynamodbPid?: number } = { running };
-  started.push(entry);
-  const [, pid] = await running.waitFor(/DynamoDB Local listens on \S+ \(pid (\d+)\)/, 'stderr');
-  entry.dynamodbPid = Number(pid);
-  const [, listeningPort] = await running.waitFor(LISTENING);
-  await running.waitFor(DYNAMODB_PID, 'stderr');
-  return { running, port: Number(listeningPort), dynamodbPort, dynamodbPid: Number(pid) };
-};
+const startStack = (env: Record<string, string>) => startNpmStart(env, started);
 
 const stopStack = async ({ running, dynamodbPid }: { running: RunningProcess; dynamodbPid: number }) => {
   running.child.kill('SIGTERM');

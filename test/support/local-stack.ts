@@ -21,6 +21,7 @@ import { AuthStore } from '../../functions/auth/store';
 import { documentClient } from '../../functions/aws/dynamodb';
 import type { Job } from '../../functions/jobs/model';
 import { JobRepository } from '../../functions/jobs/repository';
+import { freePort } from '../../local/dynamodb-local';
 import { importJobs } from '../../local/import';
 import type { LocalTables } from '../../local/paths';
 import { type LocalStack, startLocalStack } from '../../local/runtime';
@@ -276,4 +277,27 @@ export const isRunning = (pid: number): boolean => {
   } catch {
     return false;
   }
+};
+
+/** An `npm start` process a test started, and the DynamoDB Local it reported (for the test's clean-up). */
+export interface StartedStack {
+  running: RunningProcess;
+  dynamodbPid?: number;
+}
+
+/**
+ * Starts `npm start` (bin/local.ts) on free ports with `env`, recording it in `started` at once so a failed
+ * test's clean-up finds it; resolves once it listens, with its port and its DynamoDB Local's.
+ */
+export const startNpmStart = async (env: Record<string, string>, started: StartedStack[]) => {
+  const port = await freePort();
+  const dynamodbPort = await freePort();
+  const running = startProcess('bin/local.ts', [], { PORT: String(port), DYNAMODB_PORT: String(dynamodbPort), ...env });
+  const entry: StartedStack = { running };
+  started.push(entry);
+  const [, pid] = await running.waitFor(/DynamoDB Local listens on \S+ \(pid (\d+)\)/, 'stderr');
+  entry.dynamodbPid = Number(pid);
+  const [, listeningPort] = await running.waitFor(/Listening on http:\/\/localhost:(\d+)/);
+  await running.waitFor(/DynamoDB Local: \S+ \(pid (\d+)\)/, 'stderr');
+  return { running, port: Number(listeningPort), dynamodbPort, dynamodbPid: Number(pid) };
 };
