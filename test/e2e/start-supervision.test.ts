@@ -4,9 +4,18 @@
  * blind; and SIGTERM answers a request still in flight — one whose body is still arriving, well within
  * the request time limit, after the stop began — before the server and DynamoDB Local go.
  */
+import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isRunning, type RunningProcess, runProcess, type StartedStack, startNpmStart } from '../support/local-stack';
+import { freePort } from '../../local/dynamodb-local';
+import {
+  isRunning,
+  ROOT,
+  type RunningProcess,
+  runProcess,
+  type StartedStack,
+  startNpmStart,
+} from '../support/local-stack';
 
 const started: StartedStack[] = [];
 
@@ -81,5 +90,34 @@ describe('npm start supervision and stop', { timeout: 300_000 }, () => {
     expect(received).toContain('"totalJobs":0');
     expect(await exitWithin(running, 90_000)).toBe(0);
     expect(isRunning(dynamodbPid)).toBe(false);
+  });
+
+  it('stops through `npm start` itself: a SIGTERM to the npm process reaches the stack', async () => {
+    // A process manager signals the process it started, here npm; the script must not leave the stack
+    // running under a shell npm signalled instead.
+    const env = { ...process.env, PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()) };
+    const npm = spawn('npm', ['start'], {
+      cwd: ROOT,
+      env: { ...env, DATA_DIR: ':memory:', SEED_DEMO: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 120_000;
+    while (!output.includes('Listening on') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const dynamodbPid = Number(/DynamoDB Local listens on \S+ \(pid (\d+)\)/.exec(output)?.[1]);
+    try {
+      npm.kill('SIGTERM');
+
+      expect(await exited).toBe(0);
+      expect(output).toContain('SIGTERM received, stopping');
+      expect(isRunning(dynamodbPid)).toBe(false);
+    } finally {
+      // On a failure, leave nothing behind: the stack under npm, and its DynamoDB Local.
+      if (npm.exitCode === null) npm.kill('SIGKILL');
+      if (Number.isInteger(dynamodbPid) && isRunning(dynamodbPid)) process.kill(dynamodbPid, 'SIGKILL');
+    }
   });
 });
