@@ -27,7 +27,6 @@
  * the handler (invocation, bisection, retries, dead letters), `stream-checkpoints.ts` keeps what is settled,
  * and `stream-records.ts` shapes the records as Lambda does.
  */
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   type DescribeStreamCommandOutput,
@@ -37,126 +36,30 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describeError } from '../functions/errors';
-import { CheckpointStore } from './stream-checkpoints';
+import { Sleepers } from './sleepers';
 import {
-  BatchDelivery,
-  type DeadLetter,
-  type DeliveryHost,
-  type PollerLogger,
-  type StreamHandler,
-} from './stream-delivery';
+  consoleLogger,
+  DEFAULTS,
+  PollerStoppedError,
+  type Settings,
+  type StreamPoller,
+  type StreamPollerOptions,
+  type StreamPollerStats,
+  streamArnOf,
+} from './stream-poller-options';
+import { CheckpointStore } from './stream-checkpoints';
+import { BatchDelivery, type DeliveryHost } from './stream-delivery';
 import { compareSequence, sequenceOf, toLambdaRecord } from './stream-records';
 
 export type { DeadLetter, PollerLogger, StreamHandler } from './stream-delivery';
 export { toLambdaRecord } from './stream-records';
-
-export interface StreamPollerOptions {
-  /** DynamoDB Local's endpoint. */
-  endpoint: string;
-  region: string;
-  tableName: string;
-  handler: StreamHandler;
-  /** Most records per invocation (1–1000). */
-  batchSize?: number;
-  /** How long to gather records before invoking with a batch that is not full, in milliseconds. */
-  batchWindowMs?: number;
-  /** Retries of a failing batch (or record) before it is dead-lettered. */
-  maxRetries?: number;
-  /** Split a batch in two when the handler throws. */
-  bisectOnError?: boolean;
-  /** Pause between polls of a shard that had nothing new, in milliseconds. */
-  pollIntervalMs?: number;
-  /** First retry delay; doubles per retry up to `maxRetryDelayMs`. */
-  retryDelayMs?: number;
-  maxRetryDelayMs?: number;
-  /** How often the shard list is refreshed (new shards, closed shards), in milliseconds. */
-  shardRefreshMs?: number;
-  /** An invocation running longer than this is a failed invocation (Lambda's function timeout). */
-  invocationTimeoutMs?: number;
-  /** Where to start a shard without checkpoint. */
-  startingPosition?: 'TRIM_HORIZON' | 'LATEST';
-  /** A JSON file keeping each shard's checkpoint across restarts; none when undefined. */
-  checkpointPath?: string;
-  /** The Lambda function name the handler is told it runs as. */
-  functionName?: string;
-  /** Receives records that failed every attempt; the shard waits (and retries) until it succeeds. */
-  onDeadLetter?: (letter: DeadLetter) => void | Promise<void>;
-  logger?: PollerLogger;
-  /** Credentials for DynamoDB Local (any value works). */
-  credentials?: { accessKeyId: string; secretAccessKey: string };
-  /** A DynamoDB Streams client to read with (default: one for `endpoint`); the caller keeps ownership. */
-  streams?: DynamoDBStreamsClient;
-  /** How long the stream keeps a record, in milliseconds (DynamoDB Streams: 24 hours). */
-  retentionMs?: number;
-  /** The command that rebuilds the index from the table, named when records were trimmed unread. */
-  repairCommand?: string;
-}
-
-/** Counters of what the poller did so far. */
-export interface StreamPollerStats {
-  shards: number;
-  finishedShards: number;
-  invocations: number;
-  /** Records settled successfully (each counted once, when checkpointed). */
-  recordsSucceeded: number;
-  retries: number;
-  bisections: number;
-  deadLettered: number;
-  /** The last error of the stream API or the handler, if any. */
-  lastError: string | undefined;
-}
-
-export interface StreamPoller {
-  /** The stream being read. */
-  readonly streamArn: string;
-  /** Stops polling: lets a running invocation finish, keeps unsettled records for the next start. */
-  stop(): Promise<void>;
-  /**
-   * Resolves once every record written to the table before the call has been handed to the handler and
-   * settled (succeeded or dead-lettered). Rejects with {@link PollerStoppedError} if the poller stops first.
-   */
-  drained(): Promise<void>;
-  stats(): StreamPollerStats;
-}
-
-/** The poller was stopped while something still waited on it. */
-export class PollerStoppedError extends Error {
-  public constructor() {
-    super('The stream poller was stopped');
-    this.name = 'PollerStoppedError';
-  }
-}
-
-/** The table has no stream to poll. */
-export class StreamNotEnabledError extends Error {
-  public constructor(tableName: string) {
-    super(`Table ${tableName} has no stream enabled`);
-    this.name = 'StreamNotEnabledError';
-  }
-}
-
-const DEFAULTS = {
-  batchSize: 100,
-  batchWindowMs: 50,
-  maxRetries: 3,
-  bisectOnError: true,
-  pollIntervalMs: 50,
-  retryDelayMs: 100,
-  maxRetryDelayMs: 5_000,
-  shardRefreshMs: 1_000,
-  invocationTimeoutMs: 60_000,
-  startingPosition: 'TRIM_HORIZON' as const,
-  functionName: 'indexer',
-  retentionMs: 24 * 60 * 60 * 1_000,
-  repairCommand: 'npm run cli -- reindex',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-};
-
-const consoleLogger: PollerLogger = {
-  info: () => undefined,
-  warn: (message, details) => console.error(JSON.stringify({ level: 'WARN', message, ...details })),
-  error: (message, details) => console.error(JSON.stringify({ level: 'ERROR', message, ...details })),
-};
+export {
+  PollerStoppedError,
+  StreamNotEnabledError,
+  type StreamPoller,
+  type StreamPollerOptions,
+  type StreamPollerStats,
+} from './stream-poller-options';
 
 // ---------------------------------------------------------------------------------------------------
 // The poller
@@ -176,31 +79,10 @@ interface DrainWaiter {
   reject: (error: Error) => void;
 }
 
-type Settings = Required<Omit<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter' | 'logger' | 'streams'>> &
-  Pick<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter' | 'streams'> & { logger: PollerLogger };
-
 /** The error line of records trimmed before they were read. */
 const trimmedMessage = (repairCommand: string, what: string): string =>
   `${what} before the indexer read them: the search index is missing the changes they carried. ` +
   `Rebuild it with \`${repairCommand}\`; \`${repairCommand.replace(/reindex$/, 'verify-index')}\` lists the jobs affected.`;
-
-/** Reads the stream ARN of a table. */
-const streamArnOf = async (settings: Settings): Promise<string> => {
-  const client = new DynamoDBClient({
-    endpoint: settings.endpoint,
-    region: settings.region,
-    credentials: settings.credentials,
-  });
-  try {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: settings.tableName }));
-    if (Table?.LatestStreamArn === undefined || Table.StreamSpecification?.StreamEnabled !== true) {
-      throw new StreamNotEnabledError(settings.tableName);
-    }
-    return Table.LatestStreamArn;
-  } finally {
-    client.destroy();
-  }
-};
 
 class Poller implements StreamPoller, DeliveryHost {
   public readonly streamArn: string;
@@ -210,7 +92,7 @@ class Poller implements StreamPoller, DeliveryHost {
   private readonly checkpoints: CheckpointStore;
   private readonly shards = new Map<string, ShardState>();
   private readonly waiters = new Set<DrainWaiter>();
-  private readonly sleepers = new Set<() => void>();
+  private readonly sleepers = new Sleepers();
   public readonly counters = { invocations: 0, recordsSucceeded: 0, retries: 0, bisections: 0, deadLettered: 0 };
   private lastError: string | undefined;
   private clock = 0;
@@ -290,38 +172,16 @@ class Poller implements StreamPoller, DeliveryHost {
 
   /** Sleeps, unless the poller stops or a drain request wakes it. */
   private sleep(ms: number): Promise<void> {
-    if (this.isStopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        this.sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.sleepers.add(wake);
-    });
+    return this.isStopping ? Promise.resolve() : this.sleepers.sleep(ms);
   }
 
   /** Sleeps for the full time; only stopping cuts it short (used for retry backoff). */
   public backoff(ms: number): Promise<void> {
-    if (this.isStopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.sleepers.delete(cancel);
-        resolve();
-      }, ms);
-      const cancel = (): void => {
-        if (!this.isStopping) return;
-        clearTimeout(timer);
-        this.sleepers.delete(cancel);
-        resolve();
-      };
-      this.sleepers.add(cancel);
-    });
+    return this.isStopping ? Promise.resolve() : this.sleepers.backoff(ms, () => this.isStopping);
   }
 
   private wakeAll(): void {
-    for (const wake of [...this.sleepers]) wake();
+    this.sleepers.wakeAll();
   }
 
   public retryDelay(attempt: number): number {
