@@ -3,6 +3,7 @@
  * filters, an FTS5 table over pre-folded text with one column per text field, tombstones of deleted
  * jobs, and per-account/status counts so totals without text or date conditions cost nothing.
  */
+import type { DatabaseSync } from 'node:sqlite';
 import type { TextFieldId } from '../../../functions/search/query-text';
 
 /** The FTS5 column of each text field. Column names are fixed identifiers, never user input. */
@@ -155,3 +156,24 @@ export const connectionPragmas = (inMemory: boolean, busyTimeoutMs: number): str
   ]
     .map((pragma) => `${pragma};`)
     .join('\n');
+
+/** Empties every table of the index. */
+export const CLEAR_ALL =
+  "DELETE FROM jobs; DELETE FROM documents; DELETE FROM tombstones; DELETE FROM counts; DELETE FROM terms; INSERT INTO jobs_text (jobs_text) VALUES ('delete-all');";
+
+/** Opens the schema, replacing the tables of an older layout (the index is rebuilt by `reindex`). */
+export const openSchema = (db: DatabaseSync): void => {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const { user_version: version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+    const upgrade = version === UPGRADABLE_VERSION;
+    if (version !== SCHEMA_VERSION && !upgrade) db.exec(DROP_SCHEMA);
+    db.exec(SCHEMA);
+    if (upgrade) db.exec(UPGRADE);
+    if (version !== SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION};`);
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+};
