@@ -1,9 +1,14 @@
 /**
- * The stream poller's outside: its options and their defaults, what it reports, its errors, and the one
- * DynamoDB call that finds the stream to read. The poller itself is in stream-poller.ts.
+ * The stream poller's outside: its options and their defaults, what it reports, its errors and its error
+ * line for trimmed records, and the DynamoDB calls that find the stream and its shards. The poller itself is
+ * in stream-poller.ts.
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import {
+  DescribeStreamCommand,
+  type DescribeStreamCommandOutput,
+  type DynamoDBStreamsClient,
+} from '@aws-sdk/client-dynamodb-streams';
 import type { DeadLetter, PollerLogger, StreamHandler } from './stream-delivery';
 
 export interface StreamPollerOptions {
@@ -135,3 +140,27 @@ export const streamArnOf = async (settings: Settings): Promise<string> => {
     client.destroy();
   }
 };
+
+/** Every shard of a stream with its parent, page by page. */
+export const listShards = async (
+  client: DynamoDBStreamsClient,
+  streamArn: string,
+): Promise<Array<{ shardId: string; parentShardId: string | undefined }>> => {
+  const shards: Array<{ shardId: string; parentShardId: string | undefined }> = [];
+  let exclusiveStartShardId: string | undefined;
+  do {
+    const output: DescribeStreamCommandOutput = await client.send(
+      new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStartShardId }),
+    );
+    for (const shard of output.StreamDescription?.Shards ?? []) {
+      if (shard.ShardId !== undefined) shards.push({ shardId: shard.ShardId, parentShardId: shard.ParentShardId });
+    }
+    exclusiveStartShardId = output.StreamDescription?.LastEvaluatedShardId;
+  } while (exclusiveStartShardId !== undefined);
+  return shards;
+};
+
+/** The error line of records trimmed before they were read. */
+export const trimmedMessage = (repairCommand: string, what: string): string =>
+  `${what} before the indexer read them: the search index is missing the changes they carried. ` +
+  `Rebuild it with \`${repairCommand}\`; \`${repairCommand.replace(/reindex$/, 'verify-index')}\` lists the jobs affected.`;

@@ -27,25 +27,21 @@
  * the handler (invocation, bisection, retries, dead letters), `stream-checkpoints.ts` keeps what is settled,
  * and `stream-records.ts` shapes the records as Lambda does.
  */
-import {
-  DescribeStreamCommand,
-  type DescribeStreamCommandOutput,
-  DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-} from '@aws-sdk/client-dynamodb-streams';
+import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describeError } from '../functions/errors';
 import { Sleepers } from './sleepers';
 import {
   consoleLogger,
   DEFAULTS,
+  listShards,
   PollerStoppedError,
   type Settings,
   type StreamPoller,
   type StreamPollerOptions,
   type StreamPollerStats,
   streamArnOf,
+  trimmedMessage,
 } from './stream-poller-options';
 import { CheckpointStore } from './stream-checkpoints';
 import { BatchDelivery, type DeliveryHost } from './stream-delivery';
@@ -78,11 +74,6 @@ interface DrainWaiter {
   resolve: () => void;
   reject: (error: Error) => void;
 }
-
-/** The error line of records trimmed before they were read. */
-const trimmedMessage = (repairCommand: string, what: string): string =>
-  `${what} before the indexer read them: the search index is missing the changes they carried. ` +
-  `Rebuild it with \`${repairCommand}\`; \`${repairCommand.replace(/reindex$/, 'verify-index')}\` lists the jobs affected.`;
 
 class Poller implements StreamPoller, DeliveryHost {
   public readonly streamArn: string;
@@ -200,28 +191,13 @@ class Poller implements StreamPoller, DeliveryHost {
 
   // -- shards ---------------------------------------------------------------------------------------
 
-  private async listShards(): Promise<Array<{ shardId: string; parentShardId: string | undefined }>> {
-    const shards: Array<{ shardId: string; parentShardId: string | undefined }> = [];
-    let exclusiveStartShardId: string | undefined;
-    do {
-      const output: DescribeStreamCommandOutput = await this.client.send(
-        new DescribeStreamCommand({ StreamArn: this.streamArn, ExclusiveStartShardId: exclusiveStartShardId }),
-      );
-      for (const shard of output.StreamDescription?.Shards ?? []) {
-        if (shard.ShardId !== undefined) shards.push({ shardId: shard.ShardId, parentShardId: shard.ParentShardId });
-      }
-      exclusiveStartShardId = output.StreamDescription?.LastEvaluatedShardId;
-    } while (exclusiveStartShardId !== undefined);
-    return shards;
-  }
-
   /** Refreshes the shard list now and then, starting a reader for every new shard. */
   private async discoverShards(): Promise<void> {
     let failures = 0;
     while (!this.isStopping) {
       const startedAt = this.tick();
       try {
-        const listed = await this.listShards();
+        const listed = await listShards(this.client, this.streamArn);
         failures = 0;
         const ids = new Set(listed.map((shard) => shard.shardId));
         // Register every new shard before starting any reader, so a child listed ahead of its parent
