@@ -25,7 +25,7 @@ import type { HttpMiddleware, HttpRequest } from '../../functions/http/middlewar
 import { validation } from '../../functions/http/middlewares/validation';
 import type { RequestBody } from '../../functions/http/request';
 import { routeFor } from '../../functions/http/routes';
-import { startState } from '../../functions/http/state';
+import type { EndpointContext, HttpState } from '../../functions/http/state';
 
 const ITERATIONS = Number(process.argv[2] ?? 20_000);
 
@@ -71,16 +71,16 @@ const parse = (requestBody: RequestBody) => ({
   statuses: optionalStringList(requestBody, 'statuses'),
 });
 
-const request = (): HttpRequest => {
-  const e = event();
-  const state = startState(e, 'bench');
-  state.principal = principal;
-  state.decodedBody = { encoding: 'json', value: JSON.parse(body) };
-  return { event: e, context: {} as HttpRequest['context'], response: undefined, error: undefined, internal: {} };
-};
+const request = (): HttpRequest<never> => ({
+  event: event(),
+  context: {} as HttpRequest<never>['context'],
+  response: undefined,
+  error: undefined,
+  internal: { requestId: 'bench', principal, decodedBody: { encoding: 'json', value: JSON.parse(body) } },
+});
 
 const route = routeFor('/search');
-const middlewares: Array<[string, HttpMiddleware]> = [
+const middlewares: Array<[string, HttpMiddleware<never>]> = [
   ['requestContext', requestContext()],
   ['methodCheck', methodCheck({ route })],
   ['acceptCheck', acceptCheck()],
@@ -108,7 +108,7 @@ const main = async (): Promise<void> => {
     await measure(name, () => middleware.before?.(shared));
   }
 
-  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(async () => ({
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, EndpointContext, HttpState>(async () => ({
     statusCode: 200,
     headers: {},
     body: '{}',

@@ -3,6 +3,7 @@
  * `seqno` (docs/contract.md §3).
  */
 import { httpEndpoint } from '../http/endpoint';
+import { noInput } from '../http/middlewares/validation';
 import { fieldsFor } from '../search/fields';
 
 /** One element of `fields` in the answer. */
@@ -21,7 +22,7 @@ export interface SearchFieldsResponseBody {
 }
 
 export const handler = httpEndpoint(
-  { path: '/search/fields' },
+  { path: '/search/fields', parse: noInput },
   async ({ principal }): Promise<SearchFieldsResponseBody> => ({
     _type: 'SearchFieldsResponseBody',
     fields: fieldsFor(principal.role).map(({ id, name, isOperatorOnly, isUserOnly, seqno }) => ({

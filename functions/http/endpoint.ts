@@ -8,7 +8,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Principal } from '../auth/principal';
 import { logger } from '../observability';
 import { acceptCheck } from './middlewares/accept';
@@ -27,7 +27,7 @@ import type { EndpointRequest, RequestBody } from './request';
 import { jsonResponse } from './response';
 import { JSON_MEDIA_TYPE } from './media-type';
 import { type RoutePath, routeFor } from './routes';
-import { principalOf, stateOf } from './state';
+import type { EndpointContext, HttpState } from './state';
 
 /** What an endpoint declares besides its handler. */
 export interface EndpointOptions<TInput> {
@@ -35,9 +35,9 @@ export interface EndpointOptions<TInput> {
   path: RoutePath;
   /**
    * Validates the body (an object, either encoding) into the handler's input, throwing
-   * `invalidParameter(name)` for the first bad field. Without it the input is `undefined`.
+   * `invalidParameter(name)` for the first bad field; `noInput` for endpoints that read no body.
    */
-  parse?: (body: RequestBody, principal: Principal) => TInput;
+  parse: (body: RequestBody, principal: Principal) => TInput;
 }
 
 /**
@@ -50,19 +50,19 @@ export const httpEndpoint = <TInput, TResult extends object>(
 ) => {
   const route = routeFor(options.path);
 
-  const endpointHandler = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
-    const state = stateOf(event);
-    const result = await handler({
-      input: state.input as TInput,
-      principal: principalOf(event),
-      requestId: state.requestId,
-      event,
-      context,
-    });
-    return jsonResponse(200, result, state.requestId);
+  const endpointHandler = async (
+    event: APIGatewayProxyEvent,
+    context: EndpointContext<TInput>,
+  ): Promise<APIGatewayProxyResult> => {
+    const { validatedRequest } = context;
+    if (validatedRequest === undefined) throw new Error('The request reached its handler unvalidated');
+    const result = await handler({ ...validatedRequest, event, context });
+    return jsonResponse(200, result, validatedRequest.requestId);
   };
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>(endpointHandler).use([
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, EndpointContext<TInput>, HttpState>(
+    endpointHandler,
+  ).use([
     injectLambdaContext(logger, { resetKeys: true }),
     detailedTracing(),
     requestContext(),

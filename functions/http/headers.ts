@@ -16,23 +16,17 @@ export const commonHeaders = (requestId: string): Record<string, string> => ({
 
 type HeaderSource = Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>;
 
-const lookup = <T>(record: Record<string, T> | null | undefined, name: string): T | undefined => {
-  if (record === null || record === undefined) return undefined;
-  if (Object.hasOwn(record, name)) return record[name];
-  const wanted = name.toLowerCase();
-  for (const key of Object.keys(record)) if (key.toLowerCase() === wanted) return record[key];
-  return undefined;
-};
-
 /**
- * Every value of a request header, in order, whatever the case of its name. API Gateway keeps only
- * the last line of a repeated header in `headers` and all of them in `multiValueHeaders`, so the
- * latter wins when present.
+ * Every value of a request header, in order. Header names are matched once, by
+ * `@middy/http-header-normalizer`, which runs before every check of the chain and lower-cases every
+ * name; here a name is looked up lower-cased. API Gateway keeps only the last line of a repeated header
+ * in `headers` and all of them in `multiValueHeaders`, so the latter wins when present.
  */
 export const headerValues = (event: HeaderSource, name: string): string[] => {
-  const many = lookup(event.multiValueHeaders, name);
+  const key = name.toLowerCase();
+  const many = event.multiValueHeaders?.[key];
   if (Array.isArray(many) && many.length > 0) return many.filter((value): value is string => typeof value === 'string');
-  const one = lookup(event.headers, name);
+  const one = event.headers?.[key];
   return typeof one === 'string' ? [one] : [];
 };
 

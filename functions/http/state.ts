@@ -1,9 +1,15 @@
 /**
- * What the middlewares of one request learn and hand on to each other and to the endpoint's handler:
- * the request id, the route, the caller, the parsed body and the validated input. Kept beside the
- * request (keyed by its event object) rather than on the event itself, so the event stays exactly
- * what API Gateway sent.
+ * What the middlewares of one request learn and hand on to each other: the request id, the route, the
+ * caller and the parsed body. It lives in middy's per-request store, `request.internal`, which middy
+ * creates empty for every invocation, so nothing of an earlier request can leak into a later one and the
+ * event stays what API Gateway sent (apart from the header normalizer's lower-cased names).
+ *
+ * The endpoint's handler is a plain `(event, context)` Lambda handler to middy, so the last check
+ * (validation) hands it the validated request through the context, the way middy's own middlewares
+ * hand values to a handler: {@link EndpointContext}.
  */
+import type { Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal';
 import type { RequestBody } from './request';
 import type { Route } from './routes';
@@ -14,38 +20,41 @@ export interface DecodedBody {
   value: unknown;
 }
 
-/** Per-request state of the HTTP chain. */
-export interface HttpState {
-  requestId: string;
+/** Per-request state of the HTTP chain (middy's `request.internal`); each field is set by one middleware. */
+export type HttpState = {
+  /** Set by `requestContext`, the first check. */
+  requestId?: string;
+  /** Set by `methodCheck`. */
   route?: Route;
+  /** Set by `authentication`. */
   principal?: Principal;
+  /** Set by `bodyParser`. */
   decodedBody?: DecodedBody;
+  /** Set by `validation` once the body is known to be an object. */
   body?: RequestBody;
-  input?: unknown;
+};
+
+/** What the validation middleware hands the endpoint's handler. */
+export interface ValidatedRequest<TInput> {
+  input: TInput;
+  principal: Principal;
+  requestId: string;
 }
 
-const states = new WeakMap<object, HttpState>();
+/** The Lambda context as the endpoint's handler receives it: with the validated request. */
+export type EndpointContext<TInput = unknown> = Context & { validatedRequest?: ValidatedRequest<TInput> };
 
-/** The state of the request an event belongs to; created empty (with an unknown request id) on first use. */
-export const stateOf = (event: object): HttpState => {
-  let state = states.get(event);
-  if (state === undefined) {
-    state = { requestId: 'unknown' };
-    states.set(event, state);
-  }
-  return state;
-};
-
-/** Starts the state of a new request, forgetting anything a previous invocation with the same event left. */
-export const startState = (event: object, requestId: string): HttpState => {
-  const state: HttpState = { requestId };
-  states.set(event, state);
-  return state;
-};
+/** The middy request of the HTTP chain. */
+export type HttpRequest<TInput = unknown> = Request<
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  Error,
+  EndpointContext<TInput>,
+  HttpState
+>;
 
 /** The caller of an authenticated request; throws when the chain has not authenticated it. */
-export const principalOf = (event: object): Principal => {
-  const { principal } = stateOf(event);
-  if (principal === undefined) throw new Error('The request has not been authenticated');
-  return principal;
+export const principalOf = (state: HttpState): Principal => {
+  if (state.principal === undefined) throw new Error('The request has not been authenticated');
+  return state.principal;
 };

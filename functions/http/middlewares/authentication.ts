@@ -5,7 +5,6 @@
  */
 import { type Authenticator, defaultAuthenticator } from '../../auth/authenticate';
 import { lastHeaderValue } from '../headers';
-import { stateOf } from '../state';
 import { CLIENT_TOKEN_HEADER, SESSION_TOKEN_HEADER } from './required-headers';
 import type { HttpMiddleware, HttpRequest } from './types';
 
@@ -23,7 +22,7 @@ export const authentication = (opts: Partial<AuthenticationOptions> = {}): HttpM
   const authenticationBefore = async (request: HttpRequest): Promise<void> => {
     const clientToken = lastHeaderValue(request.event, CLIENT_TOKEN_HEADER)?.trim() ?? '';
     const sessionToken = lastHeaderValue(request.event, SESSION_TOKEN_HEADER)?.trim() ?? '';
-    stateOf(request.event).principal = await options.authenticator().authenticate(clientToken, sessionToken);
+    request.internal.principal = await options.authenticator().authenticate(clientToken, sessionToken);
   };
 
   return { name: 'authentication', before: authenticationBefore };

@@ -16,7 +16,7 @@ export const authorization = (opts: AuthorizationOptions): HttpMiddleware => {
   const options: AuthorizationOptions = { ...opts };
 
   const authorizationBefore = (request: HttpRequest): void => {
-    if (!principalOf(request.event).grants.includes(options.grant)) throw new ApiError('forbidden');
+    if (!principalOf(request.internal).grants.includes(options.grant)) throw new ApiError('forbidden');
   };
 
   return { name: 'authorization', before: authorizationBefore };

@@ -7,14 +7,14 @@
  * bytes must be UTF-8 (the package decodes base64 leniently), a byte-order mark is ignored, an empty body
  * is `{}`, the package's `422` becomes `invalid_json`, and a `__proto__` key — which the package refuses
  * outright — is an unknown field like any other and is dropped. The parsed body goes into the chain's
- * state; the event stays as API Gateway sent it.
+ * state (`request.internal`); the event stays as API Gateway sent it.
  */
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { ApiError } from '../errors';
 import { FormEncodingError, parseForm } from '../form';
 import { lastHeaderValue } from '../headers';
 import { contentTypeOf } from '../media-type';
-import { type DecodedBody, stateOf } from '../state';
+import type { DecodedBody } from '../state';
 import type { HttpMiddleware, HttpRequest } from './types';
 
 /** The body is not valid UTF-8, JSON or form encoding. */
@@ -93,7 +93,7 @@ export const bodyParser = (opts: Partial<BodyParserOptions> = {}): HttpMiddlewar
   const options: BodyParserOptions = { ...defaults, ...opts };
 
   const bodyParserBefore = (request: HttpRequest): void => {
-    const state = stateOf(request.event);
+    const state = request.internal;
     if (!options.methods.includes(request.event.httpMethod)) {
       state.decodedBody = { encoding: 'json', value: {} };
       return;

@@ -17,7 +17,6 @@ import { isDependencyFailure, retryAfterSeconds } from '../dependency-errors';
 import { ApiError, ERROR_STATUS } from '../errors';
 import { errorResponse } from '../response';
 import { SearchRejectedError } from '../../search/search-index';
-import { stateOf } from '../state';
 import type { HttpMiddleware, HttpRequest } from './types';
 
 /** The logging surface the formatter needs. */
@@ -86,7 +85,7 @@ export const errorFormatter = (opts: Partial<ErrorFormatterOptions> = {}): HttpM
     if (request.response !== undefined && request.response !== null) return;
     const error: unknown = request.error;
     const apiError = toApiError(error, options.retryAfterSeconds);
-    const { requestId } = stateOf(request.event ?? {});
+    const requestId = request.internal?.requestId ?? 'unknown';
     try {
       report(apiError, error, request, requestId);
     } catch {

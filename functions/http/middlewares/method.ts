@@ -5,7 +5,6 @@
  */
 import { ApiError } from '../errors';
 import { allowHeader, allowsMethod, type Route } from '../routes';
-import { stateOf } from '../state';
 import type { HttpMiddleware, HttpRequest } from './types';
 
 export interface MethodCheckOptions {
@@ -18,7 +17,7 @@ export const methodCheck = (opts: MethodCheckOptions): HttpMiddleware => {
   const allow = allowHeader(options.route);
 
   const methodCheckBefore = (request: HttpRequest): void => {
-    stateOf(request.event).route = options.route;
+    request.internal.route = options.route;
     const method = request.event.httpMethod;
     if (typeof method !== 'string' || !allowsMethod(options.route, method)) {
       throw new ApiError('method_not_allowed', {}, { headers: { Allow: allow } });

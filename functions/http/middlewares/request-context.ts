@@ -4,7 +4,6 @@
  * Error answers get the same headers from the error formatter.
  */
 import { commonHeaders } from '../headers';
-import { startState, stateOf } from '../state';
 import type { HttpMiddleware, HttpRequest } from './types';
 
 export interface RequestContextOptions {
@@ -33,12 +32,12 @@ export const requestContext = (opts: Partial<RequestContextOptions> = {}): HttpM
   const options: RequestContextOptions = { ...defaults, ...opts };
 
   const requestContextBefore = (request: HttpRequest): void => {
-    startState(request.event, requestIdOf(request, options.fallbackRequestId));
+    request.internal.requestId = requestIdOf(request, options.fallbackRequestId);
   };
 
   const requestContextAfter = (request: HttpRequest): void => {
     if (request.response === null || request.response === undefined) return;
-    const { requestId } = stateOf(request.event);
+    const requestId = request.internal.requestId ?? 'unknown';
     request.response.headers = { ...request.response.headers, ...commonHeaders(requestId) };
   };
 

@@ -1,11 +1,18 @@
 /**
- * The shape of the HTTP chain's middlewares: middy middlewares over API Gateway REST (v1) proxy events.
+ * The shape of the HTTP chain's middlewares: middy middlewares over API Gateway REST (v1) proxy events,
+ * sharing the typed per-request state of `../state` in `request.internal`.
  */
-import type { MiddlewareObj, Request } from '@middy/core';
+import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { EndpointContext, HttpRequest, HttpState } from '../state';
 
 /** A middleware of the HTTP chain. */
-export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
+export type HttpMiddleware<TInput = unknown> = MiddlewareObj<
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  Error,
+  EndpointContext<TInput>,
+  HttpState
+>;
 
-/** The middy request a middleware of the HTTP chain sees. */
-export type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
+export type { HttpRequest };

@@ -3,7 +3,6 @@ import type { Principal } from '../../../../functions/auth/principal';
 import { ApiError, ERROR_STATUS } from '../../../../functions/http/errors';
 import { authentication } from '../../../../functions/http/middlewares/authentication';
 import { authorization } from '../../../../functions/http/middlewares/authorization';
-import { stateOf } from '../../../../functions/http/state';
 import { expectApiError } from '../expect-api-error';
 import { requestFor, runBefore } from './harness';
 
@@ -25,7 +24,7 @@ describe('authentication middleware', () => {
     const request = withTokens();
     await runBefore(authentication({ authenticator: () => ({ authenticate }) }), request);
     expect(authenticate).toHaveBeenCalledWith('client', 'session');
-    expect(stateOf(request.event).principal).toEqual(principal);
+    expect(request.internal.principal).toEqual(principal);
   });
 
   it.each(['invalid_client', 'invalid_session'] as const)('passes on a %s refusal', async (code) => {
@@ -43,13 +42,13 @@ describe('authentication middleware', () => {
 describe('authorization middleware', () => {
   it('lets a client with the grant through', async () => {
     const request = withTokens();
-    stateOf(request.event).principal = principal;
+    request.internal.principal = principal;
     await expect(runBefore(authorization({ grant: 'search' }), request)).resolves.toBeUndefined();
   });
 
   it('answers 403 forbidden when the client lacks the grant', async () => {
     const request = withTokens();
-    stateOf(request.event).principal = principal;
+    request.internal.principal = principal;
     const error = await expectApiError(() => runBefore(authorization({ grant: 'reject' }), request), 'forbidden');
     expect(ERROR_STATUS[error.code]).toBe(403);
   });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../../../functions/http/errors';
 import { bodyParser } from '../../../../functions/http/middlewares/body-parser';
-import { stateOf } from '../../../../functions/http/state';
 import { expectApiError } from '../expect-api-error';
 import { requestFor, runBefore } from './harness';
 
@@ -10,7 +9,7 @@ const post = (body: string | null, contentType = 'application/json', isBase64Enc
 
 const decoded = async (request: ReturnType<typeof post>) => {
   await runBefore(bodyParser(), request);
-  return stateOf(request.event).decodedBody;
+  return request.internal.decodedBody;
 };
 
 describe('body parser middleware', () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../../../functions/http/errors';
 import { methodCheck } from '../../../../functions/http/middlewares/method';
 import { routeFor } from '../../../../functions/http/routes';
-import { stateOf } from '../../../../functions/http/state';
 import { expectApiError } from '../expect-api-error';
 import { requestFor, runBefore } from './harness';
 
@@ -10,7 +9,7 @@ describe('method check middleware', () => {
   it('lets the route method through and records the route', async () => {
     const request = requestFor({ method: 'POST', path: '/search' });
     await runBefore(methodCheck({ route: routeFor('/search') }), request);
-    expect(stateOf(request.event).route?.path).toBe('/search');
+    expect(request.internal.route?.path).toBe('/search');
   });
 
   it.each(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'post'])(

@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../../../functions/auth/principal';
 import { optionalInteger } from '../../../../functions/http/body-fields';
-import { validation } from '../../../../functions/http/middlewares/validation';
+import { noInput, validation } from '../../../../functions/http/middlewares/validation';
 import type { RequestBody } from '../../../../functions/http/request';
-import { stateOf } from '../../../../functions/http/state';
 import { expectApiError } from '../expect-api-error';
 import { requestFor, runBefore } from './harness';
 
@@ -19,26 +18,25 @@ const principal: Principal = {
 
 const parsed = (value: unknown, encoding: RequestBody['encoding'] = 'json') => {
   const request = requestFor({ method: 'POST', path: '/search' });
-  const state = stateOf(request.event);
-  state.principal = principal;
-  state.decodedBody = { encoding, value };
+  request.internal.principal = principal;
+  request.internal.decodedBody = { encoding, value };
   return request;
 };
 
 describe('validation middleware', () => {
-  it('hands the body and the principal to the endpoint parser and keeps its result', async () => {
+  it('hands the body and the principal to the endpoint parser, and its result to the handler', async () => {
     const parse = vi.fn((body: RequestBody) => ({ page: optionalInteger(body, 'page') ?? 0 }));
     const request = parsed({ page: '3' }, 'form');
     await runBefore(validation({ parse }), request);
     expect(parse).toHaveBeenCalledWith({ encoding: 'form', fields: { page: '3' } }, principal);
-    expect(stateOf(request.event).input).toEqual({ page: 3 });
+    expect(request.context.validatedRequest).toEqual({ input: { page: 3 }, principal, requestId: request.internal.requestId });
   });
 
-  it('leaves the input undefined without a parser', async () => {
+  it('gives an endpoint that reads no body an undefined input', async () => {
     const request = parsed({});
-    await runBefore(validation(), request);
-    expect(stateOf(request.event).input).toBeUndefined();
-    expect(stateOf(request.event).body).toEqual({ encoding: 'json', fields: {} });
+    await runBefore(validation({ parse: noInput }), request);
+    expect(request.context.validatedRequest?.input).toBeUndefined();
+    expect(request.internal.body).toEqual({ encoding: 'json', fields: {} });
   });
 
   it.each([
