@@ -25,7 +25,8 @@
  *
  * This module reads shards (discovery, iterators, batching, drain); `stream-delivery.ts` delivers batches to
  * the handler (invocation, bisection, retries, dead letters), `stream-checkpoints.ts` keeps what is settled,
- * and `stream-records.ts` shapes the records as Lambda does.
+ * `stream-trims.ts` tells harmless trims from lost records, and `stream-records.ts` shapes the records as
+ * Lambda does.
  */
 import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
@@ -43,6 +44,7 @@ import {
   streamArnOf,
   trimmedMessage,
 } from './stream-poller-options';
+import { handleTrim } from './stream-trims';
 import { CheckpointStore } from './stream-checkpoints';
 import { BatchDelivery, type DeliveryHost } from './stream-delivery';
 import { compareSequence, sequenceOf, toLambdaRecord } from './stream-records';
@@ -56,9 +58,6 @@ export {
   type StreamPollerOptions,
   type StreamPollerStats,
 } from './stream-poller-options';
-
-// ---------------------------------------------------------------------------------------------------
-// The poller
 
 interface ShardState {
   shardId: string;
@@ -319,30 +318,8 @@ class Poller implements StreamPoller, DeliveryHost {
         const name = error instanceof Error ? error.name : '';
         if (name === 'ExpiredIteratorException') needIterator = true;
         else if (name === 'TrimmedDataAccessException') {
-          // Harmless when the shard was read to its end less than a retention period ago: every record
-          // after that position is younger than the retention period, so none of them can be gone.
-          // A trim already reported (before a restart) is not reported again.
-          const position = lastFetched ?? '';
-          const reported = this.checkpoints.get(state.shardId).trimReportedAfter === position;
-          // So is a TRIM_HORIZON iterator taken a moment ago: it pointed at the oldest record there was, and
-          // in DynamoDB Local it goes stale as soon as another table's write comes before the shard's first.
-          const harmless =
-            horizonJustTaken || (caughtUpSince !== undefined && readAt - caughtUpSince < this.settings.retentionMs);
-          if (harmless || reported) {
-            this.settings.logger.info('Renewed a shard iterator that pointed at trimmed records', {
-              shardId: state.shardId,
-            });
-          } else {
-            this.settings.logger.error(trimmedMessage(this.settings.repairCommand, 'Stream records were trimmed'), {
-              shardId: state.shardId,
-              ...(lastFetched === undefined ? {} : { afterSequenceNumber: lastFetched }),
-            });
-            this.checkpoints.set(state.shardId, {
-              ...this.checkpoints.get(state.shardId),
-              trimReportedAfter: position,
-            });
-            caughtUpSince = undefined;
-          }
+          const read = { shardId: state.shardId, lastFetched, horizonJustTaken, caughtUpSince, readAt };
+          if (handleTrim(this.settings, this.checkpoints, read)) caughtUpSince = undefined;
           fromHorizon = true;
           needIterator = true;
         } else if (name === 'ResourceNotFoundException') {
