@@ -105,6 +105,12 @@ class ImportWriter {
     this.result.failed.push({ line, message });
   }
 
+  /** The progress so far, after `lines` lines (`bytesRead` of `totalBytes` when reading a file). */
+  public progress(lines: number, bytesRead: number, totalBytes: number | undefined): ImportProgress {
+    const { imported, unchanged, failed } = this.result;
+    return { lines, imported, unchanged, failed: failed.length, bytesRead, totalBytes };
+  }
+
   /** Queues a job; a batch is written when full, or before a second version of the same job joins it. */
   public async add(line: number, value: unknown): Promise<boolean> {
     let job: Job;
@@ -172,15 +178,7 @@ export const importNdjson = async (source: string | Readable, options: ImportOpt
   const writer = new ImportWriter(options);
   let lines = 0;
   let bytesRead = 0;
-  const report = (): void =>
-    options.onProgress?.({
-      lines,
-      imported: writer.result.imported,
-      unchanged: writer.result.unchanged,
-      failed: writer.result.failed.length,
-      bytesRead,
-      totalBytes,
-    });
+  const report = (): void => options.onProgress?.(writer.progress(lines, bytesRead, totalBytes));
   const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   try {
     for await (const raw of reader) {
@@ -214,15 +212,7 @@ export const importNdjson = async (source: string | Readable, options: ImportOpt
 export const importJobs = async (jobs: readonly unknown[], options: ImportOptions): Promise<ImportResult> => {
   const writer = new ImportWriter(options);
   let lines = 0;
-  const report = (): void =>
-    options.onProgress?.({
-      lines,
-      imported: writer.result.imported,
-      unchanged: writer.result.unchanged,
-      failed: writer.result.failed.length,
-      bytesRead: 0,
-      totalBytes: undefined,
-    });
+  const report = (): void => options.onProgress?.(writer.progress(lines, 0, undefined));
   for (const job of jobs) {
     lines += 1;
     if (await writer.add(lines, job)) report();
