@@ -1,15 +1,21 @@
 /**
- * The one classifier of AWS and network failures, used by every DynamoDB caller and by the HTTP layer's
- * error formatter:
+ * The one classifier of AWS and network failures, used by the jobs-table gateway
+ * (`functions/jobs/jobs-table.ts`), which sends every jobs-table request through {@link dynamoFailure},
+ * and by the HTTP layer's error formatter:
  *
- * - {@link isTransientFailure}: the dependency is unavailable right now — throttled past the SDK's retries,
- *   timed out, unreachable, a 5xx, or a transaction cancelled for throttling. Answered `503` with
- *   `Retry-After`; a client should retry later.
  * - {@link isWriteConflict}: an optimistic write lost a race — a condition on the version read failed, or
- *   another transaction held an item. The caller re-reads and retries.
+ *   another transaction held an item. The gateway's contention policy re-reads and retries.
+ * - {@link isTransientFailure}: the dependency is unavailable right now — throttled past the SDK's retries,
+ *   timed out, unreachable, a 5xx, or a transaction cancelled for throttling. Thrown on as
+ *   `DependencyUnavailableError('dynamodb')` and answered `503` with `Retry-After`; a client should retry
+ *   later.
  *
  * Anything else is a problem of the request or a bug.
  */
+import { DependencyUnavailableError } from '../errors';
+
+/** The dependency name every unavailable-DynamoDB failure is reported under. */
+export const DYNAMODB = 'dynamodb';
 
 /** Error names (AWS SDK, fetch, OpenSearch client) meaning throttled, timed out or unreachable. */
 const TRANSIENT_NAMES = new Set([
@@ -70,8 +76,9 @@ interface ErrorShape {
   CancellationReasons?: Array<{ Code?: string }>;
 }
 
-const cancellationCodes = (error: ErrorShape): string[] =>
-  (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+/** The per-item reasons of a cancelled transaction, in the order of its items (`None`: not the cause). */
+export const cancellationCodes = (error: unknown): string[] =>
+  ((error as ErrorShape | null | undefined)?.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
 
 const isTransientItself = (error: ErrorShape): boolean => {
   if (typeof error.name === 'string' && TRANSIENT_NAMES.has(error.name)) return true;
@@ -113,4 +120,19 @@ export const isWriteConflict = (error: unknown): boolean => {
   if (name !== 'TransactionCanceledException') return false;
   const codes = cancellationCodes(error as ErrorShape);
   return codes.some((code) => code !== 'None') && codes.every((code) => RACE_REASONS.has(code));
+};
+
+/**
+ * What a failed DynamoDB request is thrown on as — how a DynamoDB error becomes a `503`, in one place:
+ *
+ * 1. a lost race ({@link isWriteConflict}) as it came, for the contention policy to retry (a transaction
+ *    cancelled for conflicts and throttling together is a race: a fresh attempt can get past it);
+ * 2. an unavailable DynamoDB ({@link isTransientFailure}) as `DependencyUnavailableError('dynamodb')`,
+ *    with the error as its cause;
+ * 3. anything else (a problem of the request, a bug) as it came.
+ */
+export const dynamoFailure = (error: unknown): unknown => {
+  if (error instanceof DependencyUnavailableError || isWriteConflict(error)) return error;
+  if (isTransientFailure(error)) return new DependencyUnavailableError(DYNAMODB, error);
+  return error;
 };

@@ -9,11 +9,11 @@
  * already exist; those go the careful way (`fallback`: read, compare, conditional write) and the rest are
  * sent again. Jobs that would not fit in a shared transaction go the careful way straight away.
  */
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { settleConcurrently, sleep } from '../async';
+import { settleConcurrently } from '../async';
+import { cancellationCodes } from '../aws/failures';
 import { DependencyUnavailableError } from '../errors';
-import { cancellationCodes, isTransientDynamoError, jitteredBackoff } from './dynamo-calls';
 import { toFileItem, toJobItem } from './items';
+import type { JobsTable } from './jobs-table';
 import type { Job } from './model';
 
 /** DynamoDB's limits on one TransactWriteItems request. */
@@ -41,8 +41,8 @@ export interface BatchCreateOptions {
 }
 
 export interface BatchCreateTarget {
-  client: DynamoDBDocumentClient;
-  tableName: string;
+  /** The gateway the transactions go through (its classifier and its backoff). */
+  table: JobsTable;
   /** Writes one job the careful way: read its partition, compare, write conditioned on what was read. */
   fallback: (job: Job) => Promise<CreateResult>;
 }
@@ -154,13 +154,13 @@ export const createJobsInBatches = async (
     const transactItems = group.flatMap((entry) =>
       entry.items.map((item, index) => ({
         Put: {
-          TableName: target.tableName,
+          TableName: target.table.tableName,
           Item: item,
           ...(index === 0 ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
         },
       })),
     );
-    await target.client.send(new TransactWriteCommand({ TransactItems: transactItems }));
+    await target.table.transactWrite(transactItems);
   };
 
   /**
@@ -194,7 +194,7 @@ export const createJobsInBatches = async (
         careful.push(...group);
         return;
       }
-      if (attempt > 0) await sleep(jitteredBackoff(attempt));
+      if (attempt > 0) await target.table.pause(attempt);
       if (group.length > 1 && itemsOf(group) > itemBudget) {
         // Only the first piece at this size: the budget grows when it goes through, for the rest.
         const [first = [], ...rest] = pack(group, itemBudget);
@@ -213,7 +213,9 @@ export const createJobsInBatches = async (
         }
         return;
       } catch (error) {
-        const name = error instanceof Error ? error.name : '';
+        // What DynamoDB answered: the gateway wraps an unavailable DynamoDB (a timeout too) around it.
+        const answer = error instanceof DependencyUnavailableError ? error.cause : error;
+        const name = answer instanceof Error ? answer.name : '';
         if (name === 'ValidationException' && group.length > 1) {
           // One job's items were refused: write each job on its own so only that job fails.
           careful.push(...group);
@@ -224,23 +226,23 @@ export const createJobsInBatches = async (
           // condition when sent again and goes the careful way, which finds it unchanged.
           itemBudget = Math.min(itemBudget, Math.max(MIN_TIMEOUT_BUDGET, Math.floor(itemBudget / 2)));
           if (group.length === 1) continue;
-          await sleep(jitteredBackoff(attempt + 1));
+          await target.table.pause(attempt + 1);
           const half = Math.ceil(group.length / 2);
           await write(group.slice(0, half), attempt + 1);
           await write(group.slice(half), attempt + 1);
           return;
         }
         if (name !== 'TransactionCanceledException') {
-          if (!isTransientDynamoError(error)) {
+          if (!(error instanceof DependencyUnavailableError)) {
             fail(group, error);
             return;
           }
-          unavailable ??= new DependencyUnavailableError('dynamodb', error);
+          unavailable ??= error;
           fail(group, unavailable);
           return;
         }
         // Cancelled: existing jobs leave the group; conflicts and throttling are sent again after a pause.
-        const codes = cancellationCodes(error);
+        const codes = cancellationCodes(answer);
         const remaining: Planned[] = [];
         let offset = 0;
         for (const entry of group) {

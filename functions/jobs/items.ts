@@ -60,8 +60,14 @@ export const fromFileItem = (item: FileItem): JobFile => ({
   previousReviews: item.previousReviews ?? [],
 });
 
+/** A job as stored, with the version of its job item. */
+export interface StoredJob {
+  job: Job;
+  version: number;
+}
+
 /** A job with its files and version, from the items of its partition (job item first or anywhere). */
-export const fromItems = (items: ReadonlyArray<Record<string, unknown>>): { job: Job; version: number } | undefined => {
+export const fromItems = (items: ReadonlyArray<Record<string, unknown>>): StoredJob | undefined => {
   const jobItem = items.find((item) => item.entity === 'job') as JobItem | undefined;
   if (jobItem === undefined) return undefined;
   const files = items

@@ -3,51 +3,24 @@
  * and their jobs, decide with the pure rules of `reject.ts`, and write the plan as one conditional
  * transaction (`reject-transaction.ts`), deciding again when a concurrent writer got there first.
  */
-import {
-  BatchGetCommand,
-  type DynamoDBDocumentClient,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountScope, type Principal } from '../auth/principal';
-import { DependencyUnavailableError } from '../errors';
-import { JOBS_TABLE, jobKeys } from '../tables';
+import { jobKeys } from '../tables';
 import { type FileItem, fromFileItem } from './items';
-import type { JobStatus } from './model';
+import { type Item, type ItemKey, JobsTable, type RetryPolicy } from './jobs-table';
+import type { JobStatus, RejectRequest } from './model';
 import { planRejection, RejectContentionError, type StoredFile } from './reject';
-import type { RejectRequest } from './model';
 import { estimatedItemSize } from './reject-sizes';
-import { isWriteConflict } from '../aws/failures';
 import { transactItems } from './reject-transaction';
-import { mapConcurrently, sleep } from '../async';
-
-interface ItemKey {
-  pk: string;
-  sk: string;
-}
+import { mapConcurrently } from '../async';
 
 const LOOKUP_CONCURRENCY = 10;
-const BATCH_GET_LIMIT = 100;
-const BATCH_GET_ATTEMPTS = 5;
-
-/** Retry timing: full-jitter exponential backoff, bounded in attempts and in total time. */
-export interface RetryPolicy {
-  /** Attempts of the whole read-check-write, the first included. */
-  maxAttempts: number;
-  /** Upper bound of the first backoff, in milliseconds; doubles per attempt. */
-  baseDelayMs: number;
-  /** Upper bound of any one backoff, in milliseconds. */
-  maxDelayMs: number;
-  /** No new attempt starts once this much time has passed since the request began, in milliseconds. */
-  budgetMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 20, maxDelayMs: 400, budgetMs: 7_000 };
 
 /** How the use case reaches the world; tests replace the clock, the randomness and the waiting. */
 export interface RejectFilesOptions {
   client: DynamoDBDocumentClient;
   tableName: string;
+  /** The jobs table's retry policy (`jobs-table.ts`), for tests. */
   retry?: Partial<RetryPolicy>;
   now?: () => Date;
   random?: () => number;
@@ -59,46 +32,39 @@ export interface RejectFilesOptions {
  * (nothing written) or {@link RejectContentionError} (retries exhausted, nothing written).
  */
 export class RejectFiles {
-  private readonly client: DynamoDBDocumentClient;
-  private readonly tableName: string;
-  private readonly retry: RetryPolicy;
+  private readonly table: JobsTable;
   private readonly now: () => Date;
-  private readonly random: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
 
   public constructor(options: RejectFilesOptions) {
-    this.client = options.client;
-    this.tableName = options.tableName;
-    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.now = options.now ?? (() => new Date());
-    this.random = options.random ?? Math.random;
-    this.sleep = options.sleep ?? sleep;
+    this.table = new JobsTable(options.client, options.tableName, {
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.random === undefined ? {} : { random: options.random }),
+      ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+      now: () => this.now().getTime(),
+    });
   }
 
-  /** Rejects the files of a validated request on behalf of a caller. */
+  /**
+   * Rejects the files of a validated request on behalf of a caller: the read-check-write runs under the
+   * jobs table's contention policy, whose time budget counts from the start of the request.
+   */
   public async run(request: RejectRequest, principal: Pick<Principal, 'role' | 'accountId'>) {
     const started = this.now().getTime();
     const locations = await this.locate(request.files.map((file) => file.fileId));
-    let lastContention: unknown;
-    for (let attempt = 1; attempt <= this.retry.maxAttempts; attempt += 1) {
-      const { stored, ambiguous } = await this.read(locations, principal);
-      const now = this.now().toISOString();
-      const plan = planRejection(request, stored, principal, now, ambiguous);
-      if (plan.changedJobs.length === 0) return plan.response;
-      try {
-        await this.client.send(new TransactWriteCommand({ TransactItems: transactItems(this.tableName, plan, now) }));
+    return this.table.underContention(
+      async () => {
+        const { stored, ambiguous } = await this.read(locations, principal);
+        const now = this.now().toISOString();
+        const plan = planRejection(request, stored, principal, now, ambiguous);
+        if (plan.changedJobs.length > 0) {
+          await this.table.transactWrite(transactItems(this.table.tableName, plan, now));
+        }
         return plan.response;
-      } catch (error) {
-        if (!isWriteConflict(error)) throw error;
-        lastContention = error;
-      }
-      const delay = this.random() * Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
-      if (this.now().getTime() + delay - started > this.retry.budgetMs) {
-        throw new RejectContentionError(attempt, lastContention);
-      }
-      await this.sleep(delay);
-    }
-    throw new RejectContentionError(this.retry.maxAttempts, lastContention);
+      },
+      (attempts, lastConflict) => new RejectContentionError(attempts, lastConflict),
+      started,
+    );
   }
 
   /**
@@ -108,27 +74,7 @@ export class RejectFiles {
    * up once per request, not once per attempt.
    */
   private async locate(fileIds: readonly number[]): Promise<Map<number, ItemKey[]>> {
-    const found = await mapConcurrently(fileIds, LOOKUP_CONCURRENCY, async (fileId) => {
-      const keys: ItemKey[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const { Items, LastEvaluatedKey } = await this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: JOBS_TABLE.globalSecondaryIndexes[0].indexName,
-            KeyConditionExpression: '#fileId = :fileId',
-            ExpressionAttributeNames: { '#fileId': 'fileId' },
-            ExpressionAttributeValues: { ':fileId': fileId },
-            ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
-          }),
-        );
-        for (const item of Items ?? []) {
-          if (typeof item.pk === 'string' && typeof item.sk === 'string') keys.push({ pk: item.pk, sk: item.sk });
-        }
-        startKey = LastEvaluatedKey;
-      } while (startKey !== undefined);
-      return keys;
-    });
+    const found = await mapConcurrently(fileIds, LOOKUP_CONCURRENCY, (fileId) => this.table.locateFile(fileId));
     return new Map(fileIds.map((fileId, index) => [fileId, found[index] ?? []]));
   }
 
@@ -144,7 +90,8 @@ export class RejectFiles {
     const candidates = [...locations.values()].flat();
     const jobPartitions = new Set(candidates.map((key) => key.pk));
     const keys: ItemKey[] = [...candidates, ...[...jobPartitions].map((pk) => ({ pk, sk: jobKeys.jobSk }))];
-    const items = await this.batchGet(keys);
+    const items = new Map<string, Item>();
+    for (const item of await this.table.batchGet(keys)) items.set(`${item.pk}\u0000${item.sk}`, item);
     const scope = accountScope(principal);
     const stored = new Map<number, StoredFile>();
     const ambiguous = new Set<number>();
@@ -171,24 +118,5 @@ export class RejectFiles {
       else if (visible.length === 1) stored.set(fileId, visible[0] as StoredFile);
     }
     return { stored, ambiguous };
-  }
-
-  private async batchGet(keys: readonly ItemKey[]): Promise<Map<string, Record<string, unknown>>> {
-    const items = new Map<string, Record<string, unknown>>();
-    for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
-      let pending: Array<Record<string, unknown>> = keys
-        .slice(start, start + BATCH_GET_LIMIT)
-        .map((key) => ({ ...key }));
-      for (let attempt = 1; pending.length > 0; attempt += 1) {
-        if (attempt > BATCH_GET_ATTEMPTS) throw new DependencyUnavailableError('DynamoDB');
-        if (attempt > 1) await this.sleep(this.random() * this.retry.baseDelayMs * 2 ** (attempt - 1));
-        const { Responses, UnprocessedKeys } = await this.client.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        for (const item of Responses?.[this.tableName] ?? []) items.set(`${item.pk}\u0000${item.sk}`, item);
-        pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-      }
-    }
-    return items;
   }
 }

@@ -3,13 +3,11 @@
  * on, so a concurrent change makes the whole transaction fail (and the use case decide again) instead
  * of being overwritten.
  */
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { jobKeys } from '../tables';
 import type { FileItem } from './items';
+import type { TransactItem } from './jobs-table';
 import { MAX_PREVIOUS_REVIEWS, REVIEWABLE_STATUSES, type Review } from './model';
-import { type FileChange, REJECTED_JOB_STATUS, type RejectPlan, type StoredJob } from './reject';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import { type FileChange, type JobSnapshot, REJECTED_JOB_STATUS, type RejectPlan } from './reject';
 
 /** The file attributes a rejection derives from: if any changed since the read, the write must fail. */
 const GUARDED_FILE_ATTRIBUTES = ['isRejected', 'acceptedByUser', 'reviewDate'] as const;
@@ -126,7 +124,7 @@ const reviewableCondition = () => {
   return { expression: `#status IN (${placeholders.join(', ')})`, names: { '#status': 'status' }, values };
 };
 
-const jobUpdate = (tableName: string, job: StoredJob, now: string): TransactItem => {
+const jobUpdate = (tableName: string, job: JobSnapshot, now: string): TransactItem => {
   const guard = reviewableCondition();
   return {
     Update: {
@@ -140,7 +138,7 @@ const jobUpdate = (tableName: string, job: StoredJob, now: string): TransactItem
   };
 };
 
-const jobUnchanged = (tableName: string, job: StoredJob): TransactItem => {
+const jobUnchanged = (tableName: string, job: JobSnapshot): TransactItem => {
   const guard = reviewableCondition();
   return {
     ConditionCheck: {

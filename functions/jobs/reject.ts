@@ -11,6 +11,7 @@
  */
 import type { Principal } from '../auth/principal';
 import { accountScope } from '../auth/principal';
+import { DYNAMODB } from '../aws/failures';
 import { ApiError, DependencyUnavailableError } from '../errors';
 import type { FileItem } from './items';
 import {
@@ -117,7 +118,7 @@ export class RejectContentionError extends DependencyUnavailableError {
   public readonly attempts: number;
 
   public constructor(attempts: number, cause?: unknown) {
-    super('DynamoDB', cause, 1);
+    super(DYNAMODB, cause, 1);
     this.name = 'RejectContentionError';
     this.attempts = attempts;
   }
@@ -127,8 +128,11 @@ export class RejectContentionError extends DependencyUnavailableError {
 // Pure rules
 // ---------------------------------------------------------------------------------------------------
 
-/** The job fields a rejection reads: who owns it, where it is in its lifecycle, its version. */
-export interface StoredJob {
+/**
+ * The job fields a rejection reads: who owns it, where it is in its lifecycle, its version (a job as
+ * stored, with its files, is `StoredJob` of `items.ts`).
+ */
+export interface JobSnapshot {
   id: number;
   accountId: number;
   status: JobStatus;
@@ -139,7 +143,7 @@ export interface StoredJob {
 
 /** A file as read, with its job and its raw item (the item guards the conditional write). */
 export interface StoredFile {
-  job: StoredJob;
+  job: JobSnapshot;
   file: JobFile;
   item: FileItem;
 }
@@ -215,9 +219,9 @@ export interface FileChange {
 /** Everything one request writes, grouped by job. */
 export interface RejectPlan {
   /** Jobs with at least one file to change: each gets a version bump and the review status. */
-  changedJobs: Array<{ job: StoredJob; files: FileChange[] }>;
+  changedJobs: Array<{ job: JobSnapshot; files: FileChange[] }>;
   /** Jobs whose requested files are all unchanged repeats, in a request that changes other jobs. */
-  unchangedJobs: StoredJob[];
+  unchangedJobs: JobSnapshot[];
   /**
    * Files that repeat their current review, in a request that changes other files: the write checks
    * that each is still as read, so the answer it gives for them is still true when it commits.
@@ -238,7 +242,7 @@ export const rejectedItemSize = (before: FileItem, after: JobFile): number =>
   estimatedItemSize({ ...before, ...after });
 
 /** An upper bound of a job item's size once a rejection has set its status, `reviewedDate` and version. */
-const rejectedJobSize = (job: StoredJob, now: string): number =>
+const rejectedJobSize = (job: JobSnapshot, now: string): number =>
   job.itemBytes + estimatedItemSize({ status: REJECTED_JOB_STATUS, reviewedDate: now, version: job.version + 1 });
 
 /** What one file of the request adds to its transaction, in bytes: its own item and, once, its job's. */
@@ -276,8 +280,8 @@ export const planRejection = (
   now: string,
   ambiguous: ReadonlySet<number> = new Set(),
 ): RejectPlan => {
-  const changes = new Map<number, { job: StoredJob; files: FileChange[] }>();
-  const jobs = new Map<number, StoredJob>();
+  const changes = new Map<number, { job: JobSnapshot; files: FileChange[] }>();
+  const jobs = new Map<number, JobSnapshot>();
   const repeats: FileItem[] = [];
   const shares: TransactionShare[] = [];
   const files: RejectedFile[] = request.files.map((rejection) => {

@@ -9,33 +9,18 @@
  * final version bump always brings it up to date. Imports create new jobs in shared transactions
  * without reading them first (`batch-create.ts`).
  */
-import {
-  BatchWriteCommand,
-  type DynamoDBDocumentClient,
-  QueryCommand,
-  type QueryCommandOutput,
-  ScanCommand,
-  type ScanCommandInput,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { DependencyUnavailableError } from '../errors';
-import { mapConcurrently, sleep } from '../async';
+import type { DynamoDBDocumentClient, ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { mapConcurrently } from '../async';
 import { jobKeys } from '../tables';
 import { type BatchCreateOptions, createJobsInBatches, JobSupersededError } from './batch-create';
-import { dynamo, isWriteConflict, jitteredBackoff } from './dynamo-calls';
-import { fromItems, type JobItem } from './items';
+import { fromItems, type JobItem, type StoredJob } from './items';
+import { type Item, JobsTable, type RetryPolicy, type TransactItem } from './jobs-table';
 import type { Job } from './model';
 import { planWrite, type WritePlan } from './write-plan';
 
 export { JobSupersededError } from './batch-create';
-export { isTransientDynamoError, isWriteConflict } from './dynamo-calls';
+export type { StoredJob } from './items';
 export { planWrite, sameItem, type WritePlan } from './write-plan';
-
-/** A job as stored, with the version of its job item. */
-export interface StoredJob {
-  job: Job;
-  version: number;
-}
 
 /** What an upsert did: wrote a new job, changed an existing one, or found it identical. */
 export type PutOutcome = 'created' | 'updated' | 'unchanged';
@@ -51,8 +36,8 @@ export interface PutResult {
 export type StoredVersion = Pick<PutResult, 'jobId' | 'version'>;
 
 export interface JobRepositoryOptions {
-  /** How many times an upsert re-reads and retries after losing an optimistic-lock race. */
-  maxConflictRetries?: number;
+  /** The jobs table's retry policy (`jobs-table.ts`), for tests; an upsert's attempts are its `maxAttempts`. */
+  retry?: Partial<RetryPolicy>;
   /** Items per Scan page. */
   scanPageSize?: number;
   /**
@@ -75,24 +60,18 @@ export class JobWriteConflictError extends Error {
 
 /** The largest number of item writes DynamoDB accepts in one TransactWriteItems request. */
 export const MAX_TRANSACTION_ITEMS = 100;
-const BATCH_WRITE_ITEMS = 25;
-
-/** One request of a BatchWriteItem call. */
-type WriteRequest = { PutRequest: { Item: object } } | { DeleteRequest: { Key: { pk: string; sk: string } } };
-const MAX_BATCH_WRITE_ROUNDS = 10;
 
 /** The jobs table, read and written job by job. */
 export class JobRepository {
-  private readonly client: DynamoDBDocumentClient;
+  /** The gateway every request of the repository goes through. */
+  private readonly table: JobsTable;
   private readonly tableName: string;
-  private readonly maxConflictRetries: number;
   private readonly scanPageSize: number;
   private readonly maxTransactionItems: number;
 
   public constructor(client: DynamoDBDocumentClient, tableName: string, options: JobRepositoryOptions = {}) {
-    this.client = client;
+    this.table = new JobsTable(client, tableName, options.retry === undefined ? {} : { retry: options.retry });
     this.tableName = tableName;
-    this.maxConflictRetries = options.maxConflictRetries ?? 8;
     this.scanPageSize = options.scanPageSize ?? 1_000;
     this.maxTransactionItems = Math.max(
       1,
@@ -100,34 +79,12 @@ export class JobRepository {
     );
   }
 
-  /** Every item of a job's partition (one paginated Query). */
-  private async readPartition(jobId: number, consistent: boolean): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let exclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page: QueryCommandOutput = await dynamo(() =>
-        this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': jobKeys.pk(jobId) },
-            ConsistentRead: consistent,
-            ExclusiveStartKey: exclusiveStartKey,
-          }),
-        ),
-      );
-      items.push(...(page.Items ?? []));
-      exclusiveStartKey = page.LastEvaluatedKey;
-    } while (exclusiveStartKey !== undefined);
-    return items;
-  }
-
   /**
    * A job with its files and version, or undefined when the table has no job item for it. Strongly
    * consistent unless `consistent: false`.
    */
   public async getJob(jobId: number, options: { consistent?: boolean } = {}): Promise<StoredJob | undefined> {
-    return fromItems(await this.readPartition(jobId, options.consistent ?? true));
+    return this.table.readJob(jobId, options);
   }
 
   /**
@@ -158,28 +115,24 @@ export class JobRepository {
   }
 
   /**
-   * Reads the job's partition, plans the write from it and writes it conditioned on the version read;
-   * when a concurrent writer got there first, waits a jittered moment and starts over from a fresh read.
+   * Reads the job's partition, plans the write from it and writes it conditioned on the version read,
+   * under the table's contention policy: a concurrent writer that got there first means a fresh read and
+   * another attempt, and {@link JobWriteConflictError} once the policy gives up.
    */
-  private async writeWithRetry(job: Job, plan: (items: Record<string, unknown>[]) => WritePlan): Promise<PutResult> {
-    let lastConflict: unknown;
-    for (let attempt = 0; attempt <= this.maxConflictRetries; attempt++) {
-      if (attempt > 0) await sleep(jitteredBackoff(attempt));
-      const planned = plan(await this.readPartition(job.id, true));
-      if (planned.jobItem === undefined) return { jobId: job.id, outcome: 'unchanged', version: planned.version };
-      try {
+  private writeWithRetry(job: Job, plan: (items: Item[]) => WritePlan): Promise<PutResult> {
+    return this.table.underContention(
+      async () => {
+        const planned = plan(await this.table.readPartition(job.id, true));
+        if (planned.jobItem === undefined) return { jobId: job.id, outcome: 'unchanged', version: planned.version };
         await this.write(planned, planned.jobItem);
         return {
           jobId: job.id,
           outcome: planned.expectedVersion === undefined ? 'created' : 'updated',
           version: planned.version,
         };
-      } catch (error) {
-        if (!isWriteConflict(error)) throw error;
-        lastConflict = error;
-      }
-    }
-    throw new JobWriteConflictError(job.id, this.maxConflictRetries + 1, lastConflict);
+      },
+      (attempts, lastConflict) => new JobWriteConflictError(job.id, attempts, lastConflict),
+    );
   }
 
   /**
@@ -190,11 +143,10 @@ export class JobRepository {
     jobs: readonly Job[],
     options: BatchCreateOptions = {},
   ): Promise<PromiseSettledResult<PutResult>[]> {
-    return createJobsInBatches(
-      { client: this.client, tableName: this.tableName, fallback: (job) => this.importJob(job) },
-      jobs,
-      { transactionItems: this.maxTransactionItems, ...options },
-    );
+    return createJobsInBatches({ table: this.table, fallback: (job) => this.importJob(job) }, jobs, {
+      transactionItems: this.maxTransactionItems,
+      ...options,
+    });
   }
 
   /** Upserts many jobs, at most `concurrency` at a time; results in input order. */
@@ -206,15 +158,14 @@ export class JobRepository {
    * Deletes a job and its files; returns whether it existed. The job item goes first (conditioned on the
    * version read), so the indexer sees the job gone with the version of its last state.
    */
-  public async deleteJob(jobId: number): Promise<boolean> {
-    for (let attempt = 0; attempt <= this.maxConflictRetries; attempt++) {
-      if (attempt > 0) await sleep(jitteredBackoff(attempt));
-      const items = await this.readPartition(jobId, true);
-      const jobItem = items.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
-      const fileKeys = items.filter((item) => item.sk !== jobKeys.jobSk).map((item) => item.sk as string);
-      if (jobItem === undefined && fileKeys.length === 0) return false;
-      try {
-        const jobDelete =
+  public deleteJob(jobId: number): Promise<boolean> {
+    return this.table.underContention(
+      async () => {
+        const items = await this.table.readPartition(jobId, true);
+        const jobItem = items.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
+        const fileKeys = items.filter((item) => item.sk !== jobKeys.jobSk).map((item) => item.sk as string);
+        if (jobItem === undefined && fileKeys.length === 0) return false;
+        const jobDelete: TransactItem[] =
           jobItem === undefined
             ? []
             : [
@@ -228,29 +179,20 @@ export class JobRepository {
                 },
               ];
         if (jobDelete.length + fileKeys.length <= this.maxTransactionItems) {
-          await dynamo(() =>
-            this.client.send(
-              new TransactWriteCommand({
-                TransactItems: [
-                  ...jobDelete,
-                  ...fileKeys.map((sk) => ({
-                    Delete: { TableName: this.tableName, Key: { pk: jobKeys.pk(jobId), sk } },
-                  })),
-                ],
-              }),
-            ),
-          );
+          await this.table.transactWrite([
+            ...jobDelete,
+            ...fileKeys.map((sk) => ({ Delete: { TableName: this.tableName, Key: { pk: jobKeys.pk(jobId), sk } } })),
+          ]);
         } else {
-          if (jobDelete.length > 0)
-            await dynamo(() => this.client.send(new TransactWriteCommand({ TransactItems: jobDelete })));
-          await this.batchWrite(fileKeys.map((sk) => ({ DeleteRequest: { Key: { pk: jobKeys.pk(jobId), sk } } })));
+          if (jobDelete.length > 0) await this.table.transactWrite(jobDelete);
+          await this.table.batchWrite(
+            fileKeys.map((sk) => ({ DeleteRequest: { Key: { pk: jobKeys.pk(jobId), sk } } })),
+          );
         }
         return jobItem !== undefined;
-      } catch (error) {
-        if (!isWriteConflict(error)) throw error;
-      }
-    }
-    throw new JobWriteConflictError(jobId, this.maxConflictRetries + 1);
+      },
+      (attempts, lastConflict) => new JobWriteConflictError(jobId, attempts, lastConflict),
+    );
   }
 
   /** Carries out a write plan: one transaction when it fits, else files first and the version bump last. */
@@ -270,65 +212,23 @@ export class JobRepository {
     const pk = jobKeys.pk(jobItem.id);
     const fileWrites = plan.filePuts.length + plan.fileDeletes.length;
     if (fileWrites + 1 <= this.maxTransactionItems) {
-      await dynamo(() =>
-        this.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              jobPut,
-              ...plan.filePuts.map((item) => ({ Put: { TableName: this.tableName, Item: item } })),
-              ...plan.fileDeletes.map((sk) => ({ Delete: { TableName: this.tableName, Key: { pk, sk } } })),
-            ],
-          }),
-        ),
-      );
+      await this.table.transactWrite([
+        jobPut,
+        ...plan.filePuts.map((item) => ({ Put: { TableName: this.tableName, Item: item } })),
+        ...plan.fileDeletes.map((sk) => ({ Delete: { TableName: this.tableName, Key: { pk, sk } } })),
+      ]);
       return;
     }
-    await this.batchWrite([
+    await this.table.batchWrite([
       ...plan.filePuts.map((item) => ({ PutRequest: { Item: item } })),
       ...plan.fileDeletes.map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })),
     ]);
-    await dynamo(() => this.client.send(new TransactWriteCommand({ TransactItems: [jobPut] })));
-  }
-
-  /** Writes requests in batches of 25, resending unprocessed items with backoff. */
-  private async batchWrite(requests: WriteRequest[]): Promise<void> {
-    for (let start = 0; start < requests.length; start += BATCH_WRITE_ITEMS) {
-      let pending = requests.slice(start, start + BATCH_WRITE_ITEMS);
-      for (let round = 0; pending.length > 0; round++) {
-        if (round >= MAX_BATCH_WRITE_ROUNDS) {
-          throw new DependencyUnavailableError('dynamodb', new Error('BatchWriteItem left items unprocessed'));
-        }
-        if (round > 0) await sleep(jitteredBackoff(round));
-        const batch = pending;
-        const output = await dynamo(() =>
-          this.client.send(
-            new BatchWriteCommand({
-              RequestItems: { [this.tableName]: batch as Array<{ PutRequest?: { Item: Record<string, unknown> } }> },
-            }),
-          ),
-        );
-        pending = (output.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
-      }
-    }
+    await this.table.transactWrite([jobPut]);
   }
 
   /** Scans the table page by page. */
-  private async *scanPages(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
-    let exclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await dynamo(() =>
-        this.client.send(
-          new ScanCommand({
-            TableName: this.tableName,
-            Limit: this.scanPageSize,
-            ...input,
-            ExclusiveStartKey: exclusiveStartKey,
-          }),
-        ),
-      );
-      yield page.Items ?? [];
-      exclusiveStartKey = page.LastEvaluatedKey;
-    } while (exclusiveStartKey !== undefined);
+  private scanPages(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>): AsyncIterable<Item[]> {
+    return this.table.scanPages({ Limit: this.scanPageSize, ...input });
   }
 
   /** The id and version of every job in the table (a scan of job items only). */

@@ -8,6 +8,7 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type CreateResult, createJobsInBatches } from '../../../functions/jobs/batch-create';
+import { JobsTable } from '../../../functions/jobs/jobs-table';
 import type { Job } from '../../../functions/jobs/model';
 import { DependencyUnavailableError } from '../../../functions/http/errors';
 import { makeFile, makeJob } from '../../support/jobs';
@@ -21,8 +22,7 @@ const cancelled = (codes: string[]): Error =>
 
 let fallbacks: number[];
 const target = {
-  client: documents,
-  tableName: 'jobs',
+  table: new JobsTable(documents, 'jobs'),
   fallback: async (job: Job): Promise<CreateResult> => {
     fallbacks.push(job.id);
     return { jobId: job.id, outcome: 'updated', version: 7 };

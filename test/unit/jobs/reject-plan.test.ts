@@ -21,7 +21,7 @@ import {
   RejectionTooLargeError,
   rejectionReasonOf,
   type StoredFile,
-  type StoredJob,
+  type JobSnapshot,
   TRANSACTION_SIZE_BUDGET,
 } from '../../../functions/jobs/reject';
 import { isWriteConflict } from '../../../functions/aws/failures';
@@ -36,7 +36,7 @@ const operator: Pick<Principal, 'role' | 'accountId'> = { role: 'operator', acco
 const jobFile = (id: number, overrides: Partial<JobFile> = {}): JobFile =>
   unreviewedFile({ id, fileName: `file_${id}.jpg`, ...overrides });
 
-const storedJob = (id: number, overrides: Partial<StoredJob> = {}): StoredJob => ({
+const storedJob = (id: number, overrides: Partial<JobSnapshot> = {}): JobSnapshot => ({
   id,
   accountId: 10,
   status: 'CJ_REVIEWING',
@@ -45,7 +45,7 @@ const storedJob = (id: number, overrides: Partial<StoredJob> = {}): StoredJob =>
   ...overrides,
 });
 
-const stored = (job: StoredJob, file: JobFile): StoredFile => ({ job, file, item: toFileItem(job.id, file) });
+const stored = (job: JobSnapshot, file: JobFile): StoredFile => ({ job, file, item: toFileItem(job.id, file) });
 
 const rejection = (fileId: number, overrides: Partial<FileRejection> = {}): FileRejection => ({
   fileId,

@@ -1,12 +1,10 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/aws/dynamodb';
-import { DependencyUnavailableError } from '../../../functions/http/errors';
 import { toFileItem, toJobItem } from '../../../functions/jobs/items';
 import { type Job, type Review, unreviewedFile } from '../../../functions/jobs/model';
-import { RejectContentionError, RejectionTooLargeError } from '../../../functions/jobs/reject';
+import { RejectionTooLargeError } from '../../../functions/jobs/reject';
 import { RejectFiles } from '../../../functions/jobs/reject-files';
 
 const job: Job = {
@@ -30,13 +28,6 @@ const job: Job = {
 
 const request = { files: [{ fileId: 70, customRejection: 'Redo', rejects: [] }] };
 const principal = { role: 'user' as const, accountId: 10 };
-
-const canceled = (...codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
 
 describe('the reject use case with a mocked DynamoDB', () => {
   const client = createDocumentClient({ region: 'us-east-1', dynamodbEndpoint: undefined, dependencyTimeoutMs: 1_000 });
@@ -74,54 +65,6 @@ describe('the reject use case with a mocked DynamoDB', () => {
       ],
       ConsistentRead: true,
     });
-  });
-
-  it('reads again and writes again after losing a race, waiting a jittered, growing delay', async () => {
-    dynamo
-      .on(TransactWriteCommand)
-      .rejectsOnce(canceled('ConditionalCheckFailed', 'None'))
-      .rejectsOnce(canceled('None', 'TransactionConflict'))
-      .resolves({});
-    await expect(useCase().run(request, principal)).resolves.toMatchObject({ _type: 'RejectResponseBody' });
-    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
-    expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(3);
-    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
-    expect(delays).toEqual([10, 20]);
-  });
-
-  it('answers a contention error once its attempts are spent', async () => {
-    dynamo.on(TransactWriteCommand).rejects(canceled('ConditionalCheckFailed', 'None'));
-    const outcome = useCase(3).run(request, principal);
-    await expect(outcome).rejects.toBeInstanceOf(RejectContentionError);
-    await expect(outcome).rejects.toBeInstanceOf(DependencyUnavailableError);
-    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
-  });
-
-  it('passes on a transaction failure that no retry can fix', async () => {
-    dynamo.on(TransactWriteCommand).rejects(canceled('ValidationError', 'None'));
-    await expect(useCase().run(request, principal)).rejects.toBeInstanceOf(TransactionCanceledException);
-    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(1);
-  });
-
-  it('retries the keys a batch read left unprocessed', async () => {
-    dynamo
-      .on(BatchGetCommand)
-      .resolvesOnce({
-        Responses: { jobs: [toJobItem(job, 3)] },
-        UnprocessedKeys: { jobs: { Keys: [{ pk: 'JOB#7', sk: 'FILE#70' }] } },
-      })
-      .resolves({ Responses: { jobs: [toFileItem(7, job.files[0]!)] } });
-    dynamo.on(TransactWriteCommand).resolves({});
-    await expect(useCase().run(request, principal)).resolves.toMatchObject({ jobs: [{ id: 7 }] });
-    expect(dynamo.commandCalls(BatchGetCommand)[1]?.args[0].input.RequestItems?.jobs?.Keys).toEqual([
-      { pk: 'JOB#7', sk: 'FILE#70' },
-    ]);
-  });
-
-  it('reports DynamoDB unavailable when a batch read stays unprocessed', async () => {
-    dynamo.on(BatchGetCommand).resolves({ UnprocessedKeys: { jobs: { Keys: [{ pk: 'JOB#7', sk: 'JOB' }] } } });
-    await expect(useCase().run(request, principal)).rejects.toBeInstanceOf(DependencyUnavailableError);
-    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
   it('trims a long review history to the five most recent reviews with one bounded write', async () => {

@@ -2,23 +2,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DependencyUnavailableError } from '../../../functions/http/errors';
 import { toFileItem, toJobItem } from '../../../functions/jobs/items';
-import {
-  isTransientDynamoError,
-  JobRepository,
-  JobWriteConflictError,
-  planWrite,
-  sameItem,
-} from '../../../functions/jobs/repository';
+import { JobRepository, planWrite, sameItem } from '../../../functions/jobs/repository';
 import { makeFile, makeJob } from '../../support/jobs';
-
-const named = (name: string, extra: Record<string, unknown> = {}): Error =>
-  Object.assign(new Error(name), { name, ...extra });
-const conditionFailed = () =>
-  named('TransactionCanceledException', {
-    CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
-  });
 
 describe('item comparison', () => {
   it('ignores key order and attributes holding undefined', () => {
@@ -67,7 +53,8 @@ describe('write planning', () => {
 describe('jobs store on a mocked DynamoDB', () => {
   const dynamo = mockClient(DynamoDBDocumentClient);
   const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
-  const repository = new JobRepository(client, 'jobs', { maxConflictRetries: 2 });
+  const repository = new JobRepository(client, 'jobs');
+  // Its contention policy, its classifier and its resending of unprocessed items: jobs-table.test.ts.
 
   beforeEach(() => {
     dynamo.reset();
@@ -84,21 +71,6 @@ describe('jobs store on a mocked DynamoDB', () => {
     const inputs = dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input);
     expect(inputs.map((input) => input.ConsistentRead)).toEqual([true, true]);
     expect(inputs[1]?.ExclusiveStartKey).toEqual({ pk: 'x', sk: 'JOB' });
-  });
-
-  it('turns throttling past the SDK retries into DependencyUnavailableError', async () => {
-    dynamo.on(QueryCommand).rejects(named('ProvisionedThroughputExceededException'));
-    await expect(repository.getJob(1)).rejects.toBeInstanceOf(DependencyUnavailableError);
-  });
-
-  it('turns a timed-out request into DependencyUnavailableError', async () => {
-    dynamo.on(QueryCommand).rejects(named('TimeoutError'));
-    await expect(repository.getJob(1)).rejects.toBeInstanceOf(DependencyUnavailableError);
-  });
-
-  it('lets errors about the request itself through unchanged', async () => {
-    dynamo.on(QueryCommand).rejects(named('ValidationException'));
-    await expect(repository.getJob(1)).rejects.toMatchObject({ name: 'ValidationException' });
   });
 
   it('writes a job that fits in one transaction with one conditioned transaction', async () => {
@@ -133,42 +105,6 @@ describe('jobs store on a mocked DynamoDB', () => {
     expect(order).toEqual(['files', 'files', 'files', 'files', 'files', 'job item (1)']);
   });
 
-  it('resends the items a batch write left unprocessed', async () => {
-    const small = new JobRepository(client, 'jobs', { maxTransactionItems: 1 });
-    const job = makeJob({ files: [makeFile()] });
-    const unprocessed = { jobs: [{ PutRequest: { Item: toFileItem(job.id, job.files[0] as never) } }] };
-    dynamo.on(QueryCommand).resolves({ Items: [] });
-    dynamo.on(BatchWriteCommand).resolvesOnce({ UnprocessedItems: unprocessed }).resolves({});
-    dynamo.on(TransactWriteCommand).resolves({});
-
-    await small.putJob(job);
-
-    expect(dynamo.commandCalls(BatchWriteCommand)).toHaveLength(2);
-  });
-
-  it('re-reads and retries when a concurrent writer changed the job first', async () => {
-    const job = makeJob();
-    dynamo
-      .on(QueryCommand)
-      .resolvesOnce({ Items: [toJobItem({ ...job, name: 'old' }, 5)] })
-      .resolves({ Items: [toJobItem({ ...job, name: 'other writer' }, 6)] });
-    dynamo.on(TransactWriteCommand).rejectsOnce(conditionFailed()).resolves({});
-
-    await expect(repository.putJob(job)).resolves.toEqual({ jobId: job.id, outcome: 'updated', version: 7 });
-    const conditions = dynamo
-      .commandCalls(TransactWriteCommand)
-      .map((call) => call.args[0].input.TransactItems?.[0]?.Put?.ExpressionAttributeValues);
-    expect(conditions).toEqual([{ ':expected': 5 }, { ':expected': 6 }]);
-  });
-
-  it('gives up with JobWriteConflictError after its conflict retries', async () => {
-    dynamo.on(QueryCommand).resolves({ Items: [] });
-    dynamo.on(TransactWriteCommand).rejects(conditionFailed());
-
-    await expect(repository.putJob(makeJob())).rejects.toBeInstanceOf(JobWriteConflictError);
-    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
-  });
-
   it('skips the write entirely when nothing changed', async () => {
     const job = makeJob({ files: [makeFile()] });
     dynamo.on(QueryCommand).resolves({ Items: [toJobItem(job, 9), toFileItem(job.id, job.files[0] as never)] });
@@ -176,24 +112,4 @@ describe('jobs store on a mocked DynamoDB', () => {
     await expect(repository.putJob(job)).resolves.toEqual({ jobId: job.id, outcome: 'unchanged', version: 9 });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
-});
-
-describe('transient DynamoDB errors', () => {
-  it.each([
-    named('ThrottlingException'),
-    named('InternalServerError'),
-    named('TimeoutError'),
-    Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
-    named('UnknownError', { $metadata: { httpStatusCode: 503 } }),
-    named('TransactionCanceledException', { CancellationReasons: [{ Code: 'ThrottlingError' }] }),
-  ])('counts %s as unavailable', (error) => {
-    expect(isTransientDynamoError(error)).toBe(true);
-  });
-
-  it.each([named('ValidationException'), named('ResourceNotFoundException'), conditionFailed(), 'not an error'])(
-    'counts %s as a problem of the request',
-    (error) => {
-      expect(isTransientDynamoError(error)).toBe(false);
-    },
-  );
 });

@@ -1,0 +1,295 @@
+/**
+ * The jobs-table gateway: every DynamoDB request on the jobs table — the reject use case's lookups, reads
+ * and transaction, the indexer's consistent reads, the repository's upserts and deletes, the import's
+ * batched creates and the admin tools' scans — is sent from here, under one retry policy and one
+ * classifier of failures.
+ *
+ * - Every request's failure goes through `dynamoFailure` (`functions/aws/failures.ts`): an unavailable
+ *   DynamoDB becomes `DependencyUnavailableError('dynamodb')` (answered `503`), a lost race is thrown as
+ *   it came, anything else too.
+ * - One {@link RetryPolicy} paces every "try again" the table answers: a read-check-write that lost a
+ *   race ({@link JobsTable.underContention}), keys a BatchGetItem left unprocessed, items a BatchWriteItem
+ *   left unprocessed — full-jitter exponential backoff, bounded in attempts and in time.
+ *
+ * The gateway knows the table's keys and index, not the job model's rules: what to write is decided by
+ * its callers (`repository.ts`, `batch-create.ts`, `reject-files.ts`).
+ */
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandOutput,
+  ScanCommand,
+  type ScanCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { sleep } from '../async';
+import { DYNAMODB, dynamoFailure, isWriteConflict } from '../aws/failures';
+import { DependencyUnavailableError } from '../errors';
+import { JOBS_TABLE, jobKeys } from '../tables';
+import { fromItems, type StoredJob } from './items';
+
+/** An item as DynamoDB returns it. */
+export type Item = Record<string, unknown>;
+
+/** The primary key of an item of the jobs table. */
+export interface ItemKey {
+  pk: string;
+  sk: string;
+}
+
+/** One item of a TransactWriteItems request. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** One request of a BatchWriteItem call. */
+export type WriteRequest = { PutRequest: { Item: object } } | { DeleteRequest: { Key: ItemKey } };
+
+/** Retry timing: full-jitter exponential backoff, bounded in attempts and in total time. */
+export interface RetryPolicy {
+  /** Attempts of one operation (a read-check-write, a batch with unprocessed keys), the first included. */
+  maxAttempts: number;
+  /** Upper bound of the first backoff, in milliseconds; doubles per attempt. */
+  baseDelayMs: number;
+  /** Upper bound of any one backoff, in milliseconds. */
+  maxDelayMs: number;
+  /** No new attempt starts once this much time has passed since the operation began, in milliseconds. */
+  budgetMs: number;
+}
+
+/** The policy of every caller; an answer within the API's 10 s leaves room after the 7 s budget. */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 20, maxDelayMs: 400, budgetMs: 7_000 };
+
+/** How the gateway reaches the world; tests replace the policy, the clock, the randomness and the waiting. */
+export interface JobsTableOptions {
+  retry?: Partial<RetryPolicy>;
+  /** The clock the time budget is measured with, in epoch milliseconds. */
+  now?: () => number;
+  /** A number in [0, 1), the jitter of every backoff. */
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** DynamoDB's limits on one BatchGetItem and one BatchWriteItem request. */
+const BATCH_GET_KEYS = 100;
+const BATCH_WRITE_ITEMS = 25;
+
+/** What one attempt of a retried operation came to: done, or to be tried again for a reason. */
+type Attempt<T> = { done: true; value: T } | { done: false; reason: unknown };
+
+/** The jobs table, request by request. */
+export class JobsTable {
+  public readonly tableName: string;
+  public readonly retry: RetryPolicy;
+  private readonly client: DynamoDBDocumentClient;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  public constructor(client: DynamoDBDocumentClient, tableName: string, options: JobsTableOptions = {}) {
+    this.client = client;
+    this.tableName = tableName;
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.sleep = options.sleep ?? sleep;
+  }
+
+  /** Sends one request, its failure classified by `dynamoFailure`. */
+  private async call<T>(send: () => Promise<T>): Promise<T> {
+    try {
+      return await send();
+    } catch (error) {
+      throw dynamoFailure(error);
+    }
+  }
+
+  /** The wait before the attempt after `attempt` (1 for the first): random up to base × 2^(attempt−1), capped. */
+  public backoff(attempt: number): number {
+    return this.random() * Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+  }
+
+  /** Waits the backoff after `attempt`. */
+  public pause(attempt: number): Promise<void> {
+    return this.sleep(this.backoff(attempt));
+  }
+
+  /**
+   * Runs attempts until one is done, waiting the policy's backoff between them; throws what `exhausted`
+   * makes of the attempts made and the last reason once the attempts or the time budget (counted from
+   * `since`) are spent.
+   */
+  private async retrying<T>(
+    attempt: (number: number) => Promise<Attempt<T>>,
+    exhausted: (attempts: number, reason: unknown) => Error,
+    since = this.now(),
+  ): Promise<T> {
+    for (let number = 1; ; number += 1) {
+      const outcome = await attempt(number);
+      if (outcome.done) return outcome.value;
+      if (number >= this.retry.maxAttempts) throw exhausted(number, outcome.reason);
+      const delay = this.backoff(number);
+      if (this.now() + delay - since > this.retry.budgetMs) throw exhausted(number, outcome.reason);
+      await this.sleep(delay);
+    }
+  }
+
+  /**
+   * The contention policy: runs a read-check-write (`attempt` reads, decides and writes through this
+   * gateway) and, while it loses a race to a concurrent writer (`isWriteConflict`: a failed condition, a
+   * `TransactionConflict`, a transaction cancelled for conflicts or throttling), waits a jittered, growing
+   * moment and runs it again from a fresh read. When the attempts or the time budget (counted from
+   * `since`, default now) are spent, throws what `exhausted` makes of the attempts made and the last
+   * conflict. Any other error is thrown as it is.
+   */
+  public underContention<T>(
+    attempt: (number: number) => Promise<T>,
+    exhausted: (attempts: number, lastConflict: unknown) => Error,
+    since?: number,
+  ): Promise<T> {
+    return this.retrying(
+      async (number) => {
+        try {
+          return { done: true, value: await attempt(number) };
+        } catch (error) {
+          if (!isWriteConflict(error)) throw error;
+          return { done: false, reason: error };
+        }
+      },
+      exhausted,
+      since,
+    );
+  }
+
+  /** Every item of a job's partition, all pages (strongly consistent when `consistent`). */
+  public async readPartition(jobId: number, consistent: boolean): Promise<Item[]> {
+    const items: Item[] = [];
+    let exclusiveStartKey: Item | undefined;
+    do {
+      const page: QueryCommandOutput = await this.call(() =>
+        this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': jobKeys.pk(jobId) },
+            ConsistentRead: consistent,
+            ExclusiveStartKey: exclusiveStartKey,
+          }),
+        ),
+      );
+      items.push(...(page.Items ?? []));
+      exclusiveStartKey = page.LastEvaluatedKey;
+    } while (exclusiveStartKey !== undefined);
+    return items;
+  }
+
+  /**
+   * A job with its files and version, or undefined when the table has no job item for it. Strongly
+   * consistent unless `consistent: false`.
+   */
+  public async readJob(jobId: number, options: { consistent?: boolean } = {}): Promise<StoredJob | undefined> {
+    return fromItems(await this.readPartition(jobId, options.consistent ?? true));
+  }
+
+  /**
+   * The keys of every file item a file id names, from the sparse `byFileId` index, all pages. File ids are
+   * unique only within a job, so there may be several; the index is eventually consistent.
+   */
+  public async locateFile(fileId: number): Promise<ItemKey[]> {
+    const keys: ItemKey[] = [];
+    let startKey: Item | undefined;
+    do {
+      const { Items, LastEvaluatedKey }: QueryCommandOutput = await this.call(() =>
+        this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: JOBS_TABLE.globalSecondaryIndexes[0].indexName,
+            KeyConditionExpression: '#fileId = :fileId',
+            ExpressionAttributeNames: { '#fileId': 'fileId' },
+            ExpressionAttributeValues: { ':fileId': fileId },
+            ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+          }),
+        ),
+      );
+      for (const item of Items ?? []) {
+        if (typeof item.pk === 'string' && typeof item.sk === 'string') keys.push({ pk: item.pk, sk: item.sk });
+      }
+      startKey = LastEvaluatedKey;
+    } while (startKey !== undefined);
+    return keys;
+  }
+
+  /**
+   * The items of the keys that exist, read strongly consistently, 100 keys per request; keys left
+   * unprocessed are asked for again under the retry policy, then reported as DynamoDB unavailable.
+   */
+  public async batchGet(keys: readonly ItemKey[]): Promise<Item[]> {
+    const items: Item[] = [];
+    for (let start = 0; start < keys.length; start += BATCH_GET_KEYS) {
+      let pending: Item[] = keys.slice(start, start + BATCH_GET_KEYS).map((key) => ({ ...key }));
+      await this.retrying(
+        async () => {
+          const batch = pending;
+          const { Responses, UnprocessedKeys } = await this.call(() =>
+            this.client.send(
+              new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: batch, ConsistentRead: true } } }),
+            ),
+          );
+          items.push(...(Responses?.[this.tableName] ?? []));
+          pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+          return pending.length === 0 ? { done: true, value: undefined } : { done: false, reason: undefined };
+        },
+        () => new DependencyUnavailableError(DYNAMODB, new Error('BatchGetItem left keys unprocessed')),
+      );
+    }
+    return items;
+  }
+
+  /**
+   * One TransactWriteItems request. A lost race is thrown as it came, for {@link underContention} (or the
+   * caller, which reads the cancellation reasons) to handle.
+   */
+  public async transactWrite(items: TransactItem[]): Promise<void> {
+    await this.call(() => this.client.send(new TransactWriteCommand({ TransactItems: items })));
+  }
+
+  /**
+   * Writes requests 25 per BatchWriteItem request; items left unprocessed are sent again under the retry
+   * policy, then reported as DynamoDB unavailable.
+   */
+  public async batchWrite(requests: readonly WriteRequest[]): Promise<void> {
+    for (let start = 0; start < requests.length; start += BATCH_WRITE_ITEMS) {
+      let pending = requests.slice(start, start + BATCH_WRITE_ITEMS);
+      await this.retrying(
+        async () => {
+          const batch = pending;
+          const output = await this.call(() =>
+            this.client.send(
+              new BatchWriteCommand({
+                RequestItems: { [this.tableName]: batch as Array<{ PutRequest?: { Item: Item } }> },
+              }),
+            ),
+          );
+          pending = (output.UnprocessedItems?.[this.tableName] ?? []) as WriteRequest[];
+          return pending.length === 0 ? { done: true, value: undefined } : { done: false, reason: undefined };
+        },
+        () => new DependencyUnavailableError(DYNAMODB, new Error('BatchWriteItem left items unprocessed')),
+      );
+    }
+  }
+
+  /** Scans the table page by page. */
+  public async *scanPages(input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>): AsyncIterable<Item[]> {
+    let exclusiveStartKey: Item | undefined;
+    do {
+      const page = await this.call(() =>
+        this.client.send(
+          new ScanCommand({ TableName: this.tableName, ...input, ExclusiveStartKey: exclusiveStartKey }),
+        ),
+      );
+      yield page.Items ?? [];
+      exclusiveStartKey = page.LastEvaluatedKey;
+    } while (exclusiveStartKey !== undefined);
+  }
+}
