@@ -1,6 +1,10 @@
 /**
- * Typed readers of request-body fields that work for both encodings. Each returns `undefined` when the
- * field is absent and throws `400 invalid_parameter` naming the field when its value is unusable.
+ * Typed readers of single request-body fields that work for both encodings. Each returns `undefined` when
+ * the field is absent and throws `400 invalid_parameter` naming the field when its value is unusable.
+ *
+ * The endpoints validate whole bodies with the validators generated from openapi.yaml (see
+ * `schema-validation.ts`); these readers serve parsers without a schema (tests, benchmarks) and share
+ * that layer's form coercion.
  *
  * Encoding rules:
  * - JSON keeps JSON types: an integer must be a JSON number (`"5"` is refused), a boolean a JSON
@@ -11,6 +15,7 @@
  */
 import { invalidParameter } from './errors';
 import type { RequestBody } from './request';
+import { formBoolean, formInteger, formNumber } from './schema-validation';
 
 /** The raw value of a field, `undefined` when absent or JSON `null`. */
 export const fieldValue = (body: RequestBody, name: string): unknown => {
@@ -76,21 +81,15 @@ const checkRange = (value: number, name: string, options: RangeOptions): number 
   return value;
 };
 
-const DECIMAL_INTEGER = /^-?\d+$/;
-const DECIMAL_NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
-
 /** An integer field (a safe integer). */
 export const optionalInteger = (body: RequestBody, name: string, options: RangeOptions = {}): number | undefined => {
   const value = fieldValue(body, name);
   if (value === undefined) return undefined;
-  let number: number;
-  if (body.encoding === 'form' && typeof value === 'string') {
-    if (value === '') return undefined;
-    if (!DECIMAL_INTEGER.test(value)) throw invalidParameter(name, `${name} must be an integer.`);
-    number = Number(value);
-  } else if (typeof value === 'number') number = value;
-  else throw invalidParameter(name, `${name} must be an integer.`);
-  if (!Number.isSafeInteger(number)) throw invalidParameter(name, `${name} must be an integer.`);
+  if (body.encoding === 'form' && value === '') return undefined;
+  const number = body.encoding === 'form' && typeof value === 'string' ? formInteger(value) : value;
+  if (typeof number !== 'number' || !Number.isSafeInteger(number)) {
+    throw invalidParameter(name, `${name} must be an integer.`);
+  }
   return checkRange(number, name, options);
 };
 
@@ -98,14 +97,9 @@ export const optionalInteger = (body: RequestBody, name: string, options: RangeO
 export const optionalNumber = (body: RequestBody, name: string, options: RangeOptions = {}): number | undefined => {
   const value = fieldValue(body, name);
   if (value === undefined) return undefined;
-  let number: number;
-  if (body.encoding === 'form' && typeof value === 'string') {
-    if (value === '') return undefined;
-    if (!DECIMAL_NUMBER.test(value)) throw invalidParameter(name, `${name} must be a number.`);
-    number = Number(value);
-  } else if (typeof value === 'number') number = value;
-  else throw invalidParameter(name, `${name} must be a number.`);
-  if (!Number.isFinite(number)) throw invalidParameter(name, `${name} must be a number.`);
+  if (body.encoding === 'form' && value === '') return undefined;
+  const number = body.encoding === 'form' && typeof value === 'string' ? formNumber(value) : value;
+  if (typeof number !== 'number' || !Number.isFinite(number)) throw invalidParameter(name, `${name} must be a number.`);
   return checkRange(number, name, options);
 };
 
@@ -115,10 +109,9 @@ export const optionalBoolean = (body: RequestBody, name: string): boolean | unde
   if (value === undefined) return undefined;
   if (typeof value === 'boolean') return value;
   if (body.encoding === 'form' && typeof value === 'string') {
-    const folded = value.toLowerCase();
-    if (folded === '') return undefined;
-    if (folded === 'true') return true;
-    if (folded === 'false') return false;
+    if (value === '') return undefined;
+    const flag = formBoolean(value);
+    if (flag !== undefined) return flag;
   }
   throw invalidParameter(name, `${name} must be true or false.`);
 };

@@ -154,9 +154,12 @@ const requirement = (error: RequestValidationError, naming: ParameterNaming): st
     case 'maximum': {
       const low = schema?.minimum;
       const high = schema?.maximum;
-      return typeof low === 'number' && typeof high === 'number'
-        ? `must be between ${low} and ${high}.`
-        : `must be ${error.keyword === 'minimum' ? `at least ${String(low)}` : `at most ${String(high)}`}.`;
+      if (typeof low === 'number' && typeof high === 'number') {
+        return typeName(schema?.type) === 'a number'
+          ? `must be a number from ${low} to ${high}.`
+          : `must be between ${low} and ${high}.`;
+      }
+      return error.keyword === 'minimum' ? `must be at least ${String(low)}.` : `must be at most ${String(high)}.`;
     }
     case 'minLength':
     case 'maxLength':
