@@ -234,8 +234,9 @@ export interface components {
          */
         RejectForm: {
             fileId: number[];
-            reason?: string[];
+            /** @description Free text for the editor; blank means none. */
             customRejection?: string;
+            reason?: string[];
         };
         RejectedFile: {
             fileId: number;

@@ -10,7 +10,6 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Principal } from '../../functions/auth/principal';
-import { optionalInteger, optionalString, optionalStringList } from '../../functions/http/body-fields';
 import { acceptCheck } from '../../functions/http/middlewares/accept';
 import { authentication } from '../../functions/http/middlewares/authentication';
 import { authorization } from '../../functions/http/middlewares/authorization';
@@ -23,8 +22,8 @@ import { requestContext } from '../../functions/http/middlewares/request-context
 import { requiredHeaders } from '../../functions/http/middlewares/required-headers';
 import type { HttpMiddleware, HttpRequest } from '../../functions/http/middlewares/types';
 import { validation } from '../../functions/http/middlewares/validation';
-import type { RequestBody } from '../../functions/http/request';
 import { routeFor } from '../../functions/http/routes';
+import { parseSearchCriteria } from '../../functions/http/search-criteria';
 import type { EndpointContext, HttpState } from '../../functions/http/state';
 
 const ITERATIONS = Number(process.argv[2] ?? 20_000);
@@ -64,12 +63,8 @@ const event = (): APIGatewayProxyEvent =>
     requestContext: { requestId: 'bench' },
   }) as unknown as APIGatewayProxyEvent;
 
-const parse = (requestBody: RequestBody) => ({
-  field: optionalString(requestBody, 'field', { maxLength: 100 }),
-  query: optionalString(requestBody, 'query', { maxLength: 500 }),
-  page: optionalInteger(requestBody, 'page', { min: 0 }),
-  statuses: optionalStringList(requestBody, 'statuses'),
-});
+/** The search endpoint's own parser: the generated schema validator and the contract's extra rules. */
+const parse = parseSearchCriteria;
 
 const request = (): HttpRequest<never> => ({
   event: event(),

@@ -1,29 +1,32 @@
 /**
  * POST /search request → typed search criteria → the engine's {@link SearchQuery}.
  *
- * One parser serves JSON and form bodies (the body readers of `http/body-fields` coerce form strings:
- * JSON `null` and an empty form value for a typed parameter count as absent); every violation is
- * `400 invalid_parameter` naming the parameter. Parameters are checked in the order of docs/contract.md §4's
- * table, so when several are wrong the first of `field, query, page, pageSize, statuses, dateFrom,
- * dateTo, deliveredDateFrom, deliveredDateTo` is named.
+ * One parser serves JSON and form bodies: `coerceFields` (http/schema-validation) coerces form strings
+ * (JSON `null` and an empty form value for a typed parameter count as absent), the validator generated
+ * from openapi.yaml's `SearchRequest` checks types and limits, and the rules a schema cannot express
+ * follow here (the field by role, the 32-word cap, the result window, real calendar dates, date order).
+ * Every violation is `400 invalid_parameter` naming the parameter. Parameters are checked in the order of
+ * docs/contract.md §4's table (the schema's property order), so when several are wrong the first of
+ * `field, query, page, pageSize, statuses, dateFrom, dateTo, deliveredDateFrom, deliveredDateTo` is named.
  */
 import { accountScope, type Principal } from '../auth/principal';
-import { optionalInteger, optionalString, optionalStringList } from './body-fields';
 import { invalidParameter } from './errors';
+import { searchRequestFields, validateSearchRequest } from './generated/request-validators';
 import type { RequestBody } from './request';
-import { isJobStatus, JOB_STATUSES, type JobStatus } from '../jobs/model';
+import { coerceFields, invalidParameterOf } from './schema-validation';
+import type { JobStatus } from '../jobs/model';
 import { type PreciseInstant, boundMillis, compareInstants, parseDateTime } from '../search/datetime';
 import { fieldAllowedFor, globalTextFieldsFor, resolveField, SEARCH_FIELDS, type SearchField } from '../search/fields';
 import { MAX_QUERY_WORDS, significantWords } from '../search/query-text';
 import type { InstantRange, SearchQuery } from '../search/search-index';
 import { words } from '../search/text';
 
-/** Limits of a search request (docs/contract.md §4). */
+/**
+ * Limits of a search request (docs/contract.md §4) that the code applies; the query's length and the
+ * page size's bounds are in openapi.yaml's `SearchRequest`.
+ */
 export const SEARCH_LIMITS = {
-  /** Longest `query`, in characters (Unicode code points). */
-  maxQueryLength: 500,
   defaultPageSize: 20,
-  maxPageSize: 100,
   /** `(page + 1) × pageSize` may not exceed this: no result beyond the 10 000th is ever served. */
   maxResultWindow: 10_000,
 } as const;
@@ -64,73 +67,96 @@ export interface SearchCriteria {
 const GLOBAL = SEARCH_FIELDS.find((field) => field.id === 'Global')!;
 const ACCOUNT_NUMBER = SEARCH_FIELDS.find((field) => field.id === 'AccountNumber')!;
 
-const readField = (body: RequestBody, role: Principal['role']): SearchField => {
-  const value = optionalString(body, 'field');
+/** The body parameters in the schema's (and the contract table's) order. */
+const PARAMETERS = Object.keys(searchRequestFields) as SearchParameter[];
+
+const DATETIME_MESSAGE =
+  'must be an ISO 8601 datetime with Z or an offset (2016-01-14T14:57:33.893+01:00), or a date (2016-01-14).';
+
+const isDateParameter = (parameter: string): boolean =>
+  parameter.startsWith('date') || parameter.startsWith('delivered');
+
+/**
+ * Runs the schema's checks and hands back a gate for the rules it cannot express: `through(name)` throws
+ * the schema's refusal when it names `name` or a parameter before it, so every rule runs in the contract's
+ * parameter order, after the schema checks of the parameters it reads.
+ */
+const schemaGate = (fields: Record<string, unknown>): ((parameter: SearchParameter) => void) => {
+  if (validateSearchRequest(fields)) return () => undefined;
+  const refusal = invalidParameterOf(validateSearchRequest.errors, 'top', (parameter, error) =>
+    isDateParameter(parameter) && error.keyword !== 'type' ? `${parameter} ${DATETIME_MESSAGE}` : undefined,
+  );
+  const refusedAt = PARAMETERS.indexOf(refusal.context.parameter as SearchParameter);
+  return (parameter) => {
+    if (refusedAt <= PARAMETERS.indexOf(parameter)) throw refusal;
+  };
+};
+
+const readField = (value: string | undefined, role: Principal['role']): SearchField => {
   if (value === undefined) return GLOBAL;
   const field = resolveField(value, role);
   if (field === undefined) throw invalidParameter('field', `field must be one of the ids of GET /search/fields.`);
   return field;
 };
 
-const readQuery = (body: RequestBody): string => {
-  const query = optionalString(body, 'query', { maxLength: SEARCH_LIMITS.maxQueryLength }) ?? '';
+const checkQueryWords = (query: string): void => {
   if (significantWords(words(query)).length > MAX_QUERY_WORDS) {
     throw invalidParameter(
       'query',
       `query may hold at most ${MAX_QUERY_WORDS} different words (repeated words and words that start another word of the query do not count).`,
     );
   }
-  return query;
 };
 
-const readPaging = (body: RequestBody): { page: number; pageSize: number } => {
-  const page = optionalInteger(body, 'page', { min: 0 }) ?? 0;
-  const pageSize =
-    optionalInteger(body, 'pageSize', { min: 1, max: SEARCH_LIMITS.maxPageSize }) ?? SEARCH_LIMITS.defaultPageSize;
+const checkResultWindow = (page: number, pageSize: number): void => {
   if ((page + 1) * pageSize > SEARCH_LIMITS.maxResultWindow) {
     throw invalidParameter(
       'page',
       `(page + 1) × pageSize may be at most ${SEARCH_LIMITS.maxResultWindow}; narrow the search instead.`,
     );
   }
-  return { page, pageSize };
 };
 
-const readStatuses = (body: RequestBody): JobStatus[] | undefined => {
-  const values = optionalStringList(body, 'statuses');
-  if (values === undefined || values.length === 0) return undefined;
-  const statuses: JobStatus[] = [];
-  for (const value of values) {
-    if (!isJobStatus(value)) {
-      throw invalidParameter('statuses', `Every status must be one of ${JOB_STATUSES.join(', ')}.`);
-    }
-    if (!statuses.includes(value)) statuses.push(value);
-  }
-  return statuses;
-};
+/** Distinct statuses in request order; `undefined` (every status) for none. */
+const distinctStatuses = (values: JobStatus[] | undefined): JobStatus[] | undefined =>
+  values === undefined || values.length === 0 ? undefined : [...new Set(values)];
 
-/** A datetime; like the other typed values, an empty form value counts as absent. */
-const readDateTime = (body: RequestBody, name: SearchParameter): PreciseInstant | undefined => {
-  const text = optionalString(body, name);
-  if (text === undefined || (text === '' && body.encoding === 'form')) return undefined;
+/** A datetime the schema's pattern admitted; the calendar (`2016-02-30`) is checked here. */
+const readDateTime = (text: string | undefined, name: SearchParameter): PreciseInstant | undefined => {
+  if (text === undefined) return undefined;
   const instant = parseDateTime(text);
-  if (instant === undefined) {
-    throw invalidParameter(
-      name,
-      `${name} must be an ISO 8601 datetime with Z or an offset (2016-01-14T14:57:33.893+01:00), or a date (2016-01-14).`,
-    );
-  }
+  if (instant === undefined) throw invalidParameter(name, `${name} ${DATETIME_MESSAGE}`);
   return instant;
 };
 
-const readRange = (body: RequestBody, fromName: SearchParameter, toName: SearchParameter): DateRange => {
-  const from = readDateTime(body, fromName);
-  const to = readDateTime(body, toName);
+const readRange = (
+  fields: SearchFields,
+  through: (parameter: SearchParameter) => void,
+  fromName: 'dateFrom' | 'deliveredDateFrom',
+  toName: 'dateTo' | 'deliveredDateTo',
+): DateRange => {
+  through(fromName);
+  const from = readDateTime(fields[fromName], fromName);
+  through(toName);
+  const to = readDateTime(fields[toName], toName);
   if (from !== undefined && to !== undefined && compareInstants(from, to) > 0) {
     throw invalidParameter(toName, `${toName} may not be earlier than ${fromName}.`);
   }
   return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
 };
+
+/** A search body after coercion; each value holds its schema type once the schema admitted it. */
+interface SearchFields {
+  field?: string;
+  query?: string;
+  page?: number;
+  pageSize?: number;
+  statuses?: JobStatus[];
+  dateFrom?: string;
+  dateTo?: string;
+  deliveredDateFrom?: string;
+  deliveredDateTo?: string;
+}
 
 /**
  * Reads and validates a search request body for a caller. The `parse` function of the POST /search
@@ -139,12 +165,22 @@ const readRange = (body: RequestBody, fromName: SearchParameter, toName: SearchP
  * @throws {ApiError} `invalid_parameter` naming the first offending parameter.
  */
 export const parseSearchCriteria = (body: RequestBody, principal: Pick<Principal, 'role'>): SearchCriteria => {
-  const field = readField(body, principal.role);
-  const query = readQuery(body);
-  const { page, pageSize } = readPaging(body);
-  const statuses = readStatuses(body);
-  const created = readRange(body, 'dateFrom', 'dateTo');
-  const delivered = readRange(body, 'deliveredDateFrom', 'deliveredDateTo');
+  const coerced = coerceFields(body, searchRequestFields);
+  const through = schemaGate(coerced);
+  const fields = coerced as SearchFields;
+  through('field');
+  const field = readField(fields.field, principal.role);
+  through('query');
+  const query = fields.query ?? '';
+  checkQueryWords(query);
+  through('pageSize');
+  const page = fields.page ?? 0;
+  const pageSize = fields.pageSize ?? SEARCH_LIMITS.defaultPageSize;
+  checkResultWindow(page, pageSize);
+  through('statuses');
+  const statuses = distinctStatuses(fields.statuses);
+  const created = readRange(fields, through, 'dateFrom', 'dateTo');
+  const delivered = readRange(fields, through, 'deliveredDateFrom', 'deliveredDateTo');
   return { field, query, page, pageSize, ...(statuses === undefined ? {} : { statuses }), created, delivered };
 };
 

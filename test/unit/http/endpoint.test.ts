@@ -20,11 +20,11 @@ import type { Principal } from '../../../functions/auth/principal';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
 import { logger } from '../../../functions/observability';
-import { optionalInteger, optionalStringList } from '../../../functions/http/body-fields';
 import { httpEndpoint } from '../../../functions/http/endpoint';
 import { ApiError, DependencyUnavailableError } from '../../../functions/http/errors';
 import { MAX_BODY_BYTES } from '../../../functions/http/middlewares/body-size';
 import type { RequestBody } from '../../../functions/http/request';
+import { coerceFields, formInteger } from '../../../functions/http/schema-validation';
 import { type ApiEventOptions, apiEvent, lambdaContext } from '../../support/api-event';
 import { serveAuthTable } from './auth-fixture';
 
@@ -35,16 +35,20 @@ interface Input {
   page: number;
 }
 
+/** A test endpoint's parser: `fileId` a list of integers written as strings, `page` an integer up to a role's limit. */
 const parse = (body: RequestBody, principal: Principal): Input => {
-  const fileIds = (optionalStringList(body, 'fileId') ?? []).map((value, index) => {
-    const id = optionalInteger({ encoding: 'form', fields: { fileId: value } }, 'fileId');
+  const fields = coerceFields(body, { fileId: { type: 'array', items: 'string' }, page: { type: 'integer' } });
+  const fileIds = ((fields.fileId ?? []) as unknown[]).map((value, index) => {
+    const id = typeof value === 'string' ? formInteger(value) : undefined;
     if (id === undefined) throw new ApiError('invalid_parameter', { parameter: `fileId[${index}]` });
     return id;
   });
-  return {
-    fileIds,
-    page: optionalInteger(body, 'page', { min: 0, max: principal.role === 'operator' ? 1000 : 10 }) ?? 0,
-  };
+  const page = fields.page ?? 0;
+  const maxPage = principal.role === 'operator' ? 1000 : 10;
+  if (!Number.isInteger(page) || (page as number) < 0 || (page as number) > maxPage) {
+    throw new ApiError('invalid_parameter', { parameter: 'page' });
+  }
+  return { fileIds, page: page as number };
 };
 
 const handled = vi.fn(

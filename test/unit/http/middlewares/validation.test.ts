@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../../../functions/auth/principal';
-import { optionalInteger } from '../../../../functions/http/body-fields';
+import { invalidParameter } from '../../../../functions/http/errors';
 import { noInput, validation } from '../../../../functions/http/middlewares/validation';
 import type { RequestBody } from '../../../../functions/http/request';
 import { expectApiError } from '../expect-api-error';
@@ -25,7 +25,7 @@ const parsed = (value: unknown, encoding: RequestBody['encoding'] = 'json') => {
 
 describe('validation middleware', () => {
   it('hands the body and the principal to the endpoint parser, and its result to the handler', async () => {
-    const parse = vi.fn((body: RequestBody) => ({ page: optionalInteger(body, 'page') ?? 0 }));
+    const parse = vi.fn((body: RequestBody) => ({ page: Number(body.fields.page) }));
     const request = parsed({ page: '3' }, 'form');
     await runBefore(validation({ parse }), request);
     expect(parse).toHaveBeenCalledWith({ encoding: 'form', fields: { page: '3' } }, principal);
@@ -52,7 +52,10 @@ describe('validation middleware', () => {
   });
 
   it('passes on the parser refusal naming the field', async () => {
-    const parse = (body: RequestBody) => optionalInteger(body, 'page', { min: 0 });
+    const parse = (body: RequestBody): number => {
+      if (body.fields.page === -1) throw invalidParameter('page');
+      return 0;
+    };
     await expectApiError(() => runBefore(validation({ parse }), parsed({ page: -1 })), 'invalid_parameter', {
       parameter: 'page',
     });
