@@ -36,7 +36,8 @@ export const handleTrim = (
   const position = read.lastFetched ?? '';
   const reported = checkpoints.get(read.shardId).trimReportedAfter === position;
   const harmless =
-    read.horizonJustTaken || (read.caughtUpSince !== undefined && read.readAt - read.caughtUpSince < settings.retentionMs);
+    read.horizonJustTaken ||
+    (read.caughtUpSince !== undefined && read.readAt - read.caughtUpSince < settings.retentionMs);
   if (harmless || reported) {
     settings.logger.info('Renewed a shard iterator that pointed at trimmed records', { shardId: read.shardId });
     return false;

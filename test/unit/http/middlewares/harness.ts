@@ -27,7 +27,10 @@ export const requestFor = (options: ApiEventOptions = {}): HttpRequest<never> =>
 };
 
 /** Runs a middleware's `before` on a request. */
-export const runBefore = async <TInput>(middleware: HttpMiddleware<TInput>, request: HttpRequest<TInput>): Promise<void> => {
+export const runBefore = async <TInput>(
+  middleware: HttpMiddleware<TInput>,
+  request: HttpRequest<TInput>,
+): Promise<void> => {
   if (middleware.before === undefined) throw new Error(`${middleware.name} has no before step`);
   await middleware.before(request);
 };

@@ -29,7 +29,11 @@ describe('validation middleware', () => {
     const request = parsed({ page: '3' }, 'form');
     await runBefore(validation({ parse }), request);
     expect(parse).toHaveBeenCalledWith({ encoding: 'form', fields: { page: '3' } }, principal);
-    expect(request.context.validatedRequest).toEqual({ input: { page: 3 }, principal, requestId: request.internal.requestId });
+    expect(request.context.validatedRequest).toEqual({
+      input: { page: 3 },
+      principal,
+      requestId: request.internal.requestId,
+    });
   });
 
   it('gives an endpoint that reads no body an undefined input', async () => {
