@@ -174,6 +174,8 @@ export const generateValidators = (openapiYaml: string = OPENAPI_YAML): { js: st
     allErrors: false,
     // Errors carry their schema, so messages can state both bounds of a limit.
     verbose: true,
+    // The messages are worded by functions/http/schema-validation.ts; ajv's English ones would only cost bytes.
+    messages: false,
   });
   ajv.addSchema({ $id: ROOT_ID, $defs });
   const refs = Object.fromEntries(
