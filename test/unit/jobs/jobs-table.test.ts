@@ -19,11 +19,11 @@ import { isTransientFailure } from '../../../functions/aws/failures';
 import { DependencyUnavailableError } from '../../../functions/http/errors';
 import { toFileItem, toJobItem } from '../../../functions/jobs/items';
 import { JobsTable } from '../../../functions/jobs/jobs-table';
-import { type Job, unreviewedFile } from '../../../functions/jobs/model';
 import { RejectContentionError } from '../../../functions/jobs/reject';
 import { RejectFiles } from '../../../functions/jobs/reject-files';
 import { JobRepository, JobWriteConflictError } from '../../../functions/jobs/repository';
 import { makeFile, makeJob } from '../../support/jobs';
+import { rejectPrincipal, rejectRequest, reviewedJob } from './reject-fixture';
 
 const named = (name: string, extra: Record<string, unknown> = {}): Error =>
   Object.assign(new Error(name), { name, ...extra });
@@ -38,27 +38,9 @@ const canceled = (...codes: string[]) =>
     CancellationReasons: codes.map((Code) => ({ Code })),
   });
 
-/** A job in review with one file, as the reject use case finds it. */
-const reviewed: Job = {
-  id: 7,
-  accountId: 10,
-  accountName: 'Ørsted Foto',
-  status: 'CJ_REVIEWING',
-  guid: '0b6f2c4e-8f7a-4c59-9d3e-1a2b3c4d5e6f',
-  name: 'Autumn',
-  description: '',
-  invoiceReference: '',
-  tags: [],
-  realCost: 1,
-  createdDate: '2024-01-01T00:00:00.000Z',
-  acceptedDate: null,
-  orderedDate: null,
-  deliveredDate: null,
-  reviewedDate: null,
-  files: [unreviewedFile({ id: 70, fileName: 'a.jpg' })],
-};
-const request = { files: [{ fileId: 70, customRejection: 'Redo', rejects: [] }] };
-const principal = { role: 'user' as const, accountId: 10 };
+const reviewed = reviewedJob;
+const request = rejectRequest;
+const principal = rejectPrincipal;
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const client = createDocumentClient({ region: 'us-east-1', dynamodbEndpoint: undefined, dependencyTimeoutMs: 1_000 });

@@ -3,31 +3,14 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/aws/dynamodb';
 import { toFileItem, toJobItem } from '../../../functions/jobs/items';
-import { type Job, type Review, unreviewedFile } from '../../../functions/jobs/model';
+import type { Review } from '../../../functions/jobs/model';
 import { RejectionTooLargeError } from '../../../functions/jobs/reject';
 import { RejectFiles } from '../../../functions/jobs/reject-files';
+import { rejectPrincipal, rejectRequest, reviewedJob } from './reject-fixture';
 
-const job: Job = {
-  id: 7,
-  accountId: 10,
-  accountName: 'Ørsted Foto',
-  status: 'CJ_REVIEWING',
-  guid: '0b6f2c4e-8f7a-4c59-9d3e-1a2b3c4d5e6f',
-  name: 'Autumn',
-  description: '',
-  invoiceReference: '',
-  tags: [],
-  realCost: 1,
-  createdDate: '2024-01-01T00:00:00.000Z',
-  acceptedDate: null,
-  orderedDate: null,
-  deliveredDate: null,
-  reviewedDate: null,
-  files: [unreviewedFile({ id: 70, fileName: 'a.jpg' })],
-};
-
-const request = { files: [{ fileId: 70, customRejection: 'Redo', rejects: [] }] };
-const principal = { role: 'user' as const, accountId: 10 };
+const job = reviewedJob;
+const request = rejectRequest;
+const principal = rejectPrincipal;
 
 describe('the reject use case with a mocked DynamoDB', () => {
   const client = createDocumentClient({ region: 'us-east-1', dynamodbEndpoint: undefined, dependencyTimeoutMs: 1_000 });
