@@ -32,6 +32,7 @@ import {
 } from '../local/domain-status';
 import { resolveStackTarget, type StackTarget, stackTargetEnvironment } from '../local/stack-target';
 import { verifyIndex } from '../local/verify-index';
+import { attachDashValues } from '../local/cli-args';
 import '../local/search/use-embedded-engine';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -314,7 +315,9 @@ const COMMANDS: Record<string, Command> = {
 const runCli = async (argv: string[]): Promise<number> => {
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    // Tokens are base64url: one in 64 begins with a dash, which parseArgs would take for an option.
+    const args = attachDashValues(argv, ['--client-token']);
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     message(`${(error as Error).message}\n\n${USAGE}`);
     return 2;

@@ -83,7 +83,9 @@ export const parseInvokeArgs = (argv: readonly string[]): InvokeArgs => {
     const flag = equals === -1 ? arg : arg.slice(0, equals);
     if (flag in TOKEN_FLAGS) {
       const value = equals === -1 ? queue.shift() : arg.slice(equals + 1);
-      if (value === undefined || value.trim() === '' || (equals === -1 && value.startsWith('--'))) {
+      // A token may begin with dashes (base64url); only another option of this command is not a value.
+      const isOption = equals === -1 && value !== undefined && (value.split('=')[0] as string) in TOKEN_FLAGS;
+      if (value === undefined || value.trim() === '' || isOption || value === '--help') {
         throw new InvokeUsageError(`${flag} needs a value`);
       }
       tokens[TOKEN_FLAGS[flag as keyof typeof TOKEN_FLAGS]] = value.trim();

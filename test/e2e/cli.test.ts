@@ -154,6 +154,12 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     expect(result.stderr).toMatch(/client/i);
   });
 
+  it('reads a client token that begins with a dash as the token, not as an option', async () => {
+    const result = await cli('create-session', '--client-token', '-nobody', '--account', '7');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/client/i);
+  });
+
   it('prints the usage on --help', async () => {
     const result = await cli('--help');
     expect(result.code).toBe(0);

@@ -37,6 +37,15 @@ describe('the command line', () => {
     });
   });
 
+  it('takes tokens that begin with dashes as values (base64url tokens may)', () => {
+    expect(parseInvokeArgs(['search', 'e.json', '--client-token', '-c1', '--session-token', '--s1'])).toEqual({
+      functionName: 'search',
+      eventPath: 'e.json',
+      clientToken: '-c1',
+      sessionToken: '--s1',
+    });
+  });
+
   it('knows exactly the four handlers', () => {
     expect(INVOKABLE_FUNCTIONS).toEqual(['search', 'search-fields', 'reject', 'indexer']);
     for (const name of INVOKABLE_FUNCTIONS) expect(parseInvokeArgs([name, 'e.json']).functionName).toBe(name);
