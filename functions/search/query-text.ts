@@ -6,7 +6,7 @@
 import { parseDecimal, parseId } from '../jobs/ids';
 import { SEARCH_FIELDS, type SearchFieldId } from './fields';
 import type { SearchDocument, SearchQuery } from './search-index';
-import { words } from './text';
+import { words, wordText } from './text';
 
 /** The ids of the text fields: fields whose words are prefix-matched. */
 export type TextFieldId = Exclude<SearchFieldId, 'Global' | 'AccountNumber' | 'JobNumber' | 'Guid'>;
@@ -37,7 +37,7 @@ const FIELD_TEXTS: Record<TextFieldId, (document: SearchDocument) => readonly st
  * `cem test15 jpg`).
  */
 export const foldedFieldText = (document: SearchDocument, field: TextFieldId): string =>
-  FIELD_TEXTS[field](document).flatMap(words).join(' ');
+  wordText(FIELD_TEXTS[field](document).join(' '));
 
 /** An exact value the whole query may equal. */
 export type ExactCondition =

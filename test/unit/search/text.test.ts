@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldText, words } from '../../../functions/search/text';
+import { foldText, words, wordText } from '../../../functions/search/text';
 
 describe('text folding shared by the index and the query', () => {
   it.each([
@@ -52,6 +52,31 @@ describe('text folding shared by the index and the query', () => {
       fc.property(fc.string({ unit: 'grapheme' }), (text) => {
         const once = words(text);
         expect(words(once.join(' '))).toEqual(once);
+      }),
+    );
+  });
+
+  it('joins the words of a text with single spaces, the same as words(text).join(" ")', () => {
+    expect(wordText('  cem_test15.JPG -- Crème  Brûlée ')).toBe('cem test15 jpg creme brulee');
+    expect(wordText(' *** ')).toBe('');
+    const unit = fc.oneof(
+      fc.constantFrom(' ', '_', '.', '-', '\u00a0', 'Σ', 'ß', 'é', 'e\u0301'),
+      fc.string({ unit: 'grapheme' }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(unit).map((parts) => parts.join('')),
+        (text) => {
+          expect(wordText(text)).toBe(words(text).join(' '));
+        },
+      ),
+    );
+  });
+
+  it('reads several texts joined by a space as the words of each in turn', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'grapheme' })), (texts) => {
+        expect(wordText(texts.join(' '))).toBe(texts.flatMap(words).join(' '));
       }),
     );
   });
