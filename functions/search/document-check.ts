@@ -22,8 +22,14 @@ const isInstant = (value: unknown): boolean => typeof value === 'string' && !Num
 const isStringList = (value: unknown): boolean =>
   Array.isArray(value) && value.every((element) => typeof element === 'string');
 
+/** A field, the check of its value and what the check expects. */
+type FieldCheck = readonly [name: string, check: (value: unknown) => boolean, expected: string];
+
+const checksOf = (fields: Record<string, [check: (value: unknown) => boolean, expected: string]>): FieldCheck[] =>
+  Object.entries(fields).map(([name, [check, expected]]) => [name, check, expected]);
+
 /** Each summary field and what it must hold. */
-const SUMMARY_FIELDS: Record<string, [check: (value: unknown) => boolean, expected: string]> = {
+const SUMMARY_FIELDS = checksOf({
   id: [(value) => isCount(value, 1), 'a positive integer'],
   accountId: [(value) => isCount(value, 0), 'a non-negative integer'],
   status: [isJobStatus, 'a job status'],
@@ -37,17 +43,17 @@ const SUMMARY_FIELDS: Record<string, [check: (value: unknown) => boolean, expect
   reviewedDate: [(value) => value === null || isInstant(value), 'a datetime or null'],
   realCost: [(value) => typeof value === 'number' && Number.isFinite(value), 'a finite number'],
   fileCount: [(value) => isCount(value, 0), 'a non-negative integer'],
-};
+});
 
 /** Each text field of the document and what it must hold. */
-const TEXT_FIELDS: Record<string, [check: (value: unknown) => boolean, expected: string]> = {
+const TEXT_FIELDS = checksOf({
   accountName: [(value) => typeof value === 'string', 'a string'],
   invoiceReference: [(value) => typeof value === 'string', 'a string'],
   jobTags: [isStringList, 'a list of strings'],
   fileNames: [isStringList, 'a list of strings'],
   fileTags: [isStringList, 'a list of strings'],
   fileInstructions: [isStringList, 'a list of strings'],
-};
+});
 
 const shown = (value: unknown): string => {
   if (value === undefined) return 'nothing';
@@ -65,10 +71,10 @@ export const searchDocumentProblem = (document: SearchDocument): string | undefi
   if (!isCount(fields.version, 0)) return `version must be a non-negative integer, got ${shown(fields.version)}`;
   const summary = fields.summary;
   if (!isObject(summary)) return `summary must be an object, got ${shown(summary)}`;
-  for (const [name, [check, expected]] of Object.entries(SUMMARY_FIELDS)) {
+  for (const [name, check, expected] of SUMMARY_FIELDS) {
     if (!check(summary[name])) return `summary.${name} must be ${expected}, got ${shown(summary[name])}`;
   }
-  for (const [name, [check, expected]] of Object.entries(TEXT_FIELDS)) {
+  for (const [name, check, expected] of TEXT_FIELDS) {
     if (!check(fields[name])) return `${name} must be ${expected}, got ${shown(fields[name])}`;
   }
   return undefined;
