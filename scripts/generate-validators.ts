@@ -15,14 +15,13 @@
  * - **No runtime import.** ajv's `maxLength` counts code points with `ajv/dist/runtime/ucs2length`, which
  *   the code would `require` (ajv is a build-time tool only); the generator inlines that function.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020';
 import standaloneCode from 'ajv/dist/standalone';
 import { parse } from 'yaml';
-
-/** The description the validators are compiled from. */
-export const OPENAPI_YAML = fileURLToPath(new URL('../openapi.yaml', import.meta.url));
+import { OPENAPI_YAML_PATH } from '../local/docs';
+import { writeOrCheck } from './generated-files';
 
 /** The generated code and its type declarations. */
 export const VALIDATORS_JS = fileURLToPath(
@@ -119,11 +118,9 @@ export interface FormField {
   pattern?: string;
 }
 
-const typeOf = (schema: Schema, schemas: Record<string, Schema>): Schema => {
-  const resolved =
-    typeof schema.$ref === 'string' ? { ...schemas[schema.$ref.slice(COMPONENT_REF.length)], ...schema } : schema;
-  return resolved;
-};
+/** A property's schema with its `$ref` (one level) resolved, its own keywords on top. */
+const typeOf = (schema: Schema, schemas: Record<string, Schema>): Schema =>
+  typeof schema.$ref === 'string' ? { ...schemas[schema.$ref.slice(COMPONENT_REF.length)], ...schema } : schema;
 
 const nonNullType = (schema: Schema): string => {
   const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== 'null');
@@ -159,7 +156,7 @@ const HEADER = `/**
 `;
 
 /** The text of the generated module and of its declarations, for a description. */
-export const generateValidators = (openapiYaml: string = OPENAPI_YAML): { js: string; dts: string } => {
+export const generateValidators = (openapiYaml: string = OPENAPI_YAML_PATH): { js: string; dts: string } => {
   const document = parse(readFileSync(openapiYaml, 'utf8')) as { components: { schemas: Record<string, Schema> } };
   const schemas = document.components.schemas;
   const names = referencedNames(schemas, Object.values(VALIDATORS));
@@ -190,13 +187,12 @@ export const generateValidators = (openapiYaml: string = OPENAPI_YAML): { js: st
   const js = `${HEADER}${code}\n${fieldTables}`;
 
   const dts = `${HEADER}
-/** An error of a generated validator (ajv's \`ErrorObject\`, with \`verbose\` on). */
+/** An error of a generated validator (ajv's \`ErrorObject\`, with \`verbose\` on and no messages). */
 export interface RequestValidationError {
   instancePath: string;
   schemaPath: string;
   keyword: string;
   params: Record<string, unknown>;
-  message?: string;
   schema?: unknown;
   parentSchema?: Record<string, unknown>;
   data?: unknown;
@@ -232,32 +228,13 @@ ${Object.entries(FORM_FIELDS)
 
 const main = (): void => {
   const { js, dts } = generateValidators();
-  const files = [
-    [VALIDATORS_JS, js],
-    [VALIDATORS_DTS, dts],
-  ] as const;
-  if (process.argv.includes('--check')) {
-    const stale = files.filter(([path, text]) => {
-      try {
-        return readFileSync(path, 'utf8') !== text;
-      } catch {
-        return true;
-      }
-    });
-    if (stale.length > 0) {
-      console.error(
-        'functions/http/generated/ is out of date: run `npm run generate:validators` and commit the result.',
-      );
-      process.exitCode = 1;
-      return;
-    }
-    console.log('functions/http/generated/ is up to date.');
-    return;
-  }
-  for (const [path, text] of files) {
-    writeFileSync(path, text);
-    console.log(`Wrote ${path}`);
-  }
+  writeOrCheck(
+    [
+      [VALIDATORS_JS, js],
+      [VALIDATORS_DTS, dts],
+    ],
+    'npm run generate:validators',
+  );
 };
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -3,13 +3,12 @@
  * change openapi.yaml and run the script again.
  */
 
-/** An error of a generated validator (ajv's `ErrorObject`, with `verbose` on). */
+/** An error of a generated validator (ajv's `ErrorObject`, with `verbose` on and no messages). */
 export interface RequestValidationError {
   instancePath: string;
   schemaPath: string;
   keyword: string;
   params: Record<string, unknown>;
-  message?: string;
   schema?: unknown;
   parentSchema?: Record<string, unknown>;
   data?: unknown;
