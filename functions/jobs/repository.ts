@@ -65,13 +65,11 @@ export const MAX_TRANSACTION_ITEMS = 100;
 export class JobRepository {
   /** The gateway every request of the repository goes through. */
   private readonly table: JobsTable;
-  private readonly tableName: string;
   private readonly scanPageSize: number;
   private readonly maxTransactionItems: number;
 
   public constructor(client: DynamoDBDocumentClient, tableName: string, options: JobRepositoryOptions = {}) {
     this.table = new JobsTable(client, tableName, options.retry === undefined ? {} : { retry: options.retry });
-    this.tableName = tableName;
     this.scanPageSize = options.scanPageSize ?? 1_000;
     this.maxTransactionItems = Math.max(
       1,
@@ -171,7 +169,7 @@ export class JobRepository {
             : [
                 {
                   Delete: {
-                    TableName: this.tableName,
+                    TableName: this.table.tableName,
                     Key: { pk: jobKeys.pk(jobId), sk: jobKeys.jobSk },
                     ConditionExpression: 'version = :expected',
                     ExpressionAttributeValues: { ':expected': jobItem.version },
@@ -181,7 +179,9 @@ export class JobRepository {
         if (jobDelete.length + fileKeys.length <= this.maxTransactionItems) {
           await this.table.transactWrite([
             ...jobDelete,
-            ...fileKeys.map((sk) => ({ Delete: { TableName: this.tableName, Key: { pk: jobKeys.pk(jobId), sk } } })),
+            ...fileKeys.map((sk) => ({
+              Delete: { TableName: this.table.tableName, Key: { pk: jobKeys.pk(jobId), sk } },
+            })),
           ]);
         } else {
           if (jobDelete.length > 0) await this.table.transactWrite(jobDelete);
@@ -199,7 +199,7 @@ export class JobRepository {
   private async write(plan: WritePlan, jobItem: JobItem): Promise<void> {
     const jobPut = {
       Put: {
-        TableName: this.tableName,
+        TableName: this.table.tableName,
         Item: jobItem,
         ...(plan.expectedVersion === undefined
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
@@ -214,8 +214,8 @@ export class JobRepository {
     if (fileWrites + 1 <= this.maxTransactionItems) {
       await this.table.transactWrite([
         jobPut,
-        ...plan.filePuts.map((item) => ({ Put: { TableName: this.tableName, Item: item } })),
-        ...plan.fileDeletes.map((sk) => ({ Delete: { TableName: this.tableName, Key: { pk, sk } } })),
+        ...plan.filePuts.map((item) => ({ Put: { TableName: this.table.tableName, Item: item } })),
+        ...plan.fileDeletes.map((sk) => ({ Delete: { TableName: this.table.tableName, Key: { pk, sk } } })),
       ]);
       return;
     }

@@ -97,21 +97,12 @@ describe('form scalars', () => {
 
   it('reads decimals as numbers, never NaN or Infinity', () => {
     expect([formNumber('0.61'), formNumber('.5'), formNumber('1e-3')]).toEqual([0.61, 0.5, 0.001]);
-    expect([formNumber('NaN'), formNumber('Infinity'), formNumber('1e999'), formNumber('')]).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    for (const text of ['NaN', 'Infinity', '1e999', '']) expect(formNumber(text)).toBeUndefined();
   });
 
   it('reads true and false in any case, nothing else', () => {
-    expect([formBoolean('TRUE'), formBoolean('false'), formBoolean('yes'), formBoolean('1')]).toEqual([
-      true,
-      false,
-      undefined,
-      undefined,
-    ]);
+    expect([formBoolean('TRUE'), formBoolean('false')]).toEqual([true, false]);
+    for (const text of ['yes', '1', '']) expect(formBoolean(text)).toBeUndefined();
   });
 });
 
