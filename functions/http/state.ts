@@ -1,6 +1,6 @@
 /**
- * What the middlewares of one request learn and hand on to each other: the request id, the route, the
- * caller and the parsed body. It lives in middy's per-request store, `request.internal`, which middy
+ * What the middlewares of one request learn and hand on to each other: the request id, the caller and
+ * the decoded body. It lives in middy's per-request store, `request.internal`, which middy
  * creates empty for every invocation, so nothing of an earlier request can leak into a later one and the
  * event stays what API Gateway sent (apart from the header normalizer's lower-cased names).
  *
@@ -12,7 +12,6 @@ import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal';
 import type { RequestBody } from './request';
-import type { Route } from './routes';
 
 /** The body as it was decoded, before it is known to be an object. */
 export interface DecodedBody {
@@ -24,14 +23,10 @@ export interface DecodedBody {
 export type HttpState = {
   /** Set by `requestContext`, the first check. */
   requestId?: string;
-  /** Set by `methodCheck`. */
-  route?: Route;
   /** Set by `authentication`. */
   principal?: Principal;
   /** Set by `bodyParser`. */
   decodedBody?: DecodedBody;
-  /** Set by `validation` once the body is known to be an object. */
-  body?: RequestBody;
 };
 
 /** What the validation middleware hands the endpoint's handler. */

@@ -17,7 +17,6 @@ export const methodCheck = (opts: MethodCheckOptions): HttpMiddleware => {
   const allow = allowHeader(options.route);
 
   const methodCheckBefore = (request: HttpRequest): void => {
-    request.internal.route = options.route;
     const method = request.event.httpMethod;
     if (typeof method !== 'string' || !allowsMethod(options.route, method)) {
       throw new ApiError('method_not_allowed', {}, { headers: { Allow: allow } });

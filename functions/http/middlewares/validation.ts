@@ -37,7 +37,6 @@ export const validation = <TInput>(opts: ValidationOptions<TInput>): HttpMiddlew
       throw invalidParameter(BODY_PARAMETER, 'The body must be a JSON object or a form.');
     }
     const body: RequestBody = { encoding: decoded.encoding, fields: decoded.value };
-    state.body = body;
     const principal = principalOf(state);
     request.context.validatedRequest = {
       input: options.parse(body, principal),

@@ -6,10 +6,9 @@ import { expectApiError } from '../expect-api-error';
 import { requestFor, runBefore } from './harness';
 
 describe('method check middleware', () => {
-  it('lets the route method through and records the route', async () => {
+  it("lets the route's method through", async () => {
     const request = requestFor({ method: 'POST', path: '/search' });
-    await runBefore(methodCheck({ route: routeFor('/search') }), request);
-    expect(request.internal.route?.path).toBe('/search');
+    await expect(runBefore(methodCheck({ route: routeFor('/search') }), request)).resolves.toBeUndefined();
   });
 
   it.each(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'post'])(

@@ -2,7 +2,6 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { requestContext } from '../../../../functions/http/middlewares/request-context';
-import { routeFor } from '../../../../functions/http/routes';
 import type { EndpointContext, HttpState } from '../../../../functions/http/state';
 import { lambdaContext } from '../../../support/api-event';
 import { requestFor } from './harness';
@@ -38,7 +37,7 @@ describe('request context middleware', () => {
       {
         before: (request) => {
           seen.push({ ...request.internal });
-          request.internal.route = routeFor('/search');
+          request.internal.decodedBody = { encoding: 'json', value: {} };
         },
       },
     ]);
