@@ -20,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020';
 import standaloneCode from 'ajv/dist/standalone';
 import { parse } from 'yaml';
+import type { FormField } from '../functions/http/validator-types';
 import { OPENAPI_YAML_PATH } from '../local/docs';
 import { writeOrCheck } from './generated-files';
 
@@ -111,13 +112,6 @@ const inPropertyOrder = (value: unknown): unknown => {
   return { ...rest, allOf: [...steps, ...(allOf as Schema[])] };
 };
 
-/** What a form coercion needs to know of a top-level property: its type, and its items' type. */
-export interface FormField {
-  type: string;
-  items?: string;
-  pattern?: string;
-}
-
 /** A property's schema with its `$ref` (one level) resolved, its own keywords on top. */
 const typeOf = (schema: Schema, schemas: Record<string, Schema>): Schema =>
   typeof schema.$ref === 'string' ? { ...schemas[schema.$ref.slice(COMPONENT_REF.length)], ...schema } : schema;
@@ -187,29 +181,7 @@ export const generateValidators = (openapiYaml: string = OPENAPI_YAML_PATH): { j
   const js = `${HEADER}${code}\n${fieldTables}`;
 
   const dts = `${HEADER}
-/** An error of a generated validator (ajv's \`ErrorObject\`, with \`verbose\` on and no messages). */
-export interface RequestValidationError {
-  instancePath: string;
-  schemaPath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  schema?: unknown;
-  parentSchema?: Record<string, unknown>;
-  data?: unknown;
-}
-
-/** A generated validator: \`true\` when the data is valid, else \`false\` with the first error in \`errors\`. */
-export interface RequestValidator {
-  (data: unknown): boolean;
-  errors?: RequestValidationError[] | null;
-}
-
-/** A top-level property of a request-body schema, as a form coercion needs it. */
-export interface FormField {
-  type: string;
-  items?: string;
-  pattern?: string;
-}
+import type { FormField, RequestValidator } from '../validator-types';
 
 ${Object.entries(VALIDATORS)
   .map(

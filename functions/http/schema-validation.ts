@@ -14,7 +14,7 @@
  * Either way only the schema's properties are kept: unknown fields are ignored.
  */
 import { invalidParameter, type ApiError } from './errors';
-import type { FormField, RequestValidationError } from './generated/request-validators';
+import type { FormField, RequestValidationError } from './validator-types';
 import type { RequestBody } from './request';
 
 const DECIMAL_INTEGER = /^-?\d+$/;

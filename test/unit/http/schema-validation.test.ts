@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FormField, RequestValidationError } from '../../../functions/http/generated/request-validators';
+import type { FormField, RequestValidationError } from '../../../functions/http/validator-types';
 import {
   rejectFormFields,
   searchRequestFields,
