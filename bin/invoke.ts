@@ -19,8 +19,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
-import { lambdaContext } from '../local/api-event';
-import { loadDemoTokens } from '../local/demo-auth';
+import { lambdaContext } from '../local/gateway/api-event';
+import { loadDemoTokens } from '../local/demo/auth';
 import {
   DEFAULT_DATA_DIR,
   DEFAULT_DYNAMODB_PORT,

@@ -5,7 +5,7 @@
  * `:memory:` keeps nothing), SEED_DEMO (`0` seeds nothing). Stops cleanly on SIGINT/SIGTERM, answering
  * the requests in flight first. Exits 1 when DynamoDB Local dies and cannot be restarted.
  */
-import { JavaMissingError } from '../local/dynamodb-local';
+import { JavaMissingError } from '../local/dynamodb/dynamodb-local';
 import {
   DEFAULT_DATA_DIR,
   DEFAULT_DYNAMODB_PORT,
@@ -15,7 +15,7 @@ import {
   portFrom,
   UnsupportedNodeError,
 } from '../local/paths';
-import { demoCommandsFor, type LocalStack, PortInUseError, startLocalStack } from '../local/runtime';
+import { demoCommandsFor, type LocalStack, PortInUseError, startLocalStack } from '../local/stack/runtime';
 import '../local/search/use-embedded-engine';
 
 const out = (line = ''): void => {

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { OPENAPI_YAML_PATH } from '../local/docs';
+import { OPENAPI_YAML_PATH } from '../local/gateway/docs';
 import { writeOrCheck } from './generated-files';
 
 /** The generated types. */

@@ -21,7 +21,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import standaloneCode from 'ajv/dist/standalone';
 import { parse } from 'yaml';
 import type { FormField } from '../functions/http/validator-types';
-import { OPENAPI_YAML_PATH } from '../local/docs';
+import { OPENAPI_YAML_PATH } from '../local/gateway/docs';
 import { writeOrCheck } from './generated-files';
 
 /** The generated code and its type declarations. */

@@ -15,8 +15,8 @@ import { AuthStore } from '../../functions/auth/store';
 import { toFileItem, toJobItem } from '../../functions/jobs/items';
 import type { Job } from '../../functions/jobs/model';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
-import { ensureTable } from '../../local/tables';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
+import { ensureTable } from '../../local/dynamodb/tables';
 
 export const BENCH_REGION = 'us-east-1';
 const CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };

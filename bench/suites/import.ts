@@ -1,5 +1,5 @@
 /**
- * Import: jobs per second through `local/import.ts` importNdjson (validation, new jobs created several
+ * Import: jobs per second through `local/operations/import.ts` importNdjson (validation, new jobs created several
  * per conditional TransactWriteItems without a read) into DynamoDB Local, beside plain BatchWriteItem of
  * the same jobs' items, and beside raw TransactWriteItems of the same items (the floor of any import that
  * writes each job atomically). The three run in interleaved rounds, each on a fresh DynamoDB Local, so
@@ -15,7 +15,7 @@ import { once } from 'node:events';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../functions/aws/dynamodb';
 import { JobRepository } from '../../functions/jobs/repository';
-import { DEFAULT_IMPORT_BATCH, DEFAULT_IMPORT_CONCURRENCY, importNdjson } from '../../local/import';
+import { DEFAULT_IMPORT_BATCH, DEFAULT_IMPORT_CONCURRENCY, importNdjson } from '../../local/operations/import';
 import { type BenchDynamo, BENCH_REGION, batchWrite, itemsOf, startBenchDynamo } from '../lib/dynamo';
 import { generateJob, type Population } from '../lib/generator';
 import { formatNumber, proportion } from '../lib/report';

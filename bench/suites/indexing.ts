@@ -123,7 +123,7 @@ interface DelayResult {
  */
 const measureDelay = async (rate: number, seconds: number, log: (message: string) => void): Promise<DelayResult> => {
   const dynamo = await startBenchDynamo();
-  const { startLocalStack } = await import('../../local/runtime');
+  const { startLocalStack } = await import('../../local/stack/runtime');
   const stack = await startLocalStack({
     port: 0,
     dataDir: ':memory:',

@@ -60,8 +60,8 @@ await runSuite('search', 'Search latency at scale (embedded engine)', async ({ m
 
   const { handler } = await import('../../functions/handlers/search');
   const { searchIndex } = await import('../../functions/search/engine');
-  const { toProxyEvent, lambdaContext } = await import('../../local/api-event');
-  const { createLocalServer } = await import('../../local/server');
+  const { toProxyEvent, lambdaContext } = await import('../../local/gateway/api-event');
+  const { createLocalServer } = await import('../../local/gateway/server');
   const index = await searchIndex();
   const idleRss = process.memoryUsage().rss;
 

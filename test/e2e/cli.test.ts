@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../local/runtime';
+import { type LocalStack, startLocalStack } from '../../local/stack/runtime';
 import { makeJob } from '../support/jobs';
 import { runProcess } from '../support/local-stack';
 import { fetchMatchingOpenApi } from '../support/openapi';

@@ -72,9 +72,12 @@ describe.skipIf(executablePath === undefined && !inCi)('the reference page at GE
     if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
   });
 
-  it('is served by the local server (docsRoute wired into local/server.ts)', async () => {
+  it('is served by the local server (docsRoute wired into local/gateway/server.ts)', async () => {
     const description = await fetch(`${stack.baseUrl}/openapi.json`);
-    expect(description.status, 'GET /openapi.json: local/server.ts must ask docsRoute (local/docs.ts) first').toBe(200);
+    expect(
+      description.status,
+      'GET /openapi.json: local/gateway/server.ts must ask docsRoute (local/gateway/docs.ts) first',
+    ).toBe(200);
     expect(((await description.json()) as { openapi: string }).openapi).toBe('3.1.0');
   });
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthStore } from '../../functions/auth/store';
 import { documentClient } from '../../functions/aws/dynamodb';
-import { type LocalStack, startLocalStack } from '../../local/runtime';
+import { type LocalStack, startLocalStack } from '../../local/stack/runtime';
 import { fetchMatchingOpenApi } from '../support/openapi';
 
 let stack: LocalStack;

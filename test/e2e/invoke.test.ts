@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoJobs } from '../../local/demo-data';
+import { demoJobs } from '../../local/demo/data';
 import { type IssuedTokens, runProcess, startTestStack, type TestStack } from '../support/local-stack';
 
 /** The jobs the sample events are about: the indexer/search event's job and the reject event's job. */

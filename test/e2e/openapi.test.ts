@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobsApiClient } from '../../client';
-import { loadOpenApiDocument } from '../../local/docs';
+import { loadOpenApiDocument } from '../../local/gateway/docs';
 import { makeFile, makeJob } from '../support/jobs';
 import {
   DEFAULT_TEST_ACCOUNT_ID,

@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuthStore } from '../../functions/auth/store';
 import { documentClient } from '../../functions/aws/dynamodb';
-import { type LocalStack, startLocalStack } from '../../local/runtime';
+import { type LocalStack, startLocalStack } from '../../local/stack/runtime';
 
 let stack: LocalStack | undefined;
 

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../local/dynamodb-local';
+import { freePort } from '../../local/dynamodb/dynamodb-local';
 import {
   isRunning,
   ROOT,

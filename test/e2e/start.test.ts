@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../local/dynamodb-local';
+import { freePort } from '../../local/dynamodb/dynamodb-local';
 import { makeJob } from '../support/jobs';
 import { isRunning, type RunningProcess, runProcess, type StartedStack, startNpmStart } from '../support/local-stack';
 import { fetchMatchingOpenApi } from '../support/openapi';

@@ -19,7 +19,7 @@ import {
   StackNotFoundError,
   StackOutputMissingError,
   stackTargetEnvironment,
-} from '../../local/stack-target';
+} from '../../local/operations/stack-target';
 
 const cloudFormation = mockClient(CloudFormationClient);
 

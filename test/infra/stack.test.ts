@@ -16,7 +16,7 @@ import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { buildJobsApi } from '../../lib/app';
 import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
-import { loadOpenApiDocument } from '../../local/docs';
+import { loadOpenApiDocument } from '../../local/gateway/docs';
 
 type Json = Record<string, unknown>;
 interface Statement {

@@ -2,7 +2,7 @@
  * The progress bar the import and reindex commands draw on stderr.
  */
 import { describe, expect, it } from 'vitest';
-import { createProgressBar, formatDuration, type ProgressStream } from '../../local/progress';
+import { createProgressBar, formatDuration, type ProgressStream } from '../../local/operations/progress';
 
 const capture = (isTTY: boolean): ProgressStream & { output: string } => {
   const stream = {

@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../functions/jobs/model';
 import { RejectFiles } from '../../functions/jobs/reject-files';
 import { JobRepository } from '../../functions/jobs/repository';
-import { importJobs, importNdjson } from '../../local/import';
+import { importJobs, importNdjson } from '../../local/operations/import';
 import { createTestTables, localClient } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';
 

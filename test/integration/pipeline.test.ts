@@ -19,15 +19,15 @@ import { resetDocumentClient } from '../../functions/aws/dynamodb';
 import { resetConfig } from '../../functions/config';
 import { globalTextFieldsFor } from '../../functions/search/fields';
 import type { SearchIndex } from '../../functions/search/search-index';
-import { importJobs, importNdjson } from '../../local/import';
-import { reindex } from '../../local/reindex';
+import { importJobs, importNdjson } from '../../local/operations/import';
+import { reindex } from '../../local/operations/reindex';
 import {
   type DeadLetter,
   type StreamPoller,
   type StreamPollerOptions,
   startStreamPoller,
-} from '../../local/stream-poller';
-import { verifyIndex } from '../../local/verify-index';
+} from '../../local/streams/poller';
+import { verifyIndex } from '../../local/operations/verify-index';
 import { createTestTables, handlerEnv, localClient, type TestTables } from '../support/dynamo';
 import { FaultyIndex } from '../support/faulty-index';
 import { makeFile, makeJob } from '../support/jobs';

@@ -21,14 +21,14 @@ import { createStreamIndexer } from '../../functions/indexing/stream-indexer';
 import { JobRepository } from '../../functions/jobs/repository';
 import { createSearchIndex } from '../../functions/search/engine';
 import type { SearchIndex } from '../../functions/search/search-index';
-import { reindex } from '../../local/reindex';
+import { reindex } from '../../local/operations/reindex';
 import {
   type PollerLogger,
   type StreamPoller,
   type StreamPollerOptions,
   startStreamPoller,
-} from '../../local/stream-poller';
-import { verifyIndex } from '../../local/verify-index';
+} from '../../local/streams/poller';
+import { verifyIndex } from '../../local/operations/verify-index';
 import { createTestTables, localClient, type TestTables } from '../support/dynamo';
 import { makeJob } from '../support/jobs';
 import { trimmingStreamsClient } from '../support/trimming-streams';

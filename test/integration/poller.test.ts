@@ -12,7 +12,7 @@ import {
   type StreamPollerOptions,
   StreamNotEnabledError,
   startStreamPoller,
-} from '../../local/stream-poller';
+} from '../../local/streams/poller';
 import { createTestTables, localClient, type TestTables } from '../support/dynamo';
 
 const client = localClient();

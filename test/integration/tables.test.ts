@@ -1,7 +1,7 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
-import { ensureTable } from '../../local/tables';
+import { ensureTable } from '../../local/dynamodb/tables';
 import { createTestTables, localClient } from '../support/dynamo';
 
 describe('local tables built from the shared definitions', () => {

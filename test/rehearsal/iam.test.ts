@@ -24,7 +24,7 @@ import { resetSearchIndex } from '../../functions/search/engine';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import type { FunctionName } from '../../lib/jobs-api-stack';
 import { RUNTIME_GRANTS } from '../../lib/runtime-grants';
-import { ensureTable } from '../../local/tables';
+import { ensureTable } from '../../local/dynamodb/tables';
 import { apiEvent, lambdaContext } from '../support/api-event';
 import { FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';
 import { makeFile, makeJob } from '../support/jobs';

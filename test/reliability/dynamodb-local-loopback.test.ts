@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
 
 let dynamo: DynamoDbLocal;
 

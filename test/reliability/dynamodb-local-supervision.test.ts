@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AuthStore } from '../../functions/auth/store';
 import { documentClient } from '../../functions/aws/dynamodb';
 import { JobRepository } from '../../functions/jobs/repository';
-import { importJobs } from '../../local/import';
-import { type LocalStack, startLocalStack } from '../../local/runtime';
+import { importJobs } from '../../local/operations/import';
+import { type LocalStack, startLocalStack } from '../../local/stack/runtime';
 import { makeJob } from '../support/jobs';
 import { isRunning } from '../support/local-stack';
 

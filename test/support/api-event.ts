@@ -3,7 +3,7 @@
  * like the ones API Gateway and the local server send.
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { callerIdentity } from '../../local/api-event';
+import { callerIdentity } from '../../local/gateway/api-event';
 
 export interface ApiEventOptions {
   /** Default `GET`. */

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
-import { ensureTable } from '../../local/tables';
+import { ensureTable } from '../../local/dynamodb/tables';
 
 /** A DynamoDB client for the run's DynamoDB Local. */
 export const localClient = (): DynamoDBClient =>

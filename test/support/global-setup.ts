@@ -3,7 +3,7 @@
  * with `inject('dynamodbEndpoint')` and create their own uniquely named tables.
  */
 import type { TestProject } from 'vitest/node';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
 
 let dynamo: DynamoDbLocal | undefined;
 

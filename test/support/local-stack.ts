@@ -21,10 +21,10 @@ import { AuthStore } from '../../functions/auth/store';
 import { documentClient } from '../../functions/aws/dynamodb';
 import type { Job } from '../../functions/jobs/model';
 import { JobRepository } from '../../functions/jobs/repository';
-import { freePort } from '../../local/dynamodb-local';
-import { importJobs } from '../../local/import';
+import { freePort } from '../../local/dynamodb/dynamodb-local';
+import { importJobs } from '../../local/operations/import';
 import type { LocalTables } from '../../local/paths';
-import { type LocalStack, startLocalStack } from '../../local/runtime';
+import { type LocalStack, startLocalStack } from '../../local/stack/runtime';
 import { assertMatchesOpenApi } from './openapi';
 
 /** The account the default credentials of {@link TestStack.request} belong to. */

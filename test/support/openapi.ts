@@ -15,7 +15,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { isDocsPath, loadOpenApiDocument, type OpenApiDocument } from '../../local/docs';
+import { isDocsPath, loadOpenApiDocument, type OpenApiDocument } from '../../local/gateway/docs';
 
 /** The request an answer was given to. `path` may carry a query string; it is ignored. */
 export interface ObservedRequest {

@@ -20,7 +20,7 @@ import {
   type StreamPollerOptions,
   startStreamPoller,
   toLambdaRecord,
-} from '../../local/stream-poller';
+} from '../../local/streams/poller';
 
 const STREAM_ARN = 'arn:aws:dynamodb:ddblocal:000000000000:table/jobs/stream/2024-01-01T00:00:00.000';
 const tables = mockClient(DynamoDBClient);

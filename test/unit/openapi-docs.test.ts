@@ -5,7 +5,7 @@
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docsRoute, loadOpenApiDocument } from '../../local/docs';
+import { docsRoute, loadOpenApiDocument } from '../../local/gateway/docs';
 
 let server: Server;
 

@@ -10,7 +10,7 @@ import { ERROR_CATALOGUE } from '../../functions/http/errors';
 import { ROUTES } from '../../functions/http/routes';
 import { JOB_STATUSES } from '../../functions/jobs/model';
 import { fieldsFor, SEARCH_FIELD_IDS } from '../../functions/search/fields';
-import { loadOpenApiDocument, OPENAPI_YAML_PATH } from '../../local/docs';
+import { loadOpenApiDocument, OPENAPI_YAML_PATH } from '../../local/gateway/docs';
 
 type Json = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_STATUSES, REVIEWABLE_STATUSES } from '../../../functions/jobs/model';
-import { validateJob } from '../../../local/validate-job';
+import { validateJob } from '../../../local/operations/validate-job';
 import { words } from '../../../functions/search/text';
-import { DEMO_ACCOUNTS, DEMO_REJECTABLE_FILE_IDS, DEMO_REJECTABLE_FILES, demoJobs } from '../../../local/demo-data';
+import { DEMO_ACCOUNTS, DEMO_REJECTABLE_FILE_IDS, DEMO_REJECTABLE_FILES, demoJobs } from '../../../local/demo/data';
 
 const DELIVERED_STATUSES = ['CJ_REVIEWING', 'CJ_REJECT_READY', 'CJ_REJECT_ERROR', 'CJ_FINISHED', 'CJ_ARCHIVED'];
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { jobIdOf } from '../../../functions/indexing/stream-records';
 import { isId, MAX_ID, parseId } from '../../../functions/jobs/ids';
 import { parseRejectRequest } from '../../../functions/http/reject-request';
-import { validateJob } from '../../../local/validate-job';
+import { validateJob } from '../../../local/operations/validate-job';
 import { textCondition } from '../../../functions/search/query-text';
 import type { SearchQuery } from '../../../functions/search/search-index';
 import { makeFile, makeJob } from '../../support/jobs';

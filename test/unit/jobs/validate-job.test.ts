@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JobValidationError, parseIsoDatetime, validateJob } from '../../../local/validate-job';
+import { JobValidationError, parseIsoDatetime, validateJob } from '../../../local/operations/validate-job';
 import { unreviewedFile } from '../../../functions/jobs/model';
 import { makeFile, makeJob } from '../../support/jobs';
 

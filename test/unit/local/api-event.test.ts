@@ -13,7 +13,7 @@ import {
   toProxyEvent,
   UnsupportedContextCallError,
   writeProxyResult,
-} from '../../../local/api-event';
+} from '../../../local/gateway/api-event';
 
 const head = (overrides: Partial<Parameters<typeof toProxyEvent>[0]> = {}): Parameters<typeof toProxyEvent>[0] => ({
   method: 'POST',

@@ -14,7 +14,7 @@ import {
   renewDemoSessions,
   saveDemoTokens,
   shellQuote,
-} from '../../../local/demo-auth';
+} from '../../../local/demo/auth';
 
 /** An in-memory auth store recording what was asked of it. */
 const fakeStore = () => {

@@ -15,7 +15,7 @@ import {
   describeSearchDomain,
   SearchDomainNotFoundError,
   SearchDomainNotReadyError,
-} from '../../../local/domain-status';
+} from '../../../local/operations/domain-status';
 
 const openSearch = mockClient(OpenSearchClient);
 

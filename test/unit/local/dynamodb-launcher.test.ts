@@ -12,7 +12,7 @@ import {
   LAUNCHER_CLASS,
   launcherClassBytes,
   writeLauncher,
-} from '../../../local/dynamodb-launcher';
+} from '../../../local/dynamodb/launcher';
 
 describe('DynamoDB Local launcher', () => {
   it('is a Java 8 class file whose constant pool names the calls that bind the connector', () => {

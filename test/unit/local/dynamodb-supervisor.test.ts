@@ -5,8 +5,8 @@
  * (test/reliability/dynamodb-local-supervision.test.ts kills a real DynamoDB Local.)
  */
 import { describe, expect, it } from 'vitest';
-import type { DynamoDbLocal, DynamoDbLocalExit } from '../../../local/dynamodb-local';
-import { describeExit, type DynamoDbLocalLostError, superviseDynamoDbLocal } from '../../../local/dynamodb-supervisor';
+import type { DynamoDbLocal, DynamoDbLocalExit } from '../../../local/dynamodb/dynamodb-local';
+import { describeExit, type DynamoDbLocalLostError, superviseDynamoDbLocal } from '../../../local/dynamodb/supervisor';
 
 /** A stand-in DynamoDB Local whose death the test decides. */
 interface FakeProcess extends DynamoDbLocal {

@@ -3,7 +3,7 @@
  * types in another terminal to reach this stack.
  */
 import { describe, expect, it } from 'vitest';
-import { repairCommandFor } from '../../../local/runtime';
+import { repairCommandFor } from '../../../local/stack/runtime';
 
 describe('repairCommandFor', () => {
   it('is the plain command with the default data directory and DynamoDB port', () => {

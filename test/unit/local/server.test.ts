@@ -11,7 +11,7 @@ import {
   localAnswer,
   MAX_BODY_BYTES,
   type ProxyHandler,
-} from '../../../local/server';
+} from '../../../local/gateway/server';
 
 const running: LocalServer[] = [];
 

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { ERROR_CATALOGUE } from '../functions/http/errors';
+import { ERROR_CATALOGUE } from '../../functions/http/errors';
 import {
   DOCS_ASSETS_PREFIX,
   docsPage,
@@ -23,7 +23,7 @@ import {
 } from './docs-page';
 
 /** Where `openapi.yaml` lives: the repository root. */
-export const OPENAPI_YAML_PATH = fileURLToPath(new URL('../openapi.yaml', import.meta.url));
+export const OPENAPI_YAML_PATH = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
 
 /** A parsed OpenAPI document (JSON-compatible). */
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, unknown> };

@@ -15,7 +15,7 @@ import {
   type JobStatus,
   type Review,
   unreviewedFile,
-} from '../functions/jobs/model';
+} from '../../functions/jobs/model';
 import {
   chance,
   DESCRIPTIONS,
@@ -33,7 +33,7 @@ import {
   seededRandom,
   SUBJECTS,
   type Random,
-} from './demo-vocabulary';
+} from './vocabulary';
 
 /** A demo account. */
 export interface DemoAccount {

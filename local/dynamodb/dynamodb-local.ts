@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
-import { boundAddressIn, LAUNCHER_CLASS, writeLauncher } from './dynamodb-launcher';
+import { boundAddressIn, LAUNCHER_CLASS, writeLauncher } from './launcher';
 
 export interface DynamoDbLocalOptions {
   /** TCP port; 0 picks a free one. */

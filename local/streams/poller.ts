@@ -30,7 +30,7 @@
  */
 import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { describeError } from '../functions/errors';
+import { describeError } from '../../functions/errors';
 import { Sleepers } from './sleepers';
 import {
   consoleLogger,
@@ -43,21 +43,21 @@ import {
   type StreamPollerStats,
   streamArnOf,
   trimmedMessage,
-} from './stream-poller-options';
-import { handleTrim } from './stream-trims';
-import { CheckpointStore } from './stream-checkpoints';
-import { BatchDelivery, type DeliveryHost } from './stream-delivery';
-import { compareSequence, sequenceOf, toLambdaRecord } from './stream-records';
+} from './poller-options';
+import { handleTrim } from './trims';
+import { CheckpointStore } from './checkpoints';
+import { BatchDelivery, type DeliveryHost } from './delivery';
+import { compareSequence, sequenceOf, toLambdaRecord } from './records';
 
-export type { DeadLetter, PollerLogger, StreamHandler } from './stream-delivery';
-export { toLambdaRecord } from './stream-records';
+export type { DeadLetter, PollerLogger, StreamHandler } from './delivery';
+export { toLambdaRecord } from './records';
 export {
   PollerStoppedError,
   StreamNotEnabledError,
   type StreamPoller,
   type StreamPollerOptions,
   type StreamPollerStats,
-} from './stream-poller-options';
+} from './poller-options';
 
 interface ShardState {
   shardId: string;

@@ -7,18 +7,18 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { documentClient, resetDocumentClient } from '../functions/aws/dynamodb';
-import { resetConfig } from '../functions/config';
-import { handler as indexerHandler } from '../functions/handlers/indexer';
-import { JobRepository } from '../functions/jobs/repository';
-import { resetSearchIndex, searchIndex } from '../functions/search/engine';
-import { AUTH_TABLE, JOBS_TABLE } from '../functions/tables';
-import type { DemoTokens } from './demo-auth';
-import { isEmpty, prepareDemo } from './demo-seeding';
-import { docsRoute } from './docs';
-import { startDynamoDbLocal } from './dynamodb-local';
-import { type DynamoDbLocalLostError, type SupervisedDynamoDb, superviseDynamoDbLocal } from './dynamodb-supervisor';
-import { reindex } from './reindex';
+import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
+import { resetConfig } from '../../functions/config';
+import { handler as indexerHandler } from '../../functions/handlers/indexer';
+import { JobRepository } from '../../functions/jobs/repository';
+import { resetSearchIndex, searchIndex } from '../../functions/search/engine';
+import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
+import type { DemoTokens } from '../demo/auth';
+import { isEmpty, prepareDemo } from '../demo/seeding';
+import { docsRoute } from '../gateway/docs';
+import { startDynamoDbLocal } from '../dynamodb/dynamodb-local';
+import { type DynamoDbLocalLostError, type SupervisedDynamoDb, superviseDynamoDbLocal } from '../dynamodb/supervisor';
+import { reindex } from '../operations/reindex';
 import {
   type DataPaths,
   DEFAULT_DATA_DIR,
@@ -30,13 +30,13 @@ import {
   type LocalTables,
   assertSupportedNode,
   localTableNames,
-} from './paths';
-import { createLocalServer, type LocalServer, type RequestLogEntry } from './server';
-import { type DeadLetter, type PollerLogger, startStreamPoller } from './stream-poller';
-import { ensureTable } from './tables';
+} from '../paths';
+import { createLocalServer, type LocalServer, type RequestLogEntry } from '../gateway/server';
+import { type DeadLetter, type PollerLogger, startStreamPoller } from '../streams/poller';
+import { ensureTable } from '../dynamodb/tables';
 
-export { demoCommandsFor } from './demo-seeding';
-export { LOCAL_REGION } from './paths';
+export { demoCommandsFor } from '../demo/seeding';
+export { LOCAL_REGION } from '../paths';
 
 export interface LocalStackOptions {
   /** Port of the HTTP API (default 3000; 0 picks a free one). */

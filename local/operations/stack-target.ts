@@ -3,7 +3,7 @@
  * AWS (`--stack <name>`) exactly as it works on the local stack.
  */
 import { CloudFormationClient, DescribeStacksCommand, type Output, type Stack } from '@aws-sdk/client-cloudformation';
-import { STACK_OUTPUTS } from '../lib/stack-outputs';
+import { STACK_OUTPUTS } from '../../lib/stack-outputs';
 
 /** Where a deployed stack keeps its data. */
 export interface StackTarget {

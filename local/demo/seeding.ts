@@ -5,9 +5,9 @@
  */
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { AuthStore } from '../functions/auth/store';
-import { JobRepository } from '../functions/jobs/repository';
-import { words } from '../functions/search/text';
+import { AuthStore } from '../../functions/auth/store';
+import { JobRepository } from '../../functions/jobs/repository';
+import { words } from '../../functions/search/text';
 import {
   createDemoAuth,
   type DemoCommand,
@@ -17,10 +17,10 @@ import {
   loadDemoTokens,
   renewDemoSessions,
   saveDemoTokens,
-} from './demo-auth';
-import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './demo-data';
-import { importJobs } from './import';
-import { type DataPaths, LOCAL_REGION, type LocalTables } from './paths';
+} from './auth';
+import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './data';
+import { importJobs } from '../operations/import';
+import { type DataPaths, LOCAL_REGION, type LocalTables } from '../paths';
 
 /** Whether a table holds no item at all. */
 export const isEmpty = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {

@@ -9,7 +9,7 @@ import {
   ResourceInUseException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { KeyDefinition, TableDefinition } from '../functions/tables';
+import type { KeyDefinition, TableDefinition } from '../../functions/tables';
 
 const keySchema = (partitionKey: KeyDefinition, sortKey?: KeyDefinition) => [
   { AttributeName: partitionKey.name, KeyType: 'HASH' as const },

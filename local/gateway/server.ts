@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { ApiError, type ErrorCode, type ErrorContext } from '../functions/http/errors';
-import { MAX_BODY_BYTES } from '../functions/http/middlewares/body-size';
-import { errorResponse } from '../functions/http/response';
-import { findRoute, type Route } from '../functions/http/routes';
+import { ApiError, type ErrorCode, type ErrorContext } from '../../functions/http/errors';
+import { MAX_BODY_BYTES } from '../../functions/http/middlewares/body-size';
+import { errorResponse } from '../../functions/http/response';
+import { findRoute, type Route } from '../../functions/http/routes';
 import {
   assertProxyResult,
   decodePath,
@@ -21,7 +21,7 @@ import {
   toProxyEvent,
   writeProxyResult,
 } from './api-event';
-import { InvocationTimeoutError, withBudget } from './invocation-budget';
+import { InvocationTimeoutError, withBudget } from '../lambda/invocation-budget';
 
 /** An API Gateway proxy handler, as every HTTP entry under `functions/` exports it. */
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -40,9 +40,9 @@ export const BODY_READ_LIMIT = MAX_BODY_BYTES + 64 * 1024;
 
 /** The entry modules of the routes: the same files Lambda runs, loaded when first requested. */
 const ROUTE_MODULES: Record<Route['functionName'], () => Promise<{ handler: unknown }>> = {
-  search: () => import('../functions/handlers/search'),
-  'search-fields': () => import('../functions/handlers/search-fields'),
-  reject: () => import('../functions/handlers/reject'),
+  search: () => import('../../functions/handlers/search'),
+  'search-fields': () => import('../../functions/handlers/search-fields'),
+  reject: () => import('../../functions/handlers/reject'),
 };
 
 /** The handler module a route names does not export a handler function. */

@@ -5,8 +5,8 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { AuthStore } from '../functions/auth/store';
-import type { Grant, Role } from '../functions/auth/principal';
+import type { AuthStore } from '../../functions/auth/store';
+import type { Grant, Role } from '../../functions/auth/principal';
 
 /** How long demo sessions last: 30 days. */
 export const DEMO_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;

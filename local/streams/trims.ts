@@ -3,8 +3,8 @@
  * (only renew the iterator) from one that lost records nobody read (report it once, naming the repair).
  * The poller's header explains why DynamoDB Local answers harmless trims at all.
  */
-import type { CheckpointStore } from './stream-checkpoints';
-import { type Settings, trimmedMessage } from './stream-poller-options';
+import type { CheckpointStore } from './checkpoints';
+import { type Settings, trimmedMessage } from './poller-options';
 
 /** Where a shard's reader stood when the trim was answered. */
 export interface TrimmedRead {

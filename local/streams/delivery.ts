@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { describeError } from '../functions/errors';
-import { InvocationTimeoutError, withBudget } from './invocation-budget';
-import { sequenceOf } from './stream-records';
+import { describeError } from '../../functions/errors';
+import { InvocationTimeoutError, withBudget } from '../lambda/invocation-budget';
+import { sequenceOf } from './records';
 
 /** The function the poller invokes: a Lambda stream handler (its result may carry `batchItemFailures`). */
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;

@@ -9,7 +9,7 @@ import {
   type DescribeStreamCommandOutput,
   type DynamoDBStreamsClient,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { DeadLetter, PollerLogger, StreamHandler } from './stream-delivery';
+import type { DeadLetter, PollerLogger, StreamHandler } from './delivery';
 
 export interface StreamPollerOptions {
   /** DynamoDB Local's endpoint. */

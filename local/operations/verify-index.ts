@@ -4,9 +4,9 @@
  * Meant for a quiet system (after `drained()`, or with no writers); a job written during the check
  * shows up as a difference.
  */
-import { type JobRepository, sameItem } from '../functions/jobs/repository';
-import { toSearchDocument } from '../functions/search/search-document';
-import type { SearchIndex } from '../functions/search/search-index';
+import { type JobRepository, sameItem } from '../../functions/jobs/repository';
+import { toSearchDocument } from '../../functions/search/search-document';
+import type { SearchIndex } from '../../functions/search/search-index';
 
 /** A job whose indexed state differs from the table's. */
 export interface StaleJob {

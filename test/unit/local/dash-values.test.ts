@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { attachDashValues } from '../../../local/cli-args';
+import { attachDashValues } from '../../../local/operations/cli/dash-values';
 
 const options = { 'client-token': { type: 'string' }, account: { type: 'string' } } as const;
 const parse = (argv: string[]) =>

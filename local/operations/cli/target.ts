@@ -1,0 +1,93 @@
+/**
+ * Where the CLI's commands act: the local stack (DynamoDB Local and the embedded index under `DATA_DIR`), or a
+ * deployed stack found by `--stack <name>` from its CloudFormation outputs. Either way the target is set
+ * through the environment the shared configuration (functions/config.ts) reads, so the commands use the very
+ * code the functions run.
+ */
+import { AuthStore } from '../../../functions/auth/store';
+import { documentClient } from '../../../functions/aws/dynamodb';
+import { resetConfig } from '../../../functions/config';
+import { JobRepository } from '../../../functions/jobs/repository';
+import {
+  DEFAULT_DATA_DIR,
+  DEFAULT_DYNAMODB_PORT,
+  dataPaths,
+  localDynamoDbEndpoint,
+  localTableNames,
+  portFrom,
+} from '../../paths';
+import { assertSearchDomainReady, describeSearchDomain } from '../domain-status';
+import { resolveStackTarget, type StackTarget, stackTargetEnvironment } from '../stack-target';
+import { CommandFailedError, message } from './command';
+
+/** Where the commands act: the local stack, or a deployed stack. */
+export interface Target {
+  description: string;
+  /** The deployed stack, when the commands act on one. */
+  stack?: StackTarget;
+  /** Whether the search index is an in-memory one no other process can see. */
+  searchIndexInMemory: boolean;
+}
+
+/** Points the shared configuration at the target named by `--stack`/`--region`, or at the local stack. */
+export const selectTarget = async (stack: string | undefined, region: string | undefined): Promise<Target> => {
+  const env = process.env;
+  if (stack !== undefined) {
+    const target = await resolveStackTarget(stack, region);
+    Object.assign(env, stackTargetEnvironment(target));
+    delete env.DYNAMODB_ENDPOINT;
+    resetConfig();
+    return { description: `stack ${stack} (${target.region})`, stack: target, searchIndexInMemory: false };
+  }
+  const tables = localTableNames();
+  const endpoint =
+    env.DYNAMODB_ENDPOINT?.trim() || localDynamoDbEndpoint(portFrom(env, 'DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT));
+  const paths = dataPaths(env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
+  Object.assign(env, {
+    JOBS_TABLE: env.JOBS_TABLE?.trim() || tables.jobsTable,
+    AUTH_TABLE: env.AUTH_TABLE?.trim() || tables.authTable,
+    DYNAMODB_ENDPOINT: endpoint,
+    SEARCH_ENGINE: 'embedded',
+    SEARCH_DB_PATH: paths.searchDb,
+  });
+  env.AWS_REGION ??= 'us-east-1';
+  env.AWS_ACCESS_KEY_ID ??= 'local';
+  env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  resetConfig();
+  return { description: `local stack at ${endpoint}`, searchIndexInMemory: paths.inMemory };
+};
+
+/** The auth table of the target. */
+export const authStore = (): AuthStore => new AuthStore(documentClient(), process.env.AUTH_TABLE as string);
+
+/** The jobs table of the target. */
+export const jobRepository = (): JobRepository => new JobRepository(documentClient(), process.env.JOBS_TABLE as string);
+
+/**
+ * Before a deployed index is rebuilt or verified: the domain exists, is created, is not being deleted and
+ * runs a supported engine; its live endpoint is the one the commands use. A configuration change in
+ * progress is said, not refused — OpenSearch serves requests during one, only slower.
+ */
+export const checkSearchDomain = async (target: Target): Promise<void> => {
+  if (target.stack === undefined) return;
+  const state = await describeSearchDomain(target.stack.opensearchDomain, target.stack.region);
+  assertSearchDomainReady(state);
+  if (state.url !== undefined && state.url !== process.env.OPENSEARCH_URL) {
+    message(`The domain's endpoint is ${state.url} (the stack output said ${process.env.OPENSEARCH_URL}); using it.`);
+    process.env.OPENSEARCH_URL = state.url;
+    resetConfig();
+  }
+  if (state.processing) {
+    message(`The domain is ${state.processingStatus}: requests are served, more slowly, until it is done.`);
+  }
+};
+
+/** Refuses to rebuild or verify an index that lives inside another process (`DATA_DIR=:memory:`). */
+export const assertSharedIndex = (target: Target): void => {
+  if (target.searchIndexInMemory) {
+    throw new CommandFailedError(
+      'DATA_DIR is :memory:, so the search index lives inside the running stack; reindex and verify-index need a ' +
+        'DATA_DIR on disk (or restart the stack, which indexes the table again).',
+    );
+  }
+};
