@@ -200,7 +200,9 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (await this.#exists()) return failure === undefined ? 'created' : 'existed';
     throw new Error(
       `The alias ${this.#alias} could not be created` +
-        (failure === undefined ? ` (an index ${concreteIndexName(this.#alias, FIRST_INDEX_VERSION)} without it exists)` : ''),
+        (failure === undefined
+          ? ` (an index ${concreteIndexName(this.#alias, FIRST_INDEX_VERSION)} without it exists)`
+          : ''),
       { cause: failure },
     );
   }
