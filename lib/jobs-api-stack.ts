@@ -17,6 +17,7 @@ import { acknowledgeAcceptedFindings } from './nag-suppressions';
 import { ApiRateLimits } from './rate-limits';
 import { JobsRestApi } from './rest-api';
 import { SearchDomain } from './search-domain';
+import { SearchIndexSetup } from './search-index-setup';
 import type { JobsApiConfig } from './stack-config';
 import { STACK_OUTPUTS } from './stack-outputs';
 import { StreamIndexer } from './stream-indexer';
@@ -72,6 +73,8 @@ export class JobsApiStack extends Stack {
   public readonly jobsTable: JobsTable;
   public readonly authTable: AuthTable;
   public readonly searchDomain: SearchDomain;
+  /** Creates the search index and its alias at deploy time, before the API serves. */
+  public readonly searchIndexSetup: SearchIndexSetup;
   public readonly functions: Record<FunctionName, HandlerFunction>;
   public readonly restApi: JobsRestApi;
   public readonly streamIndexer: StreamIndexer;
@@ -167,6 +170,14 @@ export class JobsApiStack extends Stack {
       domain: this.searchDomain.domain,
       topicArn: config.alarmTopicArn,
     });
+
+    this.searchIndexSetup = new SearchIndexSetup(this, 'SearchIndexSetup', {
+      domain: this.searchDomain,
+      environment,
+      detailedTracing: config.detailedTracing,
+      logRetention,
+    });
+    this.searchIndexSetup.precede(this.restApi.api.deploymentStage);
 
     this.addOutputs();
     acknowledgeAcceptedFindings(this);
