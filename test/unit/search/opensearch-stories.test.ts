@@ -9,7 +9,12 @@ import { toSearchDocument } from '../../../functions/search/search-document';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { UnexpectedSearchAnswerError } from '../../../functions/search/opensearch/search-response';
 import type { SearchQuery } from '../../../functions/search/search-index';
-import { FakeOpenSearchNode, type FakeReply, type RecordedRequest } from '../../support/fake-opensearch';
+import {
+  FakeOpenSearchCluster,
+  FakeOpenSearchNode,
+  type FakeReply,
+  type RecordedRequest,
+} from '../../support/fake-opensearch';
 import { makeJob } from '../../support/jobs';
 import { openSearchApiProblems } from '../../support/opensearch-witness';
 import { chapterPath, recordedAnswer, type StoryChapter, storyChapter } from '../../support/opensearch-stories';
@@ -149,6 +154,29 @@ describe('the OpenSearch engine on answers OpenSearch recorded', { timeout: 60_0
       await engineOn('movies').search(query);
 
       expect(JSON.parse(node.requests[0]?.body ?? '{}')).toMatchObject({ track_total_hits: true });
+    });
+  });
+
+  describe('the fake cluster of the engine’s tests, against the same stories', () => {
+    const request = (method: string, path: string): RecordedRequest => ({
+      method,
+      url: path,
+      path,
+      query: new URLSearchParams(),
+      headers: {},
+      contentType: undefined,
+      body: '',
+    });
+
+    it('answers an alias lookup and a look for a missing index as OpenSearch did', () => {
+      const aliasOf = storyChapter(ALIAS, 'Get an alias from index.');
+      const missing = storyChapter(INDEX, 'Check if the index `movies` exists. It should not.');
+      const cluster = new FakeOpenSearchCluster();
+      cluster.createIndex(String(aliasOf.parameters?.index), { [String(aliasOf.parameters?.name)]: {} });
+
+      const answer = cluster.reply(request('GET', `/_alias/${String(aliasOf.parameters?.name)}`));
+      expect({ status: answer.status, payload: answer.body }).toEqual(recordedAnswer(aliasOf));
+      expect(cluster.reply(request('HEAD', chapterPath(missing))).status).toBe(recordedAnswer(missing).status);
     });
   });
 
