@@ -9,12 +9,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
-import type {
-  APIGatewayProxyResult,
-  CloudFormationCustomResourceEvent,
-  DynamoDBRecord,
-  DynamoDBStreamEvent,
-} from 'aws-lambda';
+import type { APIGatewayProxyResult, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -30,6 +25,7 @@ import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import { RUNTIME_GRANTS } from '../../lib/runtime-grants';
 import { ensureTable } from '../../local/dynamodb/tables';
 import { apiEvent, lambdaContext } from '../support/api-event';
+import { setupEvent } from '../support/cloudformation-events';
 import { FakeOpenSearchCluster, FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';
 import { makeFile, makeJob } from '../support/jobs';
 import { type AuthorizedCall, CallRecorder } from './recorder';
@@ -324,25 +320,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     // The pre-signed S3 URL CloudFormation waits on (a PUT to it needs no IAM permission).
     const cloudFormation = new FakeOpenSearchNode(() => ({ status: 200 }));
     const responseUrl = await cloudFormation.start();
-    const common = {
-      ServiceToken: 'arn:aws:lambda:eu-west-1:123456789012:function:SearchIndexSetupFunction',
-      ResponseURL: `${responseUrl}/cloudformation-answer?X-Amz-Signature=rehearsal`,
-      StackId: `arn:aws:cloudformation:eu-west-1:${ACCOUNT}:stack/JobsApi-prod/rehearsal`,
-      LogicalResourceId: 'SearchIndexSetup',
-      ResourceType: 'Custom::SearchIndexSetup',
-      ResourceProperties: { ServiceToken: 'token', Endpoint: 'https://search.example.com', Alias: 'jobs' },
-    };
-    const events: CloudFormationCustomResourceEvent[] = [
-      { ...common, RequestType: 'Create', RequestId: 'create' },
-      {
-        ...common,
-        RequestType: 'Update',
-        RequestId: 'update',
-        PhysicalResourceId: 'jobs',
-        OldResourceProperties: common.ResourceProperties,
-      },
-      { ...common, RequestType: 'Delete', RequestId: 'delete', PhysicalResourceId: 'jobs' },
-    ];
+    const events = (['Create', 'Update', 'Delete'] as const).map((type) => setupEvent(type, responseUrl));
     node.reply = (request) => {
       recorder.openSearch(request.method, request.path, template.domainArn);
       return cluster.reply(request);
@@ -357,9 +335,9 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     }
     const answers = cloudFormation.requests.map((request) => JSON.parse(request.body) as Record<string, unknown>);
     expect(answers.map((sent) => [sent.RequestId, sent.Status, sent.PhysicalResourceId])).toEqual([
-      ['create', 'SUCCESS', 'jobs'],
-      ['update', 'SUCCESS', 'jobs'],
-      ['delete', 'SUCCESS', 'jobs'],
+      ['request-Create', 'SUCCESS', 'jobs'],
+      ['request-Update', 'SUCCESS', 'jobs'],
+      ['request-Delete', 'SUCCESS', 'jobs'],
     ]);
     expect(cloudFormation.requests.every((request) => request.method === 'PUT' && request.contentType === '')).toBe(
       true,

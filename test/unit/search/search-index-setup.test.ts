@@ -4,11 +4,11 @@
  * exists, `FAILED` with a reason when it cannot be made to exist — so a deployment never waits on it.
  * A fake node stands in for OpenSearch, another for the pre-signed URL.
  */
-import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../../functions/config';
 import { handler } from '../../../functions/handlers/search-index-setup';
 import { lambdaContext } from '../../support/api-event';
+import { setupEvent } from '../../support/cloudformation-events';
 import { FakeOpenSearchCluster, FakeOpenSearchNode } from '../../support/fake-opensearch';
 
 let search: FakeOpenSearchNode;
@@ -17,27 +17,7 @@ let cluster: FakeOpenSearchCluster;
 let responseUrl: string;
 const saved = { ...process.env };
 
-const event = (type: 'Create' | 'Update' | 'Delete'): CloudFormationCustomResourceEvent => {
-  const common = {
-    ServiceToken: 'arn:aws:lambda:eu-west-1:123456789012:function:SearchIndexSetupFunction',
-    ResponseURL: `${responseUrl}/answer?X-Amz-Signature=test`,
-    StackId: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/JobsApi-test/id',
-    RequestId: `request-${type}`,
-    LogicalResourceId: 'SearchIndexSetup',
-    ResourceType: 'Custom::SearchIndexSetup',
-    ResourceProperties: { ServiceToken: 'token', Endpoint: 'https://search.example.com', Alias: 'jobs' },
-  };
-  if (type === 'Create') return { ...common, RequestType: type };
-  if (type === 'Update') {
-    return {
-      ...common,
-      RequestType: type,
-      PhysicalResourceId: 'jobs',
-      OldResourceProperties: common.ResourceProperties,
-    };
-  }
-  return { ...common, RequestType: type, PhysicalResourceId: 'jobs' };
-};
+const event = (type: 'Create' | 'Update' | 'Delete') => setupEvent(type, responseUrl);
 
 /** The answers CloudFormation received, in order. */
 const answers = () => cloudFormation.requests.map((request) => JSON.parse(request.body) as Record<string, unknown>);
