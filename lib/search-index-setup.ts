@@ -28,8 +28,12 @@ export interface SearchIndexSetupProps {
   logRetention: RetentionDays;
 }
 
-/** How long the setup function may run: a look at the alias and one index creation, a few seconds each. */
-export const SETUP_TIMEOUT = Duration.seconds(60);
+/**
+ * How long the setup function may run: a look at the alias and one index creation (each request 9 s at
+ * most), tried up to four times with pauses of 2, 4 and 8 s while a just-created domain answers as
+ * unavailable.
+ */
+export const SETUP_TIMEOUT = Duration.minutes(2);
 
 /** The deploy-time creation of the search index and its alias. */
 export class SearchIndexSetup extends Construct {
@@ -46,7 +50,8 @@ export class SearchIndexSetup extends Construct {
       memoryMiB: 256,
       timeout: SETUP_TIMEOUT,
       detailedTracing: props.detailedTracing,
-      environment: props.environment,
+      // An index creation waits for its shards: give each request the longest budget the config allows.
+      environment: { ...props.environment, DEPENDENCY_TIMEOUT_MS: '9000' },
       logRetention: props.logRetention,
     });
     // It looks for the alias (HEAD /{alias}) and creates the first index with it (PUT /{alias}-v0).

@@ -90,6 +90,15 @@ describe('the search index setup at deploy time', () => {
     expect(answers()[0]).toMatchObject({ Status: 'SUCCESS', PhysicalResourceId: 'jobs' });
   });
 
+  it('tries again while the new domain answers as unavailable, then answers SUCCESS', async () => {
+    let unavailable = 1;
+    search.reply = (request) => (unavailable-- > 0 ? { status: 503, body: {} } : cluster.reply(request));
+    await handler(event('Create'), lambdaContext());
+    expect(cluster.aliasTargets('jobs')).toEqual(['jobs-v0']);
+    expect(answers()).toHaveLength(1);
+    expect(answers()[0]).toMatchObject({ Status: 'SUCCESS' });
+  });
+
   it('answers FAILED with the reason when OpenSearch refuses, so the deployment stops instead of waiting', async () => {
     search.reply = () => ({ status: 403, body: { message: 'User is not authorized' } });
     await handler(event('Create'), lambdaContext({ logStreamName: '2026/01/01/[$LATEST]abc' }));
