@@ -136,11 +136,14 @@ class Refusal extends Error {
  * node does (`reply` is its {@link ReplyTo}). What it models, from OpenSearch's published API description,
  * its upstream test stories and the behaviour its source code defines:
  *
- * - `POST /_aliases` applies its actions in order, atomically (a refused request changes nothing); a
- *   `remove` whose `indices` holds a wildcard resolves against the state it is applied to and skips indices
- *   without the alias; `must_exist: true` refuses a removal of an alias the index does not carry;
- *   `remove_index` deletes the index. An alias may have one write index only (a second is refused with
- *   `illegal_state_exception`, as is an index created with the alias as a second write index).
+ * - `POST /_aliases` resolves each action's indices (wildcards expanded) and, for a `remove`, only the
+ *   indices that carry the alias, then applies the actions in order, atomically (a refused request changes
+ *   nothing); `must_exist: true` refuses a removal whose alias an earlier action of the request already took
+ *   away; `remove_index` deletes the index. An alias may have one write index only (a second is refused with
+ *   `illegal_state_exception`, as is an index created with the alias as a second write index). Resolution and
+ *   application happen at one moment here; OpenSearch resolves on the cluster manager and applies in the
+ *   next cluster-state update, so of two swaps resolved against the same state the later is refused by that
+ *   write-index check instead of leaving two indices (the engine's rebuild then fails, changing nothing).
  * - A search of an alias reads every index behind it. A write through an alias goes to its write index, or
  *   to its only index when that one's flag is not `false`; with several indices and none the write index,
  *   every bulk item is refused with OpenSearch's `illegal_argument_exception` (`no write index is defined
