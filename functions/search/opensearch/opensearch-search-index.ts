@@ -161,12 +161,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
     try {
       result = await fill({ apply: (operations) => this.#bulk(freshPath, operations, false) });
       await this.#call(() => this.#client.request({ method: 'POST', path: `${freshPath}/_refresh` }));
-      const live = await this.#call(() => this.#aliasTargets());
       swapSent = true;
-      await this.#call(() =>
-        this.#client.request({ method: 'POST', path: '/_aliases', body: swapBody(this.#alias, fresh, live.legacy) }),
-      );
-      previous = live.indices;
+      previous = await this.#swap(fresh);
     } catch (error) {
       await this.#discard(fresh, swapSent);
       throw error;
@@ -223,6 +219,27 @@ export class OpenSearchSearchIndex implements SearchIndex {
     });
     if (aliases.statusCode !== 404) return { indices: Object.keys(aliases.body), legacy: false };
     return { indices: [], legacy: await this.#exists() };
+  }
+
+  /**
+   * Reads where the alias points, then swaps; resolves with the indices it pointed at. Two swaps OpenSearch
+   * resolved against the same cluster state would give the alias two write indices, so it refuses the
+   * later one (`illegal_state_exception`); sent again, that one resolves against the state the first left.
+   */
+  async #swap(fresh: string): Promise<string[]> {
+    const send = async (): Promise<string[]> => {
+      const live = await this.#call(() => this.#aliasTargets());
+      const body = swapBody(this.#alias, fresh, live.legacy);
+      await this.#call(() => this.#client.request({ method: 'POST', path: '/_aliases', body }));
+      return live.indices;
+    };
+    try {
+      return await send();
+    } catch (error) {
+      const cause = error instanceof SearchUnavailableError ? error.cause : error;
+      if (responseErrorType(cause) !== 'illegal_state_exception') throw error;
+      return send();
+    }
   }
 
   /** Whether the alias's name answers: an alias or a concrete index (`HEAD /{alias}`). */

@@ -567,6 +567,34 @@ describe('OpenSearch engine', () => {
       ]).toContainEqual((await versionsOf(index)).sort((a, b) => a - b));
     });
 
+    it('sends its swap again when OpenSearch refused it for a second write index (two swaps resolved at once)', async () => {
+      await index.prepare();
+      let refusals = 1;
+      node.reply = (request) => {
+        if (request.path === '/_aliases' && refusals-- > 0) {
+          // Another rebuild's swap, resolved against the same state, was applied first.
+          cluster.createIndex('jobs-v1700000000000-0a1b2c3d');
+          cluster.reply({
+            ...request,
+            body: JSON.stringify({
+              actions: [
+                { remove: { indices: ['*'], alias: 'jobs' } },
+                { add: { index: 'jobs-v1700000000000-0a1b2c3d', alias: 'jobs', is_write_index: true } },
+              ],
+            }),
+          });
+          const reason = 'alias [jobs] has more than one write index [jobs-v1700000000000-0a1b2c3d,jobs-v…]';
+          return { status: 500, body: { error: { type: 'illegal_state_exception', reason }, status: 500 } };
+        }
+        return cluster.reply(request);
+      };
+      await index.rebuild((writer) => writer.apply(upserts([1])));
+      const live = cluster.aliasTargets('jobs');
+      expect(live).toHaveLength(1);
+      expect(live[0]).not.toBe('jobs-v1700000000000-0a1b2c3d');
+      expect(jobsIndices()).toEqual(live);
+    });
+
     it('answers what a real node answers for an alias left on two indices: reads both, refuses writes', async () => {
       // What the swap from a snapshot of the alias's targets could leave behind.
       cluster.createIndex('jobs-v0', { jobs: {} });
