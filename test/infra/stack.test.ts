@@ -135,7 +135,9 @@ describe('the tables', () => {
     const tables = resourcesOf('AWS::DynamoDB::GlobalTable');
     expect(Object.keys(tables)).toHaveLength(2);
     for (const table of Object.values(tables)) {
-      expect(table.DeletionPolicy).toBe('Retain');
+      // Kept when the stack is deleted or the table replaced, deleted when its own first deployment rolls back.
+      expect(table.DeletionPolicy).toBe('RetainExceptOnCreate');
+      expect(table.UpdateReplacePolicy).toBe('Retain');
       expect(propertiesOf(table).Replicas).toEqual([
         expect.objectContaining({
           DeletionProtectionEnabled: true,
