@@ -1,15 +1,16 @@
 /**
  * Builds the CDK app: reads the configuration from context, adds the stack and registers the cdk-nag
- * AwsSolutions checks, which stop synthesis on any finding that is not acknowledged with a reason.
- * `bin/app.ts` only calls this.
+ * AwsSolutions checks and AWS Control Tower's proactive controls (cfn-guard), which stop synthesis on any
+ * finding that is not acknowledged with a reason. `bin/app.ts` only calls this.
  */
 import { type App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ACCOUNT_STACK_NAME, ApiGatewayAccountStack } from './api-gateway-account';
+import { ControlTowerChecks } from './control-tower';
 import { JobsApiStack } from './jobs-api-stack';
 import { readStackConfig, stackNameFor } from './stack-config';
 
-/** Adds the Jobs API stack of the context's stage to an app and checks it with cdk-nag. */
+/** Adds the Jobs API stack of the context's stage to an app and checks it with cdk-nag and cfn-guard. */
 export const buildJobsApi = (app: App): JobsApiStack => {
   const config = readStackConfig((key) => app.node.tryGetContext(key));
   const account =
@@ -22,6 +23,6 @@ export const buildJobsApi = (app: App): JobsApiStack => {
     description: `Jobs API (${config.stage}): job search and file rejection`,
   });
   stack.addDependency(account);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new ControlTowerChecks());
   return stack;
 };

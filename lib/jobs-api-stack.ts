@@ -13,6 +13,7 @@ import { JobsApiAlarms } from './alarms';
 import { AuthTable } from './auth-table';
 import { HandlerFunction } from './handler-function';
 import { JobsTable } from './jobs-table';
+import { acknowledgeControlTowerFindings } from './control-tower';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
 import { ApiRateLimits } from './rate-limits';
 import { JobsRestApi } from './rest-api';
@@ -166,10 +167,13 @@ export class JobsApiStack extends Stack {
       api: this.restApi.api,
       domain: this.searchDomain.domain,
       topicArn: config.alarmTopicArn,
+      email: config.alarmEmail,
+      topicDisplayName: `Jobs API ${config.stage} alarms`,
     });
 
     this.addOutputs();
     acknowledgeAcceptedFindings(this);
+    acknowledgeControlTowerFindings(this, config);
   }
 
   /**
