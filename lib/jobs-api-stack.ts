@@ -1,7 +1,7 @@
 /**
  * The Jobs API stack: the tables, the search domain, one function per handler, the REST API (with
- * optional per-client limits), the indexer's stream subscription, alarms, and the outputs tools use to
- * find it all.
+ * optional per-client limits), the indexer's stream subscription, alarms, a dashboard, and the outputs
+ * tools use to find it all.
  */
 import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -14,6 +14,7 @@ import { AuthTable } from './auth-table';
 import { HandlerFunction } from './handler-function';
 import { JobsTable } from './jobs-table';
 import { acknowledgeControlTowerFindings } from './control-tower';
+import { JobsApiDashboard } from './dashboard';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
 import { ApiRateLimits } from './rate-limits';
 import { JobsRestApi } from './rest-api';
@@ -77,6 +78,7 @@ export class JobsApiStack extends Stack {
   public readonly restApi: JobsRestApi;
   public readonly streamIndexer: StreamIndexer;
   public readonly alarms: JobsApiAlarms;
+  public readonly dashboard: JobsApiDashboard;
   /** The per-client limits, when the configuration sets any. */
   public readonly rateLimits: ApiRateLimits | undefined;
 
@@ -171,6 +173,17 @@ export class JobsApiStack extends Stack {
       topicDisplayName: `Jobs API ${config.stage} alarms`,
     });
 
+    this.dashboard = new JobsApiDashboard(this, 'Dashboard', {
+      dashboardName: `jobs-api-${config.stage}-${Aws.REGION}`,
+      api: this.restApi.api,
+      stageName: config.stage,
+      endpoints: API_ENDPOINTS.map((endpoint) => ({ path: endpoint.path, label: endpoint.description })),
+      functions: Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function])),
+      indexer: this.functions.Indexer.function,
+      deadLetterQueue: this.streamIndexer.deadLetterQueue,
+      domain: this.searchDomain.domain,
+    });
+
     this.addOutputs();
     acknowledgeAcceptedFindings(this);
     acknowledgeControlTowerFindings(this, config);
@@ -222,6 +235,11 @@ export class JobsApiStack extends Stack {
       STACK_OUTPUTS.deadLetterQueueUrl,
       this.streamIndexer.deadLetterQueue.queueUrl,
       'Stream records the indexer gave up on',
+    );
+    output(
+      STACK_OUTPUTS.dashboardUrl,
+      `https://console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${this.dashboard.dashboard.dashboardName}`,
+      'The CloudWatch dashboard of the stack',
     );
   }
 }
