@@ -71,6 +71,12 @@ describe('reading the configuration from context', () => {
     });
   });
 
+  it('takes an address for the alarm topic, and none by default', () => {
+    expect(DEFAULT_CONFIG.alarmEmail).toBeUndefined();
+    expect(readStackConfig(from({ alarmEmail: 'ops@example.com' })).alarmEmail).toBe('ops@example.com');
+    expect(readStackConfig(from({ alarmEmail: '' })).alarmEmail).toBeUndefined();
+  });
+
   it('leaves the per-client limits off unless asked for', () => {
     expect(DEFAULT_CONFIG.ipRateLimit).toBeUndefined();
     expect(DEFAULT_CONFIG.clientRateLimit).toBeUndefined();
@@ -94,6 +100,8 @@ describe('reading the configuration from context', () => {
     [{ detailedTracing: 'on' }, 'detailedTracing'],
     [{ throttleRateLimit: 1.5 }, 'throttleRateLimit'],
     [{ alarmTopicArn: 'ops-alerts' }, 'alarmTopicArn'],
+    [{ alarmEmail: 'ops' }, 'alarmEmail'],
+    [{ alarmEmail: 'ops@example.com', alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops' }, 'alarmEmail'],
     [{ ipRateLimit: '9' }, 'ipRateLimit'],
     [{ ipRateLimit: 'many' }, 'ipRateLimit'],
     [{ clientRateLimit: 2.5 }, 'clientRateLimit'],
