@@ -10,6 +10,7 @@ import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Dashboard,
   GraphWidget,
+  type GraphWidgetProps,
   type IMetric,
   type IWidget,
   MathExpression,
@@ -45,7 +46,7 @@ export interface JobsApiDashboardProps {
 const PERIOD = Duration.minutes(1);
 
 /** A widget of one third of the dashboard's width. */
-const graph = (title: string, left: IMetric[], extra: Partial<ConstructorParameters<typeof GraphWidget>[0]> = {}) =>
+const graph = (title: string, left: IMetric[], extra: Partial<GraphWidgetProps> = {}): GraphWidget =>
   new GraphWidget({ title, left, width: 8, height: 6, period: PERIOD, ...extra });
 
 /** The dashboard of the stack. */
