@@ -11,10 +11,10 @@ import { ROUTES } from '../functions/http/routes';
 import { JOBS_TABLE } from '../functions/tables';
 import { JobsApiAlarms } from './alarms';
 import { AuthTable } from './auth-table';
-import { HandlerFunction } from './handler-function';
-import { JobsTable } from './jobs-table';
 import { acknowledgeControlTowerFindings } from './control-tower';
 import { JobsApiDashboard } from './dashboard';
+import { HandlerFunction } from './handler-function';
+import { JobsTable } from './jobs-table';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
 import { ApiRateLimits } from './rate-limits';
 import { JobsRestApi } from './rest-api';
@@ -162,8 +162,9 @@ export class JobsApiStack extends Stack {
             ipRateLimit: config.ipRateLimit,
             clientRateLimit: config.clientRateLimit,
           });
+    const functionsByName = Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function]));
     this.alarms = new JobsApiAlarms(this, 'Alarms', {
-      functions: Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function])),
+      functions: functionsByName,
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       api: this.restApi.api,
@@ -178,7 +179,7 @@ export class JobsApiStack extends Stack {
       api: this.restApi.api,
       stageName: config.stage,
       endpoints: API_ENDPOINTS.map((endpoint) => ({ path: endpoint.path, label: endpoint.description })),
-      functions: Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function])),
+      functions: functionsByName,
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       domain: this.searchDomain.domain,
