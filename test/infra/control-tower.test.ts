@@ -55,17 +55,29 @@ const jobsApi =
 const acknowledgedRules = (report: PluginReport): string[] =>
   [...new Set((report.suppressedViolations ?? []).map((violation) => violation.ruleName))].sort();
 
+/** How long one synthesis may take on a busy machine. */
+const SYNTHESIS_TIMEOUT = 120_000;
+
 let defaults: PluginReport;
 
 beforeAll(() => {
   defaults = synthesize(jobsApi());
-});
+}, SYNTHESIS_TIMEOUT);
 
 afterAll(() => {
   for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
 });
 
 describe('Control Tower’s proactive controls', () => {
+  /** A year of log retention and a one-node development domain. */
+  let configured: PluginReport;
+
+  beforeAll(() => {
+    configured = synthesize(
+      jobsApi({ stage: 'dev', retentionDays: '365', searchInstanceCount: '1', searchZoneCount: '1' }),
+    );
+  }, SYNTHESIS_TIMEOUT);
+
   it('load the bundled rules and run the bundled cfn-guard binary of this machine, offline', () => {
     const checks = new ControlTowerChecks();
     expect(checks.ruleIds?.length).toBeGreaterThan(100);
@@ -103,9 +115,6 @@ describe('Control Tower’s proactive controls', () => {
   });
 
   it('accept short log retention only below a year, and a small search domain only when context asks for one', () => {
-    const configured = synthesize(
-      jobsApi({ stage: 'dev', retentionDays: '365', searchInstanceCount: '1', searchZoneCount: '1' }),
-    );
     expect(configured.violations).toEqual([]);
     expect(acknowledgedRules(configured)).not.toContain('cloudwatch_log_group_retention_period_check');
     expect(acknowledgedRules(configured)).toContain('opensearch_data_node_fault_tolerance_check');

@@ -175,11 +175,14 @@ describe('a stack built from a non-default configuration', () => {
     expect(new Set(retentions)).toEqual(new Set([14]));
   });
 
-  it('sends every alarm to the configured topic', () => {
+  it('sends every alarm to the configured topic, when it fires and when it recovers, creating none', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
     expect(alarms.length).toBeGreaterThan(0);
-    for (const alarm of alarms)
+    for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual(['arn:aws:sns:us-east-1:123456789012:ops']);
+      expect(alarm.Properties.OKActions).toEqual(['arn:aws:sns:us-east-1:123456789012:ops']);
+    }
+    template.resourceCountIs('AWS::SNS::Topic', 0);
   });
 
   it('names the API stage after the stage', () => {
