@@ -24,7 +24,7 @@ import type { StreamIndexer } from './stream-indexer';
 /** The plugin's name, which CDK uses as the namespace of its rule ids. */
 export const CONTROL_TOWER_PLUGIN = 'cdk-validator-cfnguard';
 
-/** The Control Tower rules a log group passes only with one year of retention. */
+/** The retention, in days, from which a log group meets CT.CLOUDWATCH.PR.2. */
 export const ONE_YEAR_IN_DAYS = 365;
 
 /**
@@ -104,7 +104,13 @@ export const acknowledgeControlTowerFindings = (
     }
   }
 
-  acknowledge(stack.searchDomain, 'opensearch_in_vpc_only_check', `[CT.OPENSEARCH.PR.10] ${NO_VPC}`);
+  acknowledge(
+    stack.searchDomain,
+    'opensearch_in_vpc_only_check',
+    '[CT.OPENSEARCH.PR.10] The functions that call the domain run outside a VPC, so its endpoint is public: ' +
+      'every request must be SigV4-signed by a role its access policy names, over HTTPS with TLS 1.2 or later. ' +
+      'A VPC would add NAT gateways and cold-start network interfaces without narrowing who may call what.',
+  );
   acknowledge(
     stack.searchDomain,
     'opensearch_fine_grained_access_control_enabled_check',
