@@ -140,6 +140,7 @@ export class JobsApiDashboard extends Construct {
         domain.metric('ClusterStatus.green', { statistic: 'Maximum', label: 'Green' }),
         domain.metricClusterStatusYellow({ statistic: 'Maximum', label: 'Yellow' }),
         domain.metricClusterStatusRed({ statistic: 'Maximum', label: 'Red' }),
+        domain.metricClusterIndexWritesBlocked({ statistic: 'Maximum', label: 'Writes blocked' }),
       ]),
       graph('Search JVM memory pressure (%)', [
         domain.metricJVMMemoryPressure({ statistic: 'Maximum', label: 'Highest node' }),

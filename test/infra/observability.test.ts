@@ -181,12 +181,13 @@ describe('the dashboard', () => {
     ]);
   });
 
-  it('shows the search cluster’s status, JVM memory pressure and free storage', () => {
+  it('shows the search cluster’s status, blocked writes, JVM memory pressure and free storage', () => {
     const shown = lines.filter((line) => line.includes('"AWS/ES"'));
     for (const metric of [
       'ClusterStatus.green',
       'ClusterStatus.yellow',
       'ClusterStatus.red',
+      'ClusterIndexWritesBlocked',
       'JVMMemoryPressure',
       'FreeStorageSpace',
     ]) {
