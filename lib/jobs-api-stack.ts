@@ -99,6 +99,9 @@ export class JobsApiStack extends Stack {
       logRetention,
       retain: config.retainSearchDomain,
     });
+    // The domain takes the longest to create and is the likeliest part to fail. The protected tables come
+    // after it, so a first deployment that fails there rolls back before any table exists.
+    for (const table of [this.jobsTable, this.authTable]) table.node.addDependency(this.searchDomain.domain);
 
     const environment = {
       JOBS_TABLE: this.jobsTable.table.tableName,

@@ -138,6 +138,8 @@ describe('the tables', () => {
       // Kept when the stack is deleted or the table replaced, deleted when its own first deployment rolls back.
       expect(table.DeletionPolicy).toBe('RetainExceptOnCreate');
       expect(table.UpdateReplacePolicy).toBe('Retain');
+      // Created after the domain, the likeliest part to fail, so its failure rolls back before any table exists.
+      expect(table.DependsOn).toContain(stack.getLogicalId(stack.searchDomain.domain.node.defaultChild as never));
       expect(propertiesOf(table).Replicas).toEqual([
         expect.objectContaining({
           DeletionProtectionEnabled: true,
