@@ -10,8 +10,18 @@ import { ControlTowerChecks } from './control-tower';
 import { JobsApiStack } from './jobs-api-stack';
 import { readStackConfig, stackNameFor } from './stack-config';
 
+/** How the app is checked. */
+export interface BuildOptions {
+  /**
+   * Whether synthesis runs AWS Control Tower's checks (cfn-guard, about three CPU-seconds per synthesis).
+   * `cdk synth` always does; tests that only read the template leave them to test/infra/control-tower.test.ts.
+   * @default true
+   */
+  controlTowerChecks?: boolean;
+}
+
 /** Adds the Jobs API stack of the context's stage to an app and checks it with cdk-nag and cfn-guard. */
-export const buildJobsApi = (app: App): JobsApiStack => {
+export const buildJobsApi = (app: App, options: BuildOptions = {}): JobsApiStack => {
   const config = readStackConfig((key) => app.node.tryGetContext(key));
   const account =
     (app.node.tryFindChild(ACCOUNT_STACK_NAME) as ApiGatewayAccountStack | undefined) ??
@@ -23,6 +33,7 @@ export const buildJobsApi = (app: App): JobsApiStack => {
     description: `Jobs API (${config.stage}): job search and file rejection`,
   });
   stack.addDependency(account);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new ControlTowerChecks());
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+  if (options.controlTowerChecks ?? true) Validations.of(app).addPlugins(new ControlTowerChecks());
   return stack;
 };

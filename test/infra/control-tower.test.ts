@@ -69,12 +69,19 @@ afterAll(() => {
 });
 
 describe('Control Tower’s proactive controls', () => {
-  /** A year of log retention and a one-node development domain. */
+  /** A year of log retention, a one-node development domain and the per-client limits' web ACL. */
   let configured: PluginReport;
 
   beforeAll(() => {
     configured = synthesize(
-      jobsApi({ stage: 'dev', retentionDays: '365', searchInstanceCount: '1', searchZoneCount: '1' }),
+      jobsApi({
+        stage: 'dev',
+        retentionDays: '365',
+        searchInstanceCount: '1',
+        searchZoneCount: '1',
+        ipRateLimit: '600',
+        clientRateLimit: '3000',
+      }),
     );
   }, SYNTHESIS_TIMEOUT);
 
@@ -114,7 +121,7 @@ describe('Control Tower’s proactive controls', () => {
     expect(acknowledgedRules(defaults)).not.toContain('cloudwatch_alarm_action_enabled_check');
   });
 
-  it('accept short log retention only below a year, and a small search domain only when context asks for one', () => {
+  it('accept short log retention only below a year, a small search domain only when context asks for one, and the web ACL as it is', () => {
     expect(configured.violations).toEqual([]);
     expect(acknowledgedRules(configured)).not.toContain('cloudwatch_log_group_retention_period_check');
     expect(acknowledgedRules(configured)).toContain('opensearch_data_node_fault_tolerance_check');

@@ -7,13 +7,14 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/http/routes';
 import { buildJobsApi } from '../../lib/app';
+import { TEMPLATE_ONLY } from './template-only';
 import type { JobsApiStack } from '../../lib/jobs-api-stack';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
 
 type Json = Record<string, unknown>;
 
 const synthesize = (context: Json = {}): { stack: JobsApiStack; template: Template } => {
-  const stack = buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+  const stack = buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), TEMPLATE_ONLY);
   return { stack, template: Template.fromStack(stack) };
 };
 

@@ -7,6 +7,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildJobsApi } from '../../lib/app';
+import { TEMPLATE_ONLY } from './template-only';
 import {
   type ContextReader,
   DEFAULT_CONFIG,
@@ -133,7 +134,7 @@ describe('a stack built from a non-default configuration', () => {
         detailedTracing: 'true',
       },
     });
-    const stack = buildJobsApi(app);
+    const stack = buildJobsApi(app, TEMPLATE_ONLY);
     expect(stack.stackName).toBe('JobsApi-dev');
     template = Template.fromStack(stack);
   });
@@ -155,7 +156,7 @@ describe('a stack built from a non-default configuration', () => {
 
   it('retains the search domain only when asked to', () => {
     const retained = Template.fromStack(
-      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], retainSearchDomain: 'true' } })),
+      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], retainSearchDomain: 'true' } }), TEMPLATE_ONLY),
     );
     expect(Object.values(retained.findResources('AWS::OpenSearchService::Domain'))[0]?.DeletionPolicy).toBe('Retain');
     expect(Object.values(template.findResources('AWS::OpenSearchService::Domain'))[0]?.DeletionPolicy).toBe('Delete');
@@ -212,9 +213,9 @@ describe('per-client limits switched on by context', () => {
     const app = new App({
       context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '600', clientRateLimit: '3000' },
     });
-    template = Template.fromStack(buildJobsApi(app));
+    template = Template.fromStack(buildJobsApi(app, TEMPLATE_ONLY));
     nagFindings = findingsOf(app);
-    defaults = Template.fromStack(buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [] } })));
+    defaults = Template.fromStack(buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), TEMPLATE_ONLY));
   });
 
   const rules = (): Record<string, unknown>[] =>
@@ -281,7 +282,7 @@ describe('per-client limits switched on by context', () => {
 
   it('adds one rule per limit that is set', () => {
     const one = Template.fromStack(
-      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '100' } })),
+      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '100' } }), TEMPLATE_ONLY),
     );
     const only = Object.values(one.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules as unknown[];
     expect(only).toHaveLength(1);

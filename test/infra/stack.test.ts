@@ -14,6 +14,7 @@ import { ERROR_CATALOGUE } from '../../functions/http/errors';
 import { ROUTES } from '../../functions/http/routes';
 import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { buildJobsApi } from '../../lib/app';
+import { TEMPLATE_ONLY } from './template-only';
 import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
 import { loadOpenApiDocument } from '../../local/docs';
@@ -50,7 +51,7 @@ const tableLogicalId = (which: 'jobs' | 'auth'): string =>
 
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  stack = buildJobsApi(app);
+  stack = buildJobsApi(app, TEMPLATE_ONLY);
   nagReport = new AwsSolutionsChecks(app).validateScope(app);
   template = Template.fromStack(stack);
 });
