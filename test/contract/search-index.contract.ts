@@ -449,6 +449,14 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory,
         expect(await ids({ delivered: { to: dayMs(11) } })).toEqual([1]);
       });
 
+      it('keeps a date bound at the epoch (0 ms): every job is created after it, none before', async () => {
+        await given(job(1, { deliveredDate: day(2) }), job(2, { deliveredDate: day(3) }));
+        expect(await ids({ created: { from: 0 } })).toEqual([2, 1]);
+        expect(await ids({ created: { to: 0 } })).toEqual([]);
+        expect(await ids({ delivered: { to: 0 } })).toEqual([]);
+        expect(await index.search(query({ created: { to: 0 } }))).toEqual({ total: 0, jobs: [] });
+      });
+
       it('never matches a job without a delivery date to a delivery range', async () => {
         await given(job(1, { deliveredDate: null }), job(2, { deliveredDate: day(5) }));
         expect(await ids({ delivered: { from: 0 } })).toEqual([2]);

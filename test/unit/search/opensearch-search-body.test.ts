@@ -166,6 +166,12 @@ describe('OpenSearch search body', () => {
     );
   });
 
+  it('keeps a date bound at the epoch (0 ms) and adds no status filter for an empty status list', () => {
+    expect(filters({ created: { from: 0, to: 0 }, statuses: [] })).toEqual([
+      { range: { created: { gte: 0, lt: 0, format: 'epoch_millis' } } },
+    ]);
+  });
+
   it('requires a delivery date for any delivery range, even an open one', () => {
     expect(filters({ delivered: {} })).toEqual([
       { exists: { field: 'delivered' } },
