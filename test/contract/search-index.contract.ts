@@ -369,35 +369,45 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory,
         expect(await ids({ accountId: 5 })).toEqual([2]);
       });
 
-      it("finds exactly the scoped account's jobs, 0 included, with and without text, statuses and dates", async () => {
+      it("finds exactly the scoped account's jobs, 0 included, with and without text, statuses and date ranges", async () => {
         const accounts = [0, 1, 2];
-        const statusChoices: (JobStatus[] | undefined)[] = [undefined, ['CJ_NEW'], ['CJ_NEW', 'ERROR']];
+        const statusChoices: (JobStatus[] | undefined)[] = [undefined, [], ['CJ_NEW'], ['CJ_NEW', 'ERROR']];
+        const everything = { from: dayMs(0), to: dayMs(100) };
+        const ranges = [
+          [undefined, undefined],
+          [everything, undefined],
+          [undefined, everything],
+        ] as const;
         const jobs = Array.from({ length: 12 }, (_, position) =>
           job(position + 1, {
             accountId: accounts[position % accounts.length] as number,
             status: position % 2 === 0 ? 'CJ_NEW' : 'ERROR',
             name: position % 4 < 2 ? 'Spring' : 'Autumn',
+            deliveredDate: position % 5 === 0 ? null : day(position + 1),
           }),
         );
         await given(...jobs);
         const failures: string[] = [];
-        // Every combination: each takes another path through an engine (counts, filtered rows, text matches).
+        // Every combination: each takes another path through an engine (counts, filtered rows, text matches);
+        // the date ranges hold every job, so only the delivery range's "has a delivery date" filters.
         for (const accountId of [undefined, ...accounts]) {
           for (const text of ['', 'spring']) {
             for (const statuses of statusChoices) {
-              for (const created of [undefined, { from: dayMs(0), to: dayMs(100) }]) {
+              for (const [created, delivered] of ranges) {
                 const criteria: Partial<SearchQuery> = {
                   text,
                   ...(accountId === undefined ? {} : { accountId }),
                   ...(statuses === undefined ? {} : { statuses }),
                   ...(created === undefined ? {} : { created }),
+                  ...(delivered === undefined ? {} : { delivered }),
                 };
                 const expected = jobs
                   .filter(
                     (candidate) =>
                       (accountId === undefined || candidate.accountId === accountId) &&
                       (text === '' || candidate.name === 'Spring') &&
-                      (statuses === undefined || statuses.includes(candidate.status)),
+                      (statuses === undefined || statuses.length === 0 || statuses.includes(candidate.status)) &&
+                      (delivered === undefined || candidate.deliveredDate !== null),
                   )
                   .map((candidate) => candidate.id)
                   .reverse();
@@ -449,12 +459,18 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory,
         expect(await ids({ delivered: { to: dayMs(11) } })).toEqual([1]);
       });
 
-      it('keeps a date bound at the epoch (0 ms): every job is created after it, none before', async () => {
-        await given(job(1, { deliveredDate: day(2) }), job(2, { deliveredDate: day(3) }));
+      it('keeps a date bound at the epoch (0 ms), which a job of 1969 falls before', async () => {
+        const before = '1969-12-31T00:00:00.000Z';
+        await given(
+          job(1, { deliveredDate: day(2) }),
+          job(2, { deliveredDate: day(3) }),
+          job(3, { createdDate: before, deliveredDate: before }),
+        );
         expect(await ids({ created: { from: 0 } })).toEqual([2, 1]);
-        expect(await ids({ created: { to: 0 } })).toEqual([]);
-        expect(await ids({ delivered: { to: 0 } })).toEqual([]);
-        expect(await index.search(query({ created: { to: 0 } }))).toEqual({ total: 0, jobs: [] });
+        expect(await ids({ created: { to: 0 } })).toEqual([3]);
+        expect(await ids({ delivered: { from: 0 } })).toEqual([2, 1]);
+        expect(await ids({ delivered: { to: 0 } })).toEqual([3]);
+        expect(await index.search(query({ created: { from: 0 } }))).toMatchObject({ total: 2 });
       });
 
       it('never matches a job without a delivery date to a delivery range', async () => {
