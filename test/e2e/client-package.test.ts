@@ -161,6 +161,10 @@ beforeAll(async () => {
         '--no-audit',
         '--no-fund',
         '--no-update-notifier',
+        // Anything but the loopback registry goes to a closed port: the test fails rather than download.
+        '--proxy=http://127.0.0.1:9',
+        '--https-proxy=http://127.0.0.1:9',
+        '--noproxy=127.0.0.1',
       ],
       project,
     ),
