@@ -5,7 +5,6 @@
  * backend program type-checked by the repository's TypeScript as a strict NodeNext project, then run against
  * the local stack.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { type IssuedTokens, ROOT, startTestStack, type TestStack } from '../supp
 import {
   type CommandResult,
   npm,
+  runCommand,
   type PackageRegistry,
   startPackageRegistry,
   succeeded,
@@ -113,15 +113,8 @@ const TSCONFIG = {
   include: ['src'],
 };
 
-/** Runs the project's Node.js on `args` in `cwd` without blocking this process, which serves the stack. */
-const node = (args: string[], cwd: string): Promise<CommandResult> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    const output = { stdout: '', stderr: '' };
-    child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-    child.on('close', (status) => resolve({ status, ...output }));
-  });
+/** Runs the project's Node.js on `args` in `cwd`. */
+const node = (args: string[], cwd: string): Promise<CommandResult> => runCommand(process.execPath, args, cwd);
 
 let stack: TestStack;
 let registry: PackageRegistry;

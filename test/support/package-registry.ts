@@ -26,18 +26,27 @@ const cleanEnvironment = (): NodeJS.ProcessEnv =>
   Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_(config|package|lifecycle)_/i.test(name)));
 
 /**
- * Runs `npm …` in `cwd` without blocking this process (a stack or registry served from it must keep
- * answering), with the environment cleaned of the calling `npm run`'s settings.
+ * Runs a command in `cwd` without blocking this process (a stack or registry served from it must keep
+ * answering), and collects what it prints.
  */
-export const npm = (args: string[], cwd: string): Promise<CommandResult> =>
+export const runCommand = (
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CommandResult> =>
   new Promise((resolve) => {
-    const child = spawn('npm', args, { cwd, env: cleanEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = { stdout: '', stderr: '' };
     child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
     child.on('error', (error) => resolve({ status: null, stdout: output.stdout, stderr: String(error) }));
     child.on('close', (status) => resolve({ status, ...output }));
   });
+
+/** Runs `npm …` in `cwd`, with the environment cleaned of the calling `npm run`'s settings. */
+export const npm = (args: string[], cwd: string): Promise<CommandResult> =>
+  runCommand('npm', args, cwd, cleanEnvironment());
 
 /** Fails with everything the command printed unless it succeeded. */
 export const succeeded = (what: string, result: CommandResult): CommandResult => {
