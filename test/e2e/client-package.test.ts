@@ -32,7 +32,6 @@ const clientManifest = JSON.parse(readFileSync(join(CLIENT, 'package.json'), 'ut
 interface Given {
   baseUrl: string;
   tokens: Pick<IssuedTokens, 'clientToken' | 'sessionToken'>;
-  jobId: number;
   fileId: number;
   unknownFileId: number;
 }
@@ -170,7 +169,6 @@ beforeAll(async () => {
   const given: Given = {
     baseUrl: stack.baseUrl,
     tokens,
-    jobId: job.id,
     fileId: job.files[0]!.id,
     unknownFileId: 1,
   };
