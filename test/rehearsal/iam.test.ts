@@ -159,7 +159,11 @@ beforeAll(async () => {
   // Setting up data is not part of any function's calls.
   await becomeFunction(template.functions.Search);
   const store = new AuthStore(documentClient(), TABLES.auth);
-  const created = await store.createClient({ name: 'Rehearsal', grants: ['search', 'reject'] });
+  const created = await store.createClient({
+    name: 'Rehearsal',
+    grants: ['search', 'reject'],
+    sessionRoles: ['user', 'operator'],
+  });
   const user = await store.createSession({
     clientToken: created.token,
     accountId: ACCOUNT_ID,

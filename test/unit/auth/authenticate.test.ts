@@ -6,7 +6,7 @@ import {
   Authenticator,
   MAX_AUTH_CACHE_TTL_MS,
 } from '../../../functions/auth/authenticate';
-import type { ClientRecord, SessionRecord } from '../../../functions/auth/store';
+import type { ClientRecord, SecretRecord, SessionRecord } from '../../../functions/auth/store';
 import { hashToken } from '../../../functions/auth/tokens';
 import { expectApiError } from '../http/expect-api-error';
 
@@ -17,6 +17,7 @@ const client = (overrides: Partial<ClientRecord> = {}): ClientRecord => ({
   name: 'Portal',
   grants: ['search'],
   enabled: true,
+  sessionRoles: ['user'],
   createdAt: '2024-01-01T00:00:00.000Z',
   ...overrides,
 });
@@ -39,6 +40,7 @@ const table = (records: { clients?: Record<string, ClientRecord>; sessions?: Rec
   const lookup = {
     getClient: vi.fn(async (hash: string) => clients.get(hash)),
     getSession: vi.fn(async (hash: string) => sessions.get(hash)),
+    getSecret: vi.fn(async (_hash: string): Promise<SecretRecord | undefined> => undefined),
   } satisfies AuthLookup;
   return { lookup, clients, sessions };
 };
