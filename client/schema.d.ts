@@ -392,10 +392,10 @@ export interface components {
             code: "missing_header";
             message: components["schemas"]["ErrorMessage"];
             /**
-             * @description The header that is missing or blank (the client token is checked first).
+             * @description The header that is missing or blank (the client token is checked first; `X-Client-Secret` on `POST /sessions` only).
              * @enum {string}
              */
-            headerName: "X-Client-Token" | "X-Session-Token";
+            headerName: "X-Client-Token" | "X-Session-Token" | "X-Client-Secret";
             requestId: components["schemas"]["RequestId"];
         };
         InvalidJsonError: {

@@ -47,6 +47,10 @@ export interface IssueOptions {
   accountId?: number;
   /** The session's lifetime in seconds (default one hour). */
   ttlSeconds?: number;
+  /** The roles the client may open sessions for (default both). */
+  sessionRoles?: Role[];
+  /** The client's own cap on session lifetimes. */
+  maxSessionTtlSeconds?: number;
 }
 
 /** A client and a session issued to it. */
@@ -55,6 +59,7 @@ export interface IssuedTokens {
   clientToken: string;
   /** The client's first secret (for `POST /sessions`; the client has the grant only when asked). */
   clientSecret: string;
+  clientSecretId: string;
   sessionId: string;
   sessionToken: string;
 }
@@ -127,18 +132,22 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
     const client = await store.createClient({
       name: `e2e client ${randomUUID().slice(0, 8)}`,
       grants: issueOptions.grants ?? ['search', 'reject'],
-      sessionRoles: ['user', 'operator'],
+      sessionRoles: issueOptions.sessionRoles ?? ['user', 'operator'],
+      ...(issueOptions.maxSessionTtlSeconds === undefined
+        ? {}
+        : { maxSessionTtlSeconds: issueOptions.maxSessionTtlSeconds }),
     });
     const session = await store.createSession({
       clientToken: client.token,
       accountId: issueOptions.accountId ?? DEFAULT_TEST_ACCOUNT_ID,
-      role: issueOptions.role ?? 'user',
+      role: issueOptions.role ?? issueOptions.sessionRoles?.[0] ?? 'user',
       ttlSeconds: issueOptions.ttlSeconds ?? 3600,
     });
     return {
       clientId: client.clientId,
       clientToken: client.token,
       clientSecret: client.secret,
+      clientSecretId: client.secretId,
       sessionId: session.sessionId,
       sessionToken: session.token,
     };
