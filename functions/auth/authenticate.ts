@@ -74,7 +74,9 @@ export class Authenticator {
    */
   public async authenticate(clientToken: string, sessionToken: string): Promise<Principal> {
     const clientHash = hashToken(clientToken);
-    const client = await this.#clients.getOrLoad(clientHash, () => this.#lookup.getClient(clientHash));
+    const client = await this.#clients.getOrLoad(clientHash, () =>
+      this.#lookup.getClient(clientHash, { consistent: false }),
+    );
     if (client === undefined || !client.enabled) throw new ApiError('invalid_client');
     const sessionHash = hashToken(sessionToken);
     const session = await this.#sessions.getOrLoad(sessionHash, () => this.#lookup.getSession(sessionHash));

@@ -174,9 +174,9 @@ export class AuthStore {
     return this.#timeoutMs === undefined ? {} : { abortSignal: AbortSignal.timeout(this.#timeoutMs) };
   }
 
-  async #get(pk: string): Promise<Record<string, unknown> | undefined> {
+  async #get(pk: string, consistent = true): Promise<Record<string, unknown> | undefined> {
     const { Item } = await this.#client.send(
-      new GetCommand({ TableName: this.#tableName, Key: { pk }, ConsistentRead: true }),
+      new GetCommand({ TableName: this.#tableName, Key: { pk }, ConsistentRead: consistent }),
       this.#sendOptions(),
     );
     return Item;
@@ -279,9 +279,12 @@ export class AuthStore {
     return this.openSession({ ...session, client }, source);
   }
 
-  /** The client whose token hashes to `tokenHash`, if any (disabled clients included); a consistent read. */
-  public async getClient(tokenHash: string): Promise<ClientRecord | undefined> {
-    return asClient(await this.#get(authKeys.client(tokenHash)));
+  /**
+   * The client whose token hashes to `tokenHash`, if any (disabled clients included). A consistent read
+   * unless `consistent: false` (authenticating a session, whose answer is cached for a minute anyway).
+   */
+  public async getClient(tokenHash: string, options: { consistent?: boolean } = {}): Promise<ClientRecord | undefined> {
+    return asClient(await this.#get(authKeys.client(tokenHash), options.consistent ?? true));
   }
 
   /** The secret hashing to `secretHash`, if any (expired ones included until TTL deletes them); consistent. */

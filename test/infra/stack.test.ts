@@ -23,6 +23,7 @@ interface Statement {
   Action: string | string[];
   Resource: unknown;
   Effect: string;
+  Condition?: unknown;
 }
 
 let stack: JobsApiStack;
@@ -58,7 +59,7 @@ beforeAll(() => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(4);
+    expect(functions).toHaveLength(5);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -75,6 +76,7 @@ describe('the functions', () => {
       'RejectFunction',
       'SearchFieldsFunction',
       'SearchFunction',
+      'SessionsFunction',
     ]);
   });
 
@@ -254,6 +256,35 @@ describe('least privilege', () => {
     expect(actionsWithPrefix('SearchFields', 'dynamodb:')).toEqual(['dynamodb:GetItem']);
     expect(actionsWithPrefix('SearchFields', 'es:')).toEqual([]);
     expect(JSON.stringify(statementsOf('SearchFields'))).not.toContain(tableLogicalId('jobs'));
+  });
+
+  it('lets the sessions function read credentials and write and delete only sessions, keyed by LeadingKeys', () => {
+    const statements = statementsOf('Sessions').filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+    );
+    const byActions = Object.fromEntries(
+      statements.map((statement) => [actionsOf(statement).sort().join(','), statement.Condition]),
+    );
+    expect(byActions).toEqual({
+      'dynamodb:GetItem': {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT#*', 'SECRET#*', 'SESSION#*'] },
+      },
+      'dynamodb:DeleteItem,dynamodb:PutItem': {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SESSION#*'] },
+      },
+    });
+    expect(JSON.stringify(statements)).not.toContain(tableLogicalId('jobs'));
+  });
+
+  it('keeps the search and reject functions read-only on the auth table, on client and session keys', () => {
+    for (const name of ['Search', 'SearchFields', 'Reject'] as const) {
+      const onAuth = statementsOf(name).filter((statement) =>
+        JSON.stringify(statement).includes(tableLogicalId('auth')),
+      );
+      expect(onAuth.map((statement) => [actionsOf(statement), statement.Condition])).toEqual([
+        [['dynamodb:GetItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT#*', 'SESSION#*'] } }],
+      ]);
+    }
   });
 
   it('lets the reject function query the file index and write files and jobs transactionally', () => {
@@ -496,7 +527,13 @@ describe('alarms', () => {
   const metricNames = () => alarms().map((alarm) => `${alarm.Namespace}/${alarm.MetricName}`);
 
   it('alarms on errors and throttles of every function', () => {
-    for (const id of ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction', 'IndexerFunction']) {
+    for (const id of [
+      'SearchFunction',
+      'SearchFieldsFunction',
+      'RejectFunction',
+      'SessionsFunction',
+      'IndexerFunction',
+    ]) {
       const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions).includes(`"${id}"`));
       expect(mine.map((alarm) => alarm.MetricName)).toEqual(expect.arrayContaining(['Errors', 'Throttles']));
     }

@@ -20,7 +20,7 @@ describe('local tables built from the shared definitions', () => {
     expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName)).toEqual(['byFileId']);
   });
 
-  it('adds the auth table\'s byClient index to a table made before it existed', async () => {
+  it("adds the auth table's byClient index to a table made before it existed", async () => {
     const tableName = `auth-before-index-${randomUUID().slice(0, 8)}`;
     await ensureTable(client, { ...AUTH_TABLE, globalSecondaryIndexes: [] }, tableName);
     await expect(ensureTable(client, AUTH_TABLE, tableName)).resolves.toBe(false);

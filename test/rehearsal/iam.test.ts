@@ -41,7 +41,7 @@ let nodeUrl: string;
 const recorder = new CallRecorder();
 /** Every call each function made, over all its scenarios. */
 const made = new Map<FunctionName, AuthorizedCall[]>();
-let tokens: { client: string; user: string; operator: string };
+let tokens: { client: string; secret: string; user: string; operator: string };
 let jobs: Job[];
 /** Whether the stand-in answers as a domain without the alias yet (the first bulk of a new domain). */
 let aliasMissing = false;
@@ -108,12 +108,25 @@ const run = async (name: FunctionName, work: () => Promise<unknown>): Promise<vo
 
 const http = async (
   handler: (event: never, context: never) => Promise<unknown>,
-  options: { method: string; path: string; session?: 'user' | 'operator'; body?: unknown; form?: string },
+  options: {
+    method: string;
+    path: string;
+    session?: 'user' | 'operator';
+    /** A session token of its own, or the client secret instead of a session (`POST /sessions`). */
+    credentials?: { sessionToken: string } | { secret: string };
+    body?: unknown;
+    form?: string;
+  },
 ): Promise<APIGatewayProxyResult> => {
+  const credentials = options.credentials ?? {
+    sessionToken: options.session === 'operator' ? tokens.operator : tokens.user,
+  };
   const headers: Record<string, string> = {
     Accept: 'application/json',
     'X-Client-Token': tokens.client,
-    'X-Session-Token': options.session === 'operator' ? tokens.operator : tokens.user,
+    ...('secret' in credentials
+      ? { 'X-Client-Secret': credentials.secret }
+      : { 'X-Session-Token': credentials.sessionToken }),
   };
   if (options.method === 'POST') {
     headers['Content-Type'] = options.form === undefined ? 'application/json' : 'application/x-www-form-urlencoded';
@@ -161,7 +174,7 @@ beforeAll(async () => {
   const store = new AuthStore(documentClient(), TABLES.auth);
   const created = await store.createClient({
     name: 'Rehearsal',
-    grants: ['search', 'reject'],
+    grants: ['search', 'reject', 'sessions'],
     sessionRoles: ['user', 'operator'],
   });
   const user = await store.createSession({
@@ -176,7 +189,7 @@ beforeAll(async () => {
     role: 'operator',
     ttlSeconds: 3_600,
   });
-  tokens = { client: created.token, user: user.token, operator: operator.token };
+  tokens = { client: created.token, secret: created.secret, user: user.token, operator: operator.token };
   const repository = new JobRepository(documentClient(), TABLES.jobs);
   jobs = Array.from({ length: 104 }, (_, index) =>
     makeJob({ accountId: ACCOUNT_ID, status: index < 4 ? 'CJ_REVIEWING' : 'CJ_NEW', files: [makeFile(), makeFile()] }),
@@ -200,7 +213,7 @@ const judge = async (fn: RehearsedFunction, call: AuthorizedCall): Promise<strin
         principal: fn.roleArn,
         action: call.action,
         resource: { resource: call.resource, accountId: ACCOUNT },
-        contextVariables: {},
+        contextVariables: call.leadingKeys === undefined ? {} : { 'dynamodb:LeadingKeys': call.leadingKeys },
       },
     },
     {},
@@ -355,6 +368,44 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     await expectAllowed('Reject');
   });
 
+  it('sessions: open a user and an operator session, a refused secret, a logout and its replay', async () => {
+    const { handler } = await import('../../functions/handlers/sessions');
+    await run('Sessions', async () => {
+      const secret = { secret: tokens.secret };
+      const open = (body: object, credentials: { secret: string } = secret) =>
+        http(handler, { method: 'POST', path: '/sessions', credentials, body });
+      const user = await open({ userId: 'anna@example.com', accountId: ACCOUNT_ID, ttlSeconds: 600 });
+      expect(user.statusCode, user.body).toBe(201);
+      const operator = await open({ userId: 'staff', accountId: 1, role: 'operator' });
+      expect(operator.statusCode, operator.body).toBe(201);
+      expect((await open({ userId: 'x', accountId: 1 }, { secret: `jsk_${'A'.repeat(43)}` })).statusCode).toBe(401);
+      const sessionToken = (JSON.parse(user.body) as { token: string }).token;
+      const logout = () =>
+        http(handler, { method: 'DELETE', path: '/sessions/current', credentials: { sessionToken } });
+      expect((await logout()).statusCode).toBe(200);
+      expect((await logout()).statusCode).toBe(401);
+    });
+    await expectAllowed('Sessions');
+  });
+
+  it('sessions: its role refuses a write outside session keys and a read of anything but credentials', async () => {
+    const fn = template.functions.Sessions;
+    const auth = template.tableArn('auth');
+    const call = (action: string, key: string): AuthorizedCall => ({
+      action: `dynamodb:${action}`,
+      resource: auth,
+      origin: 'a call its code never makes',
+      leadingKeys: [key],
+    });
+    expect(await judge(fn, call('PutItem', 'SESSION#abc'))).toBe('Allowed');
+    expect(await judge(fn, call('PutItem', 'CLIENT#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, call('DeleteItem', 'SECRET#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, call('UpdateItem', 'CLIENT#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, call('GetItem', 'JOB#1'))).not.toBe('Allowed');
+    expect(await judge(template.functions.Search, call('GetItem', 'SECRET#abc'))).not.toBe('Allowed');
+    expect(await judge(template.functions.Search, call('PutItem', 'SESSION#abc'))).not.toBe('Allowed');
+  });
+
   it('indexer: insert, modify, remove, a full batch of 100, a redelivered batch, a new domain', async () => {
     const { handler } = await import('../../functions/handlers/indexer');
     const invoke = async (Records: DynamoDBRecord[]) => {
@@ -376,7 +427,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
   });
 
   it('uses every grant it holds, except those the runtime itself uses (lib/runtime-grants.ts)', () => {
-    for (const name of ['Search', 'SearchFields', 'Reject', 'Indexer'] as const) {
+    for (const name of ['Search', 'SearchFields', 'Reject', 'Sessions', 'Indexer'] as const) {
       expect(unusedGrants(name), `${name} holds grants no call uses`).toEqual([]);
     }
   });
@@ -392,6 +443,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'dynamodb:Query',
       'dynamodb:UpdateItem',
     ]);
+    expect(actions('Sessions')).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem']);
     expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut']);
   });
 });
