@@ -168,6 +168,7 @@ export class JobsApiStack extends Stack {
             stageArn: this.restApi.api.deploymentStage.stageArn,
             ipRateLimit: config.ipRateLimit,
             clientRateLimit: config.clientRateLimit,
+            sessionRateLimit: config.sessionRateLimit,
           });
     this.alarms = new JobsApiAlarms(this, 'Alarms', {
       functions: Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function])),

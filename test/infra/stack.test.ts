@@ -539,6 +539,17 @@ describe('alarms', () => {
     }
   });
 
+  it('alarms on refused POST /sessions requests, from API Gateway’s per-method metrics', () => {
+    const [alarm] = alarms().filter((candidate) => candidate.MetricName === '4XXError');
+    expect(alarm).toMatchObject({ Namespace: 'AWS/ApiGateway', Statistic: 'Sum', Period: 300, Threshold: 50 });
+    expect(alarm?.Dimensions).toEqual(
+      expect.arrayContaining([
+        { Name: 'Resource', Value: '/sessions' },
+        { Name: 'Method', Value: 'POST' },
+      ]),
+    );
+  });
+
   it('alarms on iterator age, dead letters and API 5xx answers', () => {
     expect(metricNames()).toEqual(
       expect.arrayContaining([
