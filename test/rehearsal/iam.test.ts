@@ -453,6 +453,8 @@ const COST_BUDGETS = [
   { operation: 'search, first request of a container (client and session looked up)', dynamodb: 2, opensearch: 1 },
   { operation: 'search, auth cache warm', dynamodb: 0, opensearch: 1 },
   { operation: 'reject of one file, auth cache warm', dynamodb: 3, opensearch: 0 },
+  { operation: 'POST /sessions (client and secret read, session written)', dynamodb: 3, opensearch: 0 },
+  { operation: 'DELETE /sessions/current, first request of a container', dynamodb: 3, opensearch: 0 },
   { operation: 'indexer batch of 1 job', dynamodb: 1, opensearch: 1 },
   { operation: 'indexer batch of 100 jobs', dynamodb: 100, opensearch: 1 },
 ] as const;
@@ -493,6 +495,7 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
     const search = await import('../../functions/handlers/search');
     const reject = await import('../../functions/handlers/reject');
     const indexer = await import('../../functions/handlers/indexer');
+    const sessions = await import('../../functions/handlers/sessions');
     const rows: CostRow[] = [];
     const measure = async (
       operation: string,
@@ -525,14 +528,28 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
       // A refused request authenticates too: it warms the cache without touching the jobs table.
       () => http(reject.handler, { method: 'POST', path: '/reject', body: { files: [] } }),
     );
+    let opened = '';
+    await measure(COST_BUDGETS[3].operation, 'Sessions', async () => {
+      const response = await http(sessions.handler, {
+        method: 'POST',
+        path: '/sessions',
+        credentials: { secret: tokens.secret },
+        body: { userId: 'cost', accountId: ACCOUNT_ID },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      opened = (JSON.parse(response.body) as { token: string }).token;
+    });
+    const logout = () =>
+      http(sessions.handler, { method: 'DELETE', path: '/sessions/current', credentials: { sessionToken: opened } });
+    await measure(COST_BUDGETS[4].operation, 'Sessions', async () => expect((await logout()).statusCode).toBe(200));
     const index = async (records: DynamoDBRecord[]) => {
       const result = (await indexer.handler({ Records: records } as DynamoDBStreamEvent, lambdaContext() as never)) as {
         batchItemFailures: unknown[];
       };
       expect(result.batchItemFailures).toEqual([]);
     };
-    await measure(COST_BUDGETS[3].operation, 'Indexer', () => index([streamRecord(jobs[5]!, 'MODIFY', 2)]));
-    await measure(COST_BUDGETS[4].operation, 'Indexer', () =>
+    await measure(COST_BUDGETS[5].operation, 'Indexer', () => index([streamRecord(jobs[5]!, 'MODIFY', 2)]));
+    await measure(COST_BUDGETS[6].operation, 'Indexer', () =>
       index(jobs.slice(4, 104).map((job) => streamRecord(job, 'MODIFY', 2))),
     );
 
