@@ -82,7 +82,7 @@ const CONTEXT_HEADERS = { 'X-Request-Id': 'context.requestId' };
 const quoted = (headers: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`]));
 
-/** The REST API of the three endpoints. */
+/** The REST API of the route table's endpoints. */
 export class JobsRestApi extends Construct {
   public readonly api: RestApi;
 

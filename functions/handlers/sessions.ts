@@ -57,7 +57,6 @@ const sourceOf = (requestId: string, event: APIGatewayProxyEvent): AuditSource =
 const openSession = httpEndpoint<SessionRequest, SessionResponseBody, ClientRecord>(
   { path: '/sessions', parse: parseSessionRequest, status: 201 },
   async ({ input, principal: client, requestId, event }) => {
-    if (!client.sessionRoles.includes(input.role)) throw new ApiError('forbidden');
     try {
       const session = await authStore().openSession({ ...input, client }, sourceOf(requestId, event));
       return { _type: 'SessionResponseBody', ...session };
