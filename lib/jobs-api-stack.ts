@@ -1,7 +1,7 @@
 /**
  * The Jobs API stack: the tables, the search domain, one function per handler, the REST API (with
- * optional per-client limits), the indexer's stream subscription, alarms, and the outputs tools use to
- * find it all.
+ * optional per-client limits), the indexer's stream subscription, alarms, a dashboard, and the outputs
+ * tools use to find it all.
  */
 import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -11,17 +11,20 @@ import { ROUTES } from '../functions/http/routes';
 import { authKeys, JOBS_TABLE } from '../functions/tables';
 import { JobsApiAlarms } from './alarms';
 import { AuthTable } from './auth-table';
+import { acknowledgeControlTowerFindings } from './control-tower';
+import { JobsApiDashboard } from './dashboard';
 import { HandlerFunction } from './handler-function';
 import { JobsTable } from './jobs-table';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
 import { ApiRateLimits } from './rate-limits';
 import { JobsRestApi } from './rest-api';
 import { SearchDomain } from './search-domain';
+import { SearchIndexSetup } from './search-index-setup';
 import type { JobsApiConfig } from './stack-config';
 import { STACK_OUTPUTS } from './stack-outputs';
 import { StreamIndexer } from './stream-indexer';
 
-/** The OpenSearch index (an alias once `reindex` manages versions) the functions use. */
+/** The OpenSearch alias the functions use (created at deploy time by {@link SearchIndexSetup}). */
 export const SEARCH_INDEX_NAME = 'jobs';
 
 /** How long an API function may run: the contract's 10-second ceiling on any answer. */
@@ -82,10 +85,13 @@ export class JobsApiStack extends Stack {
   public readonly jobsTable: JobsTable;
   public readonly authTable: AuthTable;
   public readonly searchDomain: SearchDomain;
+  /** Creates the search index and its alias at deploy time, before the API serves. */
+  public readonly searchIndexSetup: SearchIndexSetup;
   public readonly functions: Record<FunctionName, HandlerFunction>;
   public readonly restApi: JobsRestApi;
   public readonly streamIndexer: StreamIndexer;
   public readonly alarms: JobsApiAlarms;
+  public readonly dashboard: JobsApiDashboard;
   /** The per-client limits, when the configuration sets any. */
   public readonly rateLimits: ApiRateLimits | undefined;
 
@@ -106,6 +112,9 @@ export class JobsApiStack extends Stack {
       logRetention,
       retain: config.retainSearchDomain,
     });
+    // The domain takes the longest to create and is the likeliest part to fail. The protected tables come
+    // after it, so a first deployment that fails there rolls back before any table exists.
+    for (const table of [this.jobsTable, this.authTable]) table.node.addDependency(this.searchDomain.domain);
 
     const environment = {
       JOBS_TABLE: this.jobsTable.table.tableName,
@@ -170,17 +179,44 @@ export class JobsApiStack extends Stack {
             clientRateLimit: config.clientRateLimit,
             sessionRateLimit: config.sessionRateLimit,
           });
+    this.searchIndexSetup = new SearchIndexSetup(this, 'SearchIndexSetup', {
+      domain: this.searchDomain,
+      environment,
+      detailedTracing: config.detailedTracing,
+      logRetention,
+    });
+    this.searchIndexSetup.precede(this.restApi.api.deploymentStage);
+
+    // Alarms and dashboard watch every function of the stack, the deploy-time setup's too.
+    const functionsByName = {
+      ...Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function])),
+      SearchIndexSetup: this.searchIndexSetup.handler.function,
+    };
     this.alarms = new JobsApiAlarms(this, 'Alarms', {
-      functions: Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function])),
+      functions: functionsByName,
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       api: this.restApi.api,
       domain: this.searchDomain.domain,
       topicArn: config.alarmTopicArn,
+      email: config.alarmEmail,
+      topicDisplayName: `Jobs API ${config.stage} alarms`,
+    });
+
+    this.dashboard = new JobsApiDashboard(this, 'Dashboard', {
+      dashboardName: `jobs-api-${config.stage}-${Aws.REGION}`,
+      api: this.restApi.api,
+      stageName: config.stage,
+      endpoints: API_ENDPOINTS.map((endpoint) => ({ path: endpoint.path, label: endpoint.description })),
+      functions: functionsByName,
+      indexer: this.functions.Indexer.function,
+      deadLetterQueue: this.streamIndexer.deadLetterQueue,
+      domain: this.searchDomain.domain,
     });
 
     this.addOutputs();
     acknowledgeAcceptedFindings(this);
+    acknowledgeControlTowerFindings(this, config);
   }
 
   /**
@@ -220,8 +256,9 @@ export class JobsApiStack extends Stack {
 
     // The indexer reads each touched job (its item and its files) with one query per job.
     allow(Indexer, dynamodb('Query'), [jobs]);
-    // The indexer writes with POST /{alias}/_bulk and, on a new domain, creates the first concrete index
-    // behind the alias with PUT /{alias}-v0. Rebuilds (reindex) run with the operator's credentials.
+    // The indexer writes with POST /{alias}/_bulk and, should the alias be missing (an index deleted by
+    // hand), creates the first concrete index behind it with PUT /{alias}-v0, as the deploy-time setup
+    // does. Rebuilds (reindex) run with the operator's credentials.
     this.searchDomain.grantPaths(Indexer.role, ['es:ESHttpPost'], [`${SEARCH_INDEX_NAME}/_bulk`]);
     this.searchDomain.grantPaths(Indexer.role, ['es:ESHttpPut'], [`${SEARCH_INDEX_NAME}-v0`]);
   }
@@ -240,6 +277,11 @@ export class JobsApiStack extends Stack {
       STACK_OUTPUTS.deadLetterQueueUrl,
       this.streamIndexer.deadLetterQueue.queueUrl,
       'Stream records the indexer gave up on',
+    );
+    output(
+      STACK_OUTPUTS.dashboardUrl,
+      `https://console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${this.dashboard.dashboard.dashboardName}`,
+      'The CloudWatch dashboard of the stack',
     );
   }
 }
