@@ -28,7 +28,8 @@ describe('local tables built from the shared definitions', () => {
     expect(Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus])).toEqual([
       ['byClient', 'ACTIVE'],
     ]);
-  });
+    // DynamoDB Local builds an added index in the background; on a loaded machine that can take a while.
+  }, 120_000);
 
   it('leaves an existing table alone when asked to create it again', async () => {
     const { jobsTable, authTable } = await createTestTables(client);
