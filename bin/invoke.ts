@@ -3,10 +3,11 @@
  * local stack of `npm start` and prints the handler's result as JSON — the Docker-free twin of
  * `sam local invoke`.
  *
- * Functions: search, search-fields, reject, indexer. API Gateway events get their `X-Client-Token` and
- * `X-Session-Token` headers replaced by `--client-token` / `--session-token`, else by the
+ * Functions: search, search-fields, reject, sessions, indexer. API Gateway events get their `X-Client-Token`
+ * and `X-Session-Token` headers replaced by `--client-token` / `--session-token`, else by the
  * `CLIENT_TOKEN` / `SESSION_TOKEN` environment variables, else by the demo user's tokens that
- * `npm start` saved in `$DATA_DIR/demo-tokens.json`.
+ * `npm start` saved in `$DATA_DIR/demo-tokens.json`. An event that carries `X-Client-Secret` (`POST
+ * /sessions`) gets `$CLIENT_SECRET`, else the demo app's secret — never from the command line.
  *
  * Environment (each optional): DATA_DIR (default `.data`), DYNAMODB_PORT (default 8000) or
  * DYNAMODB_ENDPOINT, JOBS_TABLE / AUTH_TABLE (default `jobs-api-local-Jobs` / `jobs-api-local-Auth`),
@@ -25,7 +26,7 @@ import { DEFAULT_DATA_DIR, dataPaths, localStackEnvironment } from '../local/pat
 import '../local/search/use-embedded-engine';
 
 /** The handler modules `invoke` runs, by function name (the entry file under `functions/handlers/`). */
-export const INVOKABLE_FUNCTIONS = ['search', 'search-fields', 'reject', 'indexer'] as const;
+export const INVOKABLE_FUNCTIONS = ['search', 'search-fields', 'reject', 'sessions', 'indexer'] as const;
 
 export type InvokableFunction = (typeof INVOKABLE_FUNCTIONS)[number];
 
@@ -39,6 +40,7 @@ export const USAGE = [
   '  <event.json>     an API Gateway REST (v1) proxy event, or a DynamoDB stream event for indexer (see events/)',
   "  --client-token   replaces the event's X-Client-Token header (default: $CLIENT_TOKEN, else the demo user's)",
   "  --session-token  replaces the event's X-Session-Token header (default: $SESSION_TOKEN, else the demo user's)",
+  "  An event's X-Client-Secret header (POST /sessions) is replaced by $CLIENT_SECRET, else the demo app's secret.",
   '',
   'Runs against the stack of `npm start` (DynamoDB Local on $DYNAMODB_PORT, default 8000; data in $DATA_DIR).',
 ].join('\n');
@@ -102,6 +104,8 @@ export const parseInvokeArgs = (argv: readonly string[]): InvokeArgs => {
 export interface ResolvedTokens {
   clientToken?: string;
   sessionToken?: string;
+  /** For an event that carries `X-Client-Secret` only. */
+  clientSecret?: string;
   /** For each token: `flag`, `env`, `demo`, or `event` (left as the event has it). */
   sources: { clientToken: TokenSource; sessionToken: TokenSource };
 }
@@ -117,7 +121,8 @@ export const resolveTokens = async (
   env: NodeJS.ProcessEnv,
   demoTokensPath: string | undefined,
 ): Promise<ResolvedTokens> => {
-  const demo = demoTokensPath === undefined ? undefined : (await loadDemoTokens(demoTokensPath))?.sessions.user;
+  const demoTokens = demoTokensPath === undefined ? undefined : await loadDemoTokens(demoTokensPath);
+  const demo = demoTokens?.sessions.user;
   const pick = (flag: string | undefined, fromEnv: string | undefined, fromDemo: string | undefined) => {
     if (flag) return { value: flag, source: 'flag' as const };
     if (fromEnv?.trim()) return { value: fromEnv.trim(), source: 'env' as const };
@@ -126,9 +131,11 @@ export const resolveTokens = async (
   };
   const client = pick(args.clientToken, env.CLIENT_TOKEN, demo?.clientToken);
   const session = pick(args.sessionToken, env.SESSION_TOKEN, demo?.sessionToken);
+  const secret = pick(undefined, env.CLIENT_SECRET, demoTokens?.clients.demoApp.clientSecret);
   return {
     ...(client.value === undefined ? {} : { clientToken: client.value }),
     ...(session.value === undefined ? {} : { sessionToken: session.value }),
+    ...(secret.value === undefined ? {} : { clientSecret: secret.value }),
     sources: { clientToken: client.source, sessionToken: session.source },
   };
 };
@@ -153,13 +160,18 @@ export const isApiEvent = (event: unknown): event is Record<string, unknown> & {
  * An API event with its token headers replaced (in `headers` and `multiValueHeaders`, whatever the
  * case of the names it had). Other events are returned unchanged.
  */
-export const applyTokens = <T>(event: T, tokens: Pick<ResolvedTokens, 'clientToken' | 'sessionToken'>): T => {
+export const applyTokens = <T>(
+  event: T,
+  tokens: Pick<ResolvedTokens, 'clientToken' | 'sessionToken' | 'clientSecret'>,
+): T => {
   if (!isApiEvent(event)) return event;
   let headers = (event.headers ?? {}) as HeaderMap;
   let multiValueHeaders = (event.multiValueHeaders ?? {}) as MultiHeaderMap;
+  const carriesSecret = Object.keys(headers).some((name) => name.toLowerCase() === 'x-client-secret');
   const replacements: [string, string | undefined][] = [
     ['X-Client-Token', tokens.clientToken],
-    ['X-Session-Token', tokens.sessionToken],
+    ['X-Session-Token', carriesSecret ? undefined : tokens.sessionToken],
+    ['X-Client-Secret', carriesSecret ? tokens.clientSecret : undefined],
   ];
   for (const [name, value] of replacements) {
     if (value === undefined) continue;

@@ -35,12 +35,17 @@ const printDemo = (stack: LocalStack, baseUrl: string): void => {
     );
     return;
   }
-  out('Try it (demo credentials; sessions last 30 days):');
+  out('Try it (demo credentials; user sessions last 30 days, the operator’s 12 hours):');
   for (const { title, command } of demoCommandsFor(stack.demo, baseUrl)) {
     out();
     out(`# ${title}`);
     out(command);
   }
+  out();
+  const app = stack.demo.clients.demoApp;
+  out('# The "Demo app" client, for signing users in from a backend with POST /sessions (README, "Signing users in"):');
+  out(`CLIENT_TOKEN=${app.clientToken}`);
+  out(`CLIENT_SECRET=${app.clientSecret}   # a secret: it stays on the application's server`);
   out();
 };
 

@@ -24,7 +24,21 @@ export interface JobsApiTokens {
   sessionToken: string;
 }
 
-/** The typed client: `GET('/search/fields')`, `POST('/search', { body })`, `POST('/reject', { body })`. */
+/** What an application's backend presents to open sessions (`POST /sessions`): never ship the secret. */
+export interface JobsApiBackendCredentials {
+  /** Sent as `X-Client-Token`. */
+  clientToken: string;
+  /** Sent as `X-Client-Secret`; it stays on the server. */
+  clientSecret: string;
+}
+
+/** An opened session (`POST /sessions`, 201). */
+export type SessionResponseBody = components['schemas']['SessionResponseBody'];
+
+/**
+ * The typed client: `GET('/search/fields')`, `POST('/search', { body })`, `POST('/reject', { body })`,
+ * `DELETE('/sessions/current')`; a backend client also `POST('/sessions', { body })`.
+ */
 export type JobsApiClient = Client<paths, 'application/json'>;
 
 /** A job of a search answer. */
@@ -67,5 +81,25 @@ export const createJobsApiClient = (
       Accept: 'application/json',
       'X-Client-Token': tokens.clientToken,
       'X-Session-Token': tokens.sessionToken,
+    },
+  });
+
+/**
+ * Creates the client an application's backend opens its users' sessions with:
+ * `api.POST('/sessions', { body: { userId, accountId } })` answers the session whose token the app then
+ * uses with {@link createJobsApiClient}. It sends the client token and the secret; run it on a server only.
+ */
+export const createJobsApiBackendClient = (
+  baseUrl: string,
+  credentials: JobsApiBackendCredentials,
+  options: Omit<ClientOptions, 'baseUrl' | 'headers'> = {},
+): JobsApiClient =>
+  createClient<paths, 'application/json'>({
+    ...options,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    headers: {
+      Accept: 'application/json',
+      'X-Client-Token': credentials.clientToken,
+      'X-Client-Secret': credentials.clientSecret,
     },
   });

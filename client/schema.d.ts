@@ -93,6 +93,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a session for a user of the application (server to server)
+         * @description The application's backend opens a session for a person it has just signed in, with the client token
+         *     and one of the client's secrets (never shipped to a browser or an app). Needs the `sessions` grant.
+         *     Checks in order: route, `Accept` (406), `Content-Type` (415), `X-Client-Token` then
+         *     `X-Client-Secret` present (400), client known and enabled and the secret one of its unrevoked,
+         *     unexpired secrets (`401 invalid_client`, whichever part was wrong), grant (403), body size (413),
+         *     parse (400), fields (400 `invalid_parameter`), then the role one the client may open (403).
+         *     `ttlSeconds` is at most 2,592,000 (30 days) for a user, 43,200 (12 hours) for an operator and the
+         *     client's own cap; by default 86,400 shortened to those caps. The session works on the very next
+         *     request. Renewal is a new session and a logout of the old one.
+         */
+        post: operations["openSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Log out (end the calling session)
+         * @description Ends the session of the `X-Session-Token`, if it was issued to the calling client. No grant and no
+         *     body needed. The same request again answers `401 invalid_session`.
+         */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -258,6 +307,32 @@ export interface components {
             /** @description Each job touched, once, in order of first appearance. */
             jobs: components["schemas"]["RejectedJob"][];
         };
+        /** @description The body of `POST /sessions` (JSON or form). */
+        SessionRequest: {
+            /** @description The application's id of the signed-in person. */
+            userId: string;
+            accountId: number;
+            /**
+             * @default user
+             * @enum {string}
+             */
+            role?: "user" | "operator";
+            /** @description Lifetime in seconds; see the operation for the caps. */
+            ttlSeconds?: number;
+        };
+        SessionResponseBody: {
+            /** @constant */
+            _type: "SessionResponseBody";
+            sessionId: string;
+            /** @description The session token (`X-Session-Token`); shown only here. */
+            token: string;
+            expiresAt: components["schemas"]["UtcDateTime"];
+        };
+        SessionEndedResponseBody: {
+            /** @constant */
+            _type: "SessionEndedResponseBody";
+            sessionId: string;
+        };
         /**
          * @description Every error code the API answers with.
          * @enum {string}
@@ -317,10 +392,10 @@ export interface components {
             code: "missing_header";
             message: components["schemas"]["ErrorMessage"];
             /**
-             * @description The header that is missing or blank (the client token is checked first).
+             * @description The header that is missing or blank (the client token is checked first; `X-Client-Secret` on `POST /sessions` only).
              * @enum {string}
              */
-            headerName: "X-Client-Token" | "X-Session-Token";
+            headerName: "X-Client-Token" | "X-Session-Token" | "X-Client-Secret";
             requestId: components["schemas"]["RequestId"];
         };
         InvalidJsonError: {
@@ -707,6 +782,71 @@ export interface operations {
             411: components["responses"]["LengthRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    openSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The session is open; its token is shown only here. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            411: components["responses"]["LengthRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is ended. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionEndedResponseBody"];
+                };
+            };
+            400: components["responses"]["MissingHeader"];
+            401: components["responses"]["Unauthorized"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

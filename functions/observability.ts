@@ -3,9 +3,10 @@
  * named after `POWERTOOLS_SERVICE_NAME` (default `jobs-api`). The tracer is loaded only where detailed
  * tracing is switched on (functions/http/middlewares/detailed-tracing.ts).
  *
- * The logger never prints a token: every key whose name says it holds a credential (the
- * `X-Client-Token` and `X-Session-Token` headers in any case, `token`, `clientToken`, …) is replaced
- * with `[REDACTED]` wherever it appears in a log item, including a logged event.
+ * The logger never prints a credential: every key whose name says it holds a token, a secret or a hash (the
+ * `X-Client-Token`, `X-Session-Token` and `X-Client-Secret` headers in any case, `token`, `clientToken`,
+ * `secret`, `tokenHash`, …) is replaced with `[REDACTED]` wherever it appears in a log item, including a
+ * logged event.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
@@ -18,14 +19,18 @@ export const REDACTED = '[REDACTED]';
 
 const SECRET_NAMES = new Set(['authorization', 'cookie']);
 
+/** Endings of a key that names a credential or what it is stored as. */
+const SECRET_ENDINGS = ['token', 'secret', 'hash'];
+
 /**
- * Whether a log key names a credential whose value must never be printed: any key ending in `token`
- * once case, `-` and `_` are ignored (`X-Client-Token`, `x-session-token`, `clientToken`, `token`),
- * and `Authorization` / `Cookie`.
+ * Whether a log key names a credential whose value must never be printed: any key ending in `token`,
+ * `secret` or `hash` once case, `-` and `_` are ignored (`X-Client-Token`, `x-session-token`,
+ * `X-Client-Secret`, `clientToken`, `secret`, `tokenHash`), and `Authorization` / `Cookie`. Ids
+ * (`secretId`, `sessionId`) stay printable.
  */
 export const isSecretKey = (key: string): boolean => {
   const folded = key.toLowerCase().replace(/[-_]/g, '');
-  return folded.endsWith('token') || SECRET_NAMES.has(folded);
+  return SECRET_ENDINGS.some((ending) => folded.endsWith(ending)) || SECRET_NAMES.has(folded);
 };
 
 /** JSON replacer that hides credentials; headers objects keep their other entries. */

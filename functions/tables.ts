@@ -54,14 +54,27 @@ export const JOBS_TABLE = {
 } as const satisfies TableDefinition;
 
 /**
- * Auth table: clients (`pk = CLIENT#<sha256(token)>`) and sessions (`pk = SESSION#<sha256(token)>`).
- * Sessions carry `expiresAt` (ISO) and expire by TTL on `ttl` (epoch seconds); expiry is also checked on every read, since
+ * Auth table: clients (`pk = CLIENT#<sha256(token)>`), client secrets (`pk = SECRET#<sha256(secret)>`) and
+ * sessions (`pk = SESSION#<sha256(token)>`). Sessions, and secrets given an end by a rotation, carry
+ * `expiresAt` (ISO) and expire by TTL on `ttl` (epoch seconds); expiry is also checked on every read, since
  * TTL deletion is lazy.
+ *
+ * Every item also carries `clientId` and `clientEntry`, which make it part of the sparse `byClient` index:
+ * an operator finds a client (`clientEntry = CLIENT`), its secrets (`SECRET#<secretId>`) and its sessions
+ * (`SESSION#<userId>#<sessionId>`, so one user's sessions are a key prefix) by the client's id, without a
+ * Scan. The index projects every attribute, so a listing needs no second read.
  */
 export const AUTH_TABLE = {
   logicalName: 'Auth',
   partitionKey: { name: 'pk', type: 'S' },
-  globalSecondaryIndexes: [],
+  globalSecondaryIndexes: [
+    {
+      indexName: 'byClient',
+      partitionKey: { name: 'clientId', type: 'S' },
+      sortKey: { name: 'clientEntry', type: 'S' },
+      projection: 'ALL',
+    },
+  ],
   timeToLiveAttribute: 'ttl',
 } as const satisfies TableDefinition;
 
@@ -78,5 +91,20 @@ export const jobKeys = {
 /** Key helpers of the auth table. */
 export const authKeys = {
   client: (tokenHash: string): string => `CLIENT#${tokenHash}`,
+  secret: (secretHash: string): string => `SECRET#${secretHash}`,
   session: (tokenHash: string): string => `SESSION#${tokenHash}`,
+  /** The leading key prefixes of the three kinds of item (IAM `dynamodb:LeadingKeys` conditions). */
+  clientPrefix: 'CLIENT#',
+  secretPrefix: 'SECRET#',
+  sessionPrefix: 'SESSION#',
+} as const;
+
+/** Sort keys of the auth table's `byClient` index (partitioned by `clientId`). */
+export const byClientEntries = {
+  client: 'CLIENT',
+  secret: (secretId: string): string => `SECRET#${secretId}`,
+  secretPrefix: 'SECRET#',
+  session: (userId: string, sessionId: string): string => `SESSION#${userId}#${sessionId}`,
+  /** Every session of a client, or of one user of it. */
+  sessionPrefix: (userId?: string): string => (userId === undefined ? 'SESSION#' : `SESSION#${userId}#`),
 } as const;

@@ -6,7 +6,7 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IMetric, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Domain } from 'aws-cdk-lib/aws-opensearchservice';
@@ -14,6 +14,12 @@ import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+
+/**
+ * Refused `POST /sessions` requests (wrong or revoked secrets, disabled clients, bad bodies) in five minutes
+ * that raise the alarm: a leaked client token being tried, or an integration gone wrong.
+ */
+export const REFUSED_SESSION_REQUESTS_THRESHOLD = 50;
 
 /** How far behind its stream the indexer may fall before the alarm fires, in milliseconds. */
 export const ITERATOR_AGE_THRESHOLD_MS = 60_000;
@@ -69,6 +75,25 @@ export class JobsApiAlarms extends Construct {
       props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: FIVE_MINUTES }),
     );
     this.atLeastOnce('Api5xx', 'The API answered 5xx', props.api.metricServerError({ period: FIVE_MINUTES }));
+    // API Gateway's per-method metrics (the stage's metricsEnabled) count the 4xx answers of POST /sessions.
+    this.add(
+      'SessionsRefused',
+      'Many POST /sessions requests were refused (a leaked client token tried, or a broken integration)',
+      new Metric({
+        namespace: 'AWS/ApiGateway',
+        metricName: '4XXError',
+        dimensionsMap: {
+          ApiName: props.api.restApiName,
+          Stage: props.api.deploymentStage.stageName,
+          Resource: '/sessions',
+          Method: 'POST',
+        },
+        statistic: 'Sum',
+        period: FIVE_MINUTES,
+      }),
+      REFUSED_SESSION_REQUESTS_THRESHOLD,
+      1,
+    );
     this.atLeastOnce(
       'SearchClusterRed',
       'The search domain has unassigned primary shards',

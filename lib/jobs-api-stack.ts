@@ -8,7 +8,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ROUTES } from '../functions/http/routes';
-import { JOBS_TABLE } from '../functions/tables';
+import { authKeys, JOBS_TABLE } from '../functions/tables';
 import { JobsApiAlarms } from './alarms';
 import { AuthTable } from './auth-table';
 import { acknowledgeControlTowerFindings } from './control-tower';
@@ -47,7 +47,7 @@ export const searchDomainName = (stage: string): string =>
   ]);
 
 /** The functions of the stack, by construct name. */
-export type FunctionName = 'Search' | 'SearchFields' | 'Reject' | 'Indexer';
+export type FunctionName = 'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'Indexer';
 
 /** The name of a handler module's function: `search-fields` → `SearchFields`. */
 export const functionNameOf = (module: string): FunctionName =>
@@ -63,6 +63,16 @@ export const API_ENDPOINTS = ROUTES.map((route) => ({
   path: route.path,
   description: `${route.methods.join(', ')} ${route.path}`,
 }));
+
+/** The API functions: one per handler module, serving every path of the route table that names it. */
+export const API_FUNCTIONS = [...new Set(API_ENDPOINTS.map((endpoint) => endpoint.module))].map((module) => {
+  const endpoints = API_ENDPOINTS.filter((endpoint) => endpoint.module === module);
+  return {
+    name: functionNameOf(module),
+    module,
+    description: endpoints.map((endpoint) => endpoint.description).join(' and '),
+  };
+});
 
 export interface JobsApiStackProps extends StackProps {
   config: JobsApiConfig;
@@ -116,7 +126,7 @@ export class JobsApiStack extends Stack {
       DEPENDENCY_TIMEOUT_MS: '3000',
     };
     const functions: Partial<Record<FunctionName, HandlerFunction>> = {};
-    for (const endpoint of API_ENDPOINTS) {
+    for (const endpoint of API_FUNCTIONS) {
       functions[endpoint.name] = new HandlerFunction(this, endpoint.name, {
         module: endpoint.module,
         logicalId: `${endpoint.name}Function`,
@@ -167,6 +177,7 @@ export class JobsApiStack extends Stack {
             stageArn: this.restApi.api.deploymentStage.stageArn,
             ipRateLimit: config.ipRateLimit,
             clientRateLimit: config.clientRateLimit,
+            sessionRateLimit: config.sessionRateLimit,
           });
     this.searchIndexSetup = new SearchIndexSetup(this, 'SearchIndexSetup', {
       domain: this.searchDomain,
@@ -213,16 +224,27 @@ export class JobsApiStack extends Stack {
    * access comes with its event source.
    */
   private grantLeastPrivilege(): void {
-    const { Search, SearchFields, Reject, Indexer } = this.functions;
+    const { Search, SearchFields, Reject, Sessions, Indexer } = this.functions;
     const jobs = this.jobsTable.table.tableArn;
     const auth = this.authTable.table.tableArn;
     const byFileId = this.jobsTable.indexArn(JOBS_TABLE.globalSecondaryIndexes[0].indexName);
-    const allow = (fn: HandlerFunction, actions: string[], resources: string[]): void => {
-      fn.role.addToPolicy(new PolicyStatement({ actions, resources }));
+    const allow = (fn: HandlerFunction, actions: string[], resources: string[], keyPrefixes?: string[]): void => {
+      const conditions =
+        keyPrefixes === undefined
+          ? undefined
+          : { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': keyPrefixes.map((prefix) => `${prefix}*`) } };
+      fn.role.addToPolicy(new PolicyStatement({ actions, resources, ...(conditions ? { conditions } : {}) }));
     };
+    const { clientPrefix, secretPrefix, sessionPrefix } = authKeys;
 
-    // Authentication reads a client and a session by key.
-    for (const fn of [Search, SearchFields, Reject]) allow(fn, dynamodb('GetItem'), [auth]);
+    // Authentication reads a client and a session by key; nothing else of the auth table.
+    for (const fn of [Search, SearchFields, Reject])
+      allow(fn, dynamodb('GetItem'), [auth], [clientPrefix, sessionPrefix]);
+
+    // The sessions function reads clients, secrets and sessions by key, and writes and deletes sessions
+    // only: the one function that writes the auth table.
+    allow(Sessions, dynamodb('GetItem'), [auth], [clientPrefix, secretPrefix, sessionPrefix]);
+    allow(Sessions, dynamodb('PutItem', 'DeleteItem'), [auth], [sessionPrefix]);
 
     // Search sends one request: POST /{alias}/_search.
     this.searchDomain.grantPaths(Search.role, ['es:ESHttpPost'], [`${SEARCH_INDEX_NAME}/_search`]);

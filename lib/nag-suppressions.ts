@@ -12,7 +12,7 @@ import type { StreamIndexer } from './stream-indexer';
 /** The parts of the stack that carry accepted findings. */
 export interface AcknowledgedParts extends Stack {
   searchDomain: SearchDomain;
-  functions: Record<'Search' | 'SearchFields' | 'Reject' | 'Indexer', HandlerFunction>;
+  functions: Record<'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'Indexer', HandlerFunction>;
   restApi: JobsRestApi;
   streamIndexer: StreamIndexer;
   rateLimits: ApiRateLimits | undefined;
@@ -54,7 +54,7 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     });
   }
 
-  for (const name of ['Search', 'SearchFields', 'Reject', 'Indexer'] as const) {
+  for (const name of ['Search', 'SearchFields', 'Reject', 'Sessions', 'Indexer'] as const) {
     Validations.of(stack.functions[name]).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });
   }
 

@@ -1,6 +1,7 @@
 /**
  * Per-client limits in front of the API: an AWS WAF web ACL with rate-based rules, one per source
- * address and one per client token, each optional. The stage throttle alone is shared by everyone, so
+ * address and one per client token, each optional, and, whenever the web ACL exists, one for
+ * `POST /sessions` per client token (a backend signing its users in, or someone trying secrets). The stage throttle alone is shared by everyone, so
  * one noisy caller (or a flood of requests with made-up tokens, which count against it too) can use it
  * up for all; these rules stop such a caller before API Gateway, its throttle or a function see it.
  *
@@ -27,12 +28,28 @@ export interface ApiRateLimitsProps {
   ipRateLimit: number | undefined;
   /** Requests a minute per client token; `undefined` adds no such rule. */
   clientRateLimit: number | undefined;
+  /** `POST /sessions` requests a minute per client token. */
+  sessionRateLimit: number;
 }
 
 const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
   metricName,
   cloudWatchMetricsEnabled: true,
   sampledRequestsEnabled: false,
+});
+
+/** A byte match of a request part against a string, untransformed. */
+const matchOn = (
+  fieldToMatch: CfnWebACL.FieldToMatchProperty,
+  searchString: string,
+): Omit<CfnWebACL.ByteMatchStatementProperty, 'positionalConstraint'> => ({
+  fieldToMatch,
+  searchString,
+  textTransformations: [{ priority: 0, type: 'NONE' }],
+});
+
+const exactly = (fieldToMatch: CfnWebACL.FieldToMatchProperty, value: string): CfnWebACL.StatementProperty => ({
+  byteMatchStatement: { ...matchOn(fieldToMatch, value), positionalConstraint: 'EXACTLY' },
 });
 
 /** The web ACL and its association with the stage. */
@@ -67,6 +84,20 @@ export class ApiRateLimits extends Construct {
         customKeys: [{ header: { name: CLIENT_TOKEN_HEADER, textTransformations: [{ priority: 0, type: 'NONE' }] } }],
       });
     }
+    // Counted apart from the other requests: signing users in may not crowd out their searches, nor the
+    // reverse, and guessing secrets for a client token stops at this many tries a minute.
+    rateRule('SessionsPerClientToken', props.sessionRateLimit, {
+      aggregateKeyType: 'CUSTOM_KEYS',
+      customKeys: [{ header: { name: CLIENT_TOKEN_HEADER, textTransformations: [{ priority: 0, type: 'NONE' }] } }],
+      scopeDownStatement: {
+        andStatement: {
+          statements: [
+            exactly({ method: {} }, 'POST'),
+            { byteMatchStatement: { ...matchOn({ uriPath: {} }, '/sessions'), positionalConstraint: 'ENDS_WITH' } },
+          ],
+        },
+      },
+    });
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name: props.name,
       description: 'Jobs API per-client limits',

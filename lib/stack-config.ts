@@ -52,6 +52,8 @@ export interface JobsApiConfig {
    * rule; `undefined` (the default) deploys no such rule. With either limit set the stack has a web ACL.
    */
   clientRateLimit: number | undefined;
+  /** `POST /sessions` requests a minute per client token, enforced whenever the stack has a web ACL. */
+  sessionRateLimit: number;
 }
 
 /** Defaults for a small production deployment. */
@@ -72,6 +74,7 @@ export const DEFAULT_CONFIG: JobsApiConfig = {
   detailedTracing: false,
   ipRateLimit: undefined,
   clientRateLimit: undefined,
+  sessionRateLimit: 300,
 };
 
 /** The context keys, one per configuration field. */
@@ -92,6 +95,7 @@ export const CONTEXT_KEYS = {
   detailedTracing: 'detailedTracing',
   ipRateLimit: 'ipRateLimit',
   clientRateLimit: 'clientRateLimit',
+  sessionRateLimit: 'sessionRateLimit',
 } as const satisfies Record<keyof JobsApiConfig, string>;
 
 /** A context value cannot be used; synthesis stops with this message. */
@@ -223,6 +227,13 @@ export const readStackConfig = (read: ContextReader): JobsApiConfig => {
     detailedTracing: flag(read, CONTEXT_KEYS.detailedTracing, DEFAULT_CONFIG.detailedTracing),
     ipRateLimit: optionalLimit(read, CONTEXT_KEYS.ipRateLimit),
     clientRateLimit: optionalLimit(read, CONTEXT_KEYS.clientRateLimit),
+    sessionRateLimit: integer(
+      read,
+      CONTEXT_KEYS.sessionRateLimit,
+      WAF_RATE_LIMIT_BOUNDS.min,
+      WAF_RATE_LIMIT_BOUNDS.max,
+      DEFAULT_CONFIG.sessionRateLimit,
+    ),
   };
 };
 

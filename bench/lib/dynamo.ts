@@ -119,7 +119,12 @@ export const issueTokens = async (
   role: Role,
 ): Promise<BenchTokens> => {
   const store = new AuthStore(dynamo.documents, dynamo.authTable);
-  const client = await store.createClient({ name: `bench ${role} ${accountId}`, grants: ['search', 'reject'] });
-  const session = await store.createSession({ clientToken: client.token, accountId, role, ttlSeconds: 86_400 });
+  const client = await store.createClient({
+    name: `bench ${role} ${accountId}`,
+    grants: ['search', 'reject'],
+    sessionRoles: [role],
+  });
+  // 12 hours: the longest an operator session may last, and longer than any benchmark runs.
+  const session = await store.createSession({ clientToken: client.token, accountId, role, ttlSeconds: 43_200 });
   return { clientToken: client.token, sessionToken: session.token };
 };

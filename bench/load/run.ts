@@ -261,7 +261,11 @@ await runSuite('load', 'Load: mixed search and reject at a fixed rate against np
     const tables = localTableNames();
     const store = new AuthStore(documents, tables.authTable);
     const issue = async (role: Role): Promise<Tokens> => {
-      const client = await store.createClient({ name: `load ${role}`, grants: ['search', 'reject'] });
+      const client = await store.createClient({
+        name: `load ${role}`,
+        grants: ['search', 'reject'],
+        sessionRoles: [role],
+      });
       const session = await store.createSession({
         clientToken: client.token,
         accountId: LOAD_ACCOUNT,

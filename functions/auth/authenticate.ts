@@ -4,6 +4,10 @@
  * `min(AUTH_CACHE_TTL_MS, 60 s)`, so a disabled client or a revoked session stops working within a
  * minute; expiry is checked against the clock on every request, cached or not.
  *
+ * A client authenticating with its secret (`POST /sessions`) is read consistently and never from the cache,
+ * so disabling a client or revoking a secret stops new sessions at once. Session lookups on a miss are
+ * consistent reads, so a session works in every container the moment it has been opened.
+ *
  * Abuse resistance: the client is looked up first and the session only for a known, enabled client,
  * so a request with a made-up client token costs one read, not two; unknown tokens are remembered in
  * a smaller cache of their own, so random tokens cannot push real clients and sessions out.
@@ -13,6 +17,7 @@ import { config } from '../config';
 import { ApiError } from '../errors';
 import type { Principal } from './principal';
 import { LookupCache } from './cache';
+import { isLive } from './records';
 import { AuthStore, type ClientRecord, type SessionRecord } from './store';
 import { hashToken } from './tokens';
 
@@ -26,7 +31,7 @@ export const AUTH_CACHE_MAX_ENTRIES = 10_000;
 export const AUTH_NEGATIVE_CACHE_MAX_ENTRIES = 1_000;
 
 /** Where the authenticator reads clients and sessions. */
-export type AuthLookup = Pick<AuthStore, 'getClient' | 'getSession'>;
+export type AuthLookup = Pick<AuthStore, 'getClient' | 'getSecret' | 'getSession'>;
 
 export interface AuthenticatorOptions {
   lookup: AuthLookup;
@@ -69,11 +74,13 @@ export class Authenticator {
    */
   public async authenticate(clientToken: string, sessionToken: string): Promise<Principal> {
     const clientHash = hashToken(clientToken);
-    const client = await this.#clients.getOrLoad(clientHash, () => this.#lookup.getClient(clientHash));
+    const client = await this.#clients.getOrLoad(clientHash, () =>
+      this.#lookup.getClient(clientHash, { consistent: false }),
+    );
     if (client === undefined || !client.enabled) throw new ApiError('invalid_client');
     const sessionHash = hashToken(sessionToken);
     const session = await this.#sessions.getOrLoad(sessionHash, () => this.#lookup.getSession(sessionHash));
-    if (session === undefined || session.clientId !== client.clientId || !this.#unexpired(session)) {
+    if (session === undefined || session.clientId !== client.clientId || !isLive(session.expiresAt, this.#now())) {
       throw new ApiError('invalid_session');
     }
     return {
@@ -87,15 +94,32 @@ export class Authenticator {
     };
   }
 
+  /**
+   * The client of a backend presenting its token and one of its secrets, read consistently and never from
+   * the cache. The answer never says which part was wrong.
+   *
+   * @throws {@link ApiError} `invalid_client` when the client is unknown or disabled, or the secret is
+   *   unknown, revoked, expired or another client's.
+   */
+  public async authenticateClient(clientToken: string, secret: string): Promise<ClientRecord> {
+    const client = await this.#lookup.getClient(hashToken(clientToken));
+    if (client === undefined || !client.enabled) throw new ApiError('invalid_client');
+    const found = await this.#lookup.getSecret(hashToken(secret));
+    if (found === undefined || found.clientId !== client.clientId || !isLive(found.expiresAt, this.#now())) {
+      throw new ApiError('invalid_client');
+    }
+    return client;
+  }
+
+  /** Forgets a session this container has just ended, so its token stops working here at once. */
+  public forgetSession(sessionToken: string): void {
+    this.#sessions.delete(hashToken(sessionToken));
+  }
+
   /** Forgets every cached lookup. */
   public clearCache(): void {
     this.#clients.clear();
     this.#sessions.clear();
-  }
-
-  #unexpired(session: SessionRecord): boolean {
-    const expiresAt = Date.parse(session.expiresAt);
-    return Number.isFinite(expiresAt) && expiresAt > this.#now();
   }
 }
 

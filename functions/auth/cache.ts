@@ -66,6 +66,12 @@ export class LookupCache<V> {
     return value;
   }
 
+  /** Forgets one key (a session ended in this container). */
+  public delete(key: string): void {
+    this.#found.delete(key);
+    this.#missing.delete(key);
+  }
+
   /** Forgets everything. */
   public clear(): void {
     this.#found.clear();

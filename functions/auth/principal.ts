@@ -6,10 +6,13 @@ export type Role = 'user' | 'operator';
 
 export const ROLES: readonly Role[] = ['user', 'operator'];
 
-/** An operation a client may be granted. `search` covers both search endpoints, `reject` covers /reject. */
-export type Grant = 'search' | 'reject';
+/**
+ * An operation a client may be granted. `search` covers both search endpoints, `reject` covers /reject,
+ * `sessions` lets the client's backend open sessions with its secret (`POST /sessions`).
+ */
+export type Grant = 'search' | 'reject' | 'sessions';
 
-export const GRANTS: readonly Grant[] = ['search', 'reject'];
+export const GRANTS: readonly Grant[] = ['search', 'reject', 'sessions'];
 
 /** The caller of a request, once authenticated. */
 export interface Principal {

@@ -1,62 +1,72 @@
 /**
- * AuthStore: clients and sessions in the auth table, keyed by the SHA-256 of their tokens (see
- * `functions/tables.ts`). Tokens are returned once, when created, and never stored.
+ * AuthStore: clients, client secrets and sessions in the auth table, keyed by the SHA-256 of their token or
+ * secret (see `functions/tables.ts`). Tokens and secrets are returned once, when created, and never stored;
+ * a secret is found by the hash of what the caller presents, never compared as a string. Every credential
+ * issued or ended writes one audit line ({@link AuditSink}).
  */
 import { randomUUID } from 'node:crypto';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { authKeys, byClientEntries } from '../tables';
+import { type AuditSink, type AuditSource, noAudit } from './audit';
+import { type Grant, ROLES, type Role } from './principal';
 import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { authKeys } from '../tables';
-import { GRANTS, type Grant, ROLES, type Role } from './principal';
-import { generateToken, hashToken } from './tokens';
+  asClient,
+  asSecret,
+  asSession,
+  type ClientRecord,
+  isGrant,
+  isRole,
+  type SecretRecord,
+  type SessionRecord,
+} from './records';
+import { DEFAULT_SESSION_ROLES, defaultSessionTtl, sessionTtlCap, USER_ID_PATTERN } from './session-limits';
+import { generateSecret, generateToken, hashToken } from './tokens';
 
-/** A client as stored. */
-export interface ClientRecord {
-  clientId: string;
-  name: string;
-  grants: Grant[];
-  enabled: boolean;
-  createdAt: string;
-}
-
-/** A session as stored. */
-export interface SessionRecord {
-  sessionId: string;
-  clientId: string;
-  accountId: number;
-  userId: string;
-  role: Role;
-  createdAt: string;
-  /** ISO 8601 UTC. */
-  expiresAt: string;
-}
+export type { ClientRecord, SecretRecord, SessionRecord } from './records';
 
 export interface CreateClientInput {
   name: string;
   grants: readonly Grant[];
   /** Default `true`. */
   enabled?: boolean;
+  /** The roles it may open sessions for; default `["user"]`. */
+  sessionRoles?: readonly Role[];
+  /** Its own cap on session lifetimes, in seconds. */
+  maxSessionTtlSeconds?: number;
 }
 
 export interface CreatedClient {
   clientId: string;
   /** The client token: shown once, stored only as its hash. */
   token: string;
+  /** The id of the client's first secret. */
+  secretId: string;
+  /** The client's first secret: shown once, stored only as its hash. */
+  secret: string;
 }
 
-export interface CreateSessionInput {
-  /** The token of the client the session is issued to. */
-  clientToken: string;
+export interface IssuedSecret {
+  secretId: string;
+  /** Shown once, stored only as its hash. */
+  secret: string;
+}
+
+export interface OpenSessionInput {
+  /** The client the session is issued to, as read from the table. */
+  client: ClientRecord;
   accountId: number;
   /** The signed-in person; defaults to the session id (an anonymous person). */
   userId?: string;
   role: Role;
-  /** Lifetime in seconds, 1 to {@link MAX_SESSION_TTL_SECONDS}. */
-  ttlSeconds: number;
+  /** Lifetime in seconds; default 24 hours, shortened to the caps (`session-limits.ts`). */
+  ttlSeconds?: number;
+  /** The shortest lifetime accepted: 60 s through the API, 1 s from the CLI (tests). */
+  minTtlSeconds?: number;
+}
+
+export interface CreateSessionInput extends Omit<OpenSessionInput, 'client' | 'minTtlSeconds'> {
+  /** The token of the client the session is issued to. */
+  clientToken: string;
 }
 
 export interface CreatedSession {
@@ -67,21 +77,30 @@ export interface CreatedSession {
   expiresAt: string;
 }
 
-/** The longest session lifetime: 365 days. */
-export const MAX_SESSION_TTL_SECONDS = 365 * 24 * 60 * 60;
-
-/** A create request the store refuses (blank name, unknown grant or role, bad account or lifetime). */
+/** A request the store refuses (blank name, unknown grant or role, bad account, user or lifetime). */
 export class InvalidAuthInputError extends Error {
-  public constructor(message: string) {
+  /** The input field at fault. */
+  public readonly field: string;
+
+  public constructor(field: string, message: string) {
     super(message);
     this.name = 'InvalidAuthInputError';
+    this.field = field;
+  }
+}
+
+/** A session was asked for a role the client may not open sessions for. */
+export class SessionRoleNotAllowedError extends Error {
+  public constructor(role: Role) {
+    super(`The client may not open ${role} sessions`);
+    this.name = 'SessionRoleNotAllowedError';
   }
 }
 
 /** A session was requested for a client token that is unknown or disabled. */
 export class UnknownClientError extends Error {
   public constructor() {
-    super('The client token is unknown or the client is disabled');
+    super('The client is unknown or disabled');
     this.name = 'UnknownClientError';
   }
 }
@@ -91,185 +110,226 @@ export interface AuthStoreOptions {
   timeoutMs?: number;
   /** The clock (tests). */
   now?: () => Date;
+  /** Where audit lines go (default: nowhere, for stores that only read). */
+  audit?: AuditSink;
 }
 
-const isGrant = (value: unknown): value is Grant => (GRANTS as readonly unknown[]).includes(value);
-const isRole = (value: unknown): value is Role => (ROLES as readonly unknown[]).includes(value);
+const positiveInteger = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
 
 const validateClient = (input: CreateClientInput): void => {
   if (typeof input.name !== 'string' || input.name.trim() === '') {
-    throw new InvalidAuthInputError('A client needs a non-blank name');
+    throw new InvalidAuthInputError('name', 'A client needs a non-blank name');
   }
   for (const grant of input.grants) {
-    if (!isGrant(grant))
-      throw new InvalidAuthInputError(`Unknown grant "${String(grant)}" (known: ${GRANTS.join(', ')})`);
+    if (!isGrant(grant)) throw new InvalidAuthInputError('grants', `Unknown grant "${String(grant)}"`);
+  }
+  for (const role of input.sessionRoles ?? []) {
+    if (!isRole(role)) throw new InvalidAuthInputError('sessionRoles', `Unknown role "${String(role)}"`);
+  }
+  if (input.maxSessionTtlSeconds !== undefined && !positiveInteger(input.maxSessionTtlSeconds)) {
+    throw new InvalidAuthInputError('maxSessionTtlSeconds', 'maxSessionTtlSeconds must be a positive integer');
   }
 };
 
-const validateSession = (input: CreateSessionInput): void => {
+/** The lifetime of a session to open, checked against every cap; then the role against the client's. */
+const checkSession = (input: OpenSessionInput): number => {
+  const { client, role } = input;
   if (!Number.isSafeInteger(input.accountId) || input.accountId < 0) {
-    throw new InvalidAuthInputError('accountId must be a non-negative integer');
+    throw new InvalidAuthInputError('accountId', 'accountId must be a non-negative integer');
   }
-  if (!isRole(input.role))
-    throw new InvalidAuthInputError(`Unknown role "${String(input.role)}" (known: ${ROLES.join(', ')})`);
-  if (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < 1 || input.ttlSeconds > MAX_SESSION_TTL_SECONDS) {
-    throw new InvalidAuthInputError(`ttlSeconds must be an integer from 1 to ${MAX_SESSION_TTL_SECONDS}`);
+  if (!isRole(role)) throw new InvalidAuthInputError('role', `role must be one of ${ROLES.join(', ')}`);
+  if (input.userId !== undefined && !USER_ID_PATTERN.test(input.userId)) {
+    throw new InvalidAuthInputError('userId', 'userId must be 1 to 128 letters, digits or ._@:-');
   }
-  if (input.userId !== undefined && input.userId.trim() === '') {
-    throw new InvalidAuthInputError('userId must not be blank');
+  const ttlSeconds = input.ttlSeconds ?? defaultSessionTtl(role, client);
+  const min = input.minTtlSeconds ?? 1;
+  const max = sessionTtlCap(role, client);
+  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < min || ttlSeconds > max) {
+    throw new InvalidAuthInputError('ttlSeconds', `ttlSeconds must be an integer from ${min} to ${max} for this role`);
   }
+  if (!client.sessionRoles.includes(role)) throw new SessionRoleNotAllowedError(role);
+  return ttlSeconds;
 };
 
-const asClient = (item: Record<string, unknown> | undefined): ClientRecord | undefined => {
-  if (item === undefined || item.type !== 'client') return undefined;
-  return {
-    clientId: String(item.clientId),
-    name: String(item.name),
-    grants: Array.isArray(item.grants) ? item.grants.filter(isGrant) : [],
-    enabled: item.enabled === true,
-    createdAt: String(item.createdAt),
-  };
-};
+const isConditionFailure = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
-const asSession = (item: Record<string, unknown> | undefined): SessionRecord | undefined => {
-  if (item === undefined || item.type !== 'session' || !isRole(item.role)) return undefined;
-  return {
-    sessionId: String(item.sessionId),
-    clientId: String(item.clientId),
-    accountId: Number(item.accountId),
-    userId: String(item.userId),
-    role: item.role,
-    createdAt: String(item.createdAt),
-    expiresAt: String(item.expiresAt),
-  };
-};
-
-/** Clients and sessions in the auth table. */
+/** Clients, secrets and sessions in the auth table. */
 export class AuthStore {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
   readonly #timeoutMs: number | undefined;
   readonly #now: () => Date;
+  readonly #audit: AuditSink;
 
   public constructor(client: DynamoDBDocumentClient, tableName: string, options: AuthStoreOptions = {}) {
     this.#client = client;
     this.#tableName = tableName;
     this.#timeoutMs = options.timeoutMs;
     this.#now = options.now ?? (() => new Date());
+    this.#audit = options.audit ?? noAudit;
   }
 
   #sendOptions(): { abortSignal?: AbortSignal } {
     return this.#timeoutMs === undefined ? {} : { abortSignal: AbortSignal.timeout(this.#timeoutMs) };
   }
 
-  /** Registers a client; returns its id and its token (the token is not stored). */
-  public async createClient(input: CreateClientInput): Promise<CreatedClient> {
+  async #get(pk: string, consistent = true): Promise<Record<string, unknown> | undefined> {
+    const { Item } = await this.#client.send(
+      new GetCommand({ TableName: this.#tableName, Key: { pk }, ConsistentRead: consistent }),
+      this.#sendOptions(),
+    );
+    return Item;
+  }
+
+  async #putNew(item: Record<string, unknown>): Promise<void> {
+    await this.#client.send(
+      new PutCommand({ TableName: this.#tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+      this.#sendOptions(),
+    );
+  }
+
+  /** Registers a client and issues its first secret; returns its id, token and secret (neither stored). */
+  public async createClient(input: CreateClientInput, source: AuditSource = { via: 'cli' }): Promise<CreatedClient> {
     validateClient(input);
     const token = generateToken();
     const clientId = randomUUID();
-    await this.#client.send(
-      new PutCommand({
-        TableName: this.#tableName,
-        Item: {
-          pk: authKeys.client(hashToken(token)),
-          type: 'client',
-          clientId,
-          name: input.name.trim(),
-          grants: [...new Set(input.grants)],
-          enabled: input.enabled ?? true,
-          createdAt: this.#now().toISOString(),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-      this.#sendOptions(),
-    );
-    return { clientId, token };
+    await this.#putNew({
+      pk: authKeys.client(hashToken(token)),
+      type: 'client',
+      clientId,
+      clientEntry: byClientEntries.client,
+      name: input.name.trim(),
+      grants: [...new Set(input.grants)],
+      enabled: input.enabled ?? true,
+      sessionRoles: [...new Set(input.sessionRoles ?? DEFAULT_SESSION_ROLES)],
+      ...(input.maxSessionTtlSeconds === undefined ? {} : { maxSessionTtlSeconds: input.maxSessionTtlSeconds }),
+      createdAt: this.#now().toISOString(),
+    });
+    const { secretId, secret } = await this.issueSecret(clientId, source);
+    return { clientId, token, secretId, secret };
+  }
+
+  /** Issues a new secret to a client (its other secrets are untouched); the secret is shown once. */
+  public async issueSecret(clientId: string, source: AuditSource): Promise<IssuedSecret> {
+    const secret = generateSecret();
+    const secretId = randomUUID();
+    await this.#putNew({
+      pk: authKeys.secret(hashToken(secret)),
+      type: 'secret',
+      secretId,
+      clientId,
+      clientEntry: byClientEntries.secret(secretId),
+      createdAt: this.#now().toISOString(),
+    });
+    this.#audit({ action: 'secret.issued', clientId, secretId, source });
+    return { secretId, secret };
   }
 
   /**
-   * Opens a session for a person of an account, issued to the client whose token is given.
+   * Opens a session for a person of an account, issued to a client already read and judged by the caller.
    *
-   * @throws {@link UnknownClientError} when the client token is unknown or the client disabled.
+   * @throws {@link InvalidAuthInputError} for a bad account, user, role or lifetime (over a cap included).
+   * @throws {@link SessionRoleNotAllowedError} when the client may not open sessions of that role.
    */
-  public async createSession(input: CreateSessionInput): Promise<CreatedSession> {
-    validateSession(input);
-    const client = await this.getClient(hashToken(input.clientToken));
-    if (client === undefined || !client.enabled) throw new UnknownClientError();
+  public async openSession(input: OpenSessionInput, source: AuditSource): Promise<CreatedSession> {
+    const ttlSeconds = checkSession(input);
     const token = generateToken();
     const sessionId = randomUUID();
+    const userId = input.userId ?? sessionId;
     const now = this.#now();
-    const expiresAtMs = now.getTime() + input.ttlSeconds * 1000;
+    const expiresAtMs = now.getTime() + ttlSeconds * 1000;
     const expiresAt = new Date(expiresAtMs).toISOString();
-    await this.#client.send(
-      new PutCommand({
-        TableName: this.#tableName,
-        Item: {
-          pk: authKeys.session(hashToken(token)),
-          type: 'session',
-          sessionId,
-          clientId: client.clientId,
-          accountId: input.accountId,
-          userId: input.userId?.trim() ?? sessionId,
-          role: input.role,
-          createdAt: now.toISOString(),
-          expiresAt,
-          ttl: Math.ceil(expiresAtMs / 1000),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-      this.#sendOptions(),
-    );
+    const { clientId } = input.client;
+    await this.#putNew({
+      pk: authKeys.session(hashToken(token)),
+      type: 'session',
+      sessionId,
+      clientId,
+      clientEntry: byClientEntries.session(userId, sessionId),
+      accountId: input.accountId,
+      userId,
+      role: input.role,
+      createdAt: now.toISOString(),
+      expiresAt,
+      ttl: Math.ceil(expiresAtMs / 1000),
+    });
+    this.#audit({
+      action: 'session.opened',
+      clientId,
+      sessionId,
+      userId,
+      accountId: input.accountId,
+      role: input.role,
+      expiresAt,
+      source,
+    });
     return { sessionId, token, expiresAt };
   }
 
-  /** The client whose token hashes to `tokenHash`, if any (disabled clients included). */
-  public async getClient(tokenHash: string): Promise<ClientRecord | undefined> {
-    const { Item } = await this.#client.send(
-      new GetCommand({ TableName: this.#tableName, Key: { pk: authKeys.client(tokenHash) } }),
-      this.#sendOptions(),
-    );
-    return asClient(Item);
+  /**
+   * Opens a session for the client whose token is given (the CLI's `--client-token`).
+   *
+   * @throws {@link UnknownClientError} when the client token is unknown or the client disabled.
+   */
+  public async createSession(input: CreateSessionInput, source: AuditSource = { via: 'cli' }): Promise<CreatedSession> {
+    const { clientToken, ...session } = input;
+    const client = await this.getClient(hashToken(clientToken));
+    if (client === undefined || !client.enabled) throw new UnknownClientError();
+    return this.openSession({ ...session, client }, source);
   }
 
-  /** The session whose token hashes to `tokenHash`, if any (expired sessions included until TTL deletes them). */
+  /**
+   * The client whose token hashes to `tokenHash`, if any (disabled clients included). A consistent read
+   * unless `consistent: false` (authenticating a session, whose answer is cached for a minute anyway).
+   */
+  public async getClient(tokenHash: string, options: { consistent?: boolean } = {}): Promise<ClientRecord | undefined> {
+    return asClient(await this.#get(authKeys.client(tokenHash), options.consistent ?? true));
+  }
+
+  /** The secret hashing to `secretHash`, if any (expired ones included until TTL deletes them); consistent. */
+  public async getSecret(secretHash: string): Promise<SecretRecord | undefined> {
+    return asSecret(await this.#get(authKeys.secret(secretHash)));
+  }
+
+  /**
+   * The session whose token hashes to `tokenHash`, if any (expired sessions included until TTL deletes them).
+   * A consistent read, so a session works on the very next request after it was opened.
+   */
   public async getSession(tokenHash: string): Promise<SessionRecord | undefined> {
-    const { Item } = await this.#client.send(
-      new GetCommand({ TableName: this.#tableName, Key: { pk: authKeys.session(tokenHash) } }),
-      this.#sendOptions(),
-    );
-    return asSession(Item);
+    return asSession(await this.#get(authKeys.session(tokenHash)));
   }
 
-  /** Disables a client by its token; returns whether the client existed. */
-  public async disableClient(clientToken: string): Promise<boolean> {
+  /**
+   * Ends (deletes) the session whose token hashes to `tokenHash`, if it belongs to `clientId`; returns the
+   * session ended, or `undefined` when there was none of that client's (already ended, or another's).
+   */
+  public async endSession(
+    tokenHash: string,
+    clientId: string,
+    source: AuditSource,
+  ): Promise<SessionRecord | undefined> {
+    let ended: SessionRecord | undefined;
     try {
-      await this.#client.send(
-        new UpdateCommand({
+      const { Attributes } = await this.#client.send(
+        new DeleteCommand({
           TableName: this.#tableName,
-          Key: { pk: authKeys.client(hashToken(clientToken)) },
-          UpdateExpression: 'SET enabled = :false',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':false': false },
+          Key: { pk: authKeys.session(tokenHash) },
+          ConditionExpression: 'clientId = :clientId',
+          ExpressionAttributeValues: { ':clientId': clientId },
+          ReturnValues: 'ALL_OLD',
         }),
         this.#sendOptions(),
       );
-      return true;
+      ended = asSession(Attributes);
     } catch (error) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+      if (isConditionFailure(error)) return undefined;
       throw error;
     }
-  }
-
-  /** Revokes (deletes) a session by its token; returns whether the session existed. */
-  public async revokeSession(sessionToken: string): Promise<boolean> {
-    const { Attributes } = await this.#client.send(
-      new DeleteCommand({
-        TableName: this.#tableName,
-        Key: { pk: authKeys.session(hashToken(sessionToken)) },
-        ReturnValues: 'ALL_OLD',
-      }),
-      this.#sendOptions(),
-    );
-    return Attributes !== undefined;
+    if (ended !== undefined) {
+      const { sessionId, userId, accountId, role, expiresAt } = ended;
+      this.#audit({ action: 'session.ended', clientId, sessionId, userId, accountId, role, expiresAt, source });
+    }
+    return ended;
   }
 }

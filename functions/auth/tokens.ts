@@ -1,5 +1,6 @@
 /**
- * Client and session tokens: 256 random bits, URL-safe; only their SHA-256 hashes are ever stored.
+ * Client and session tokens and client secrets: 256 random bits, URL-safe; only their SHA-256 hashes are
+ * ever stored.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -11,3 +12,9 @@ export const generateToken = (): string => randomBytes(TOKEN_BYTES).toString('ba
 
 /** The SHA-256 of a token, as 64 lower-case hex digits: the only form in which tokens are stored. */
 export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** The prefix of every client secret, so secret scanners recognise a leaked one. */
+export const SECRET_PREFIX = 'jsk_';
+
+/** A new client secret: `jsk_` and 32 random bytes as unpadded base64url (256 bits). */
+export const generateSecret = (): string => `${SECRET_PREFIX}${randomBytes(TOKEN_BYTES).toString('base64url')}`;

@@ -3,6 +3,7 @@
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal';
+import type { Caller } from './state';
 
 /**
  * A parsed request body. JSON bodies keep their JSON types; form bodies hold strings, and a key that
@@ -14,10 +15,10 @@ export interface RequestBody {
 }
 
 /** The request an endpoint's handler receives. */
-export interface EndpointRequest<TInput> {
+export interface EndpointRequest<TInput, TCaller extends Caller = Principal> {
   /** The validated input (the endpoint's `parse` result; `undefined` for GET endpoints). */
   input: TInput;
-  principal: Principal;
+  principal: TCaller;
   requestId: string;
   event: APIGatewayProxyEvent;
   context: Context;

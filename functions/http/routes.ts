@@ -6,27 +6,36 @@
 import type { Grant } from '../auth/principal';
 
 /** A path the API serves. */
-export type RoutePath = '/search' | '/search/fields' | '/reject';
+export type RoutePath = '/search' | '/search/fields' | '/reject' | '/sessions' | '/sessions/current';
 
 /** An HTTP method an endpoint answers. */
-export type RouteMethod = 'GET' | 'POST';
+export type RouteMethod = 'GET' | 'POST' | 'DELETE';
+
+/**
+ * What a caller proves itself with: a client token and a session token (a signed-in person), or a client
+ * token and one of the client's secrets (the application's backend, `POST /sessions`).
+ */
+export type Credentials = 'session' | 'secret';
 
 /** One endpoint of the API. */
 export interface Route {
   path: RoutePath;
   /** The methods the endpoint answers; any other gets `405` with these in `Allow`. */
   methods: readonly RouteMethod[];
-  /** The grant a client needs to call the endpoint. */
-  grant: Grant;
-  /** The name of the Lambda function (and of its entry file under `functions/`). */
-  functionName: 'search' | 'search-fields' | 'reject';
+  /** The grant a client needs to call the endpoint; none for a logout. */
+  grant?: Grant;
+  credentials: Credentials;
+  /** The name of the Lambda function (and of its entry file under `functions/`); one may serve two paths. */
+  functionName: 'search' | 'search-fields' | 'reject' | 'sessions';
 }
 
 /** Every route of the API. */
 export const ROUTES: readonly Route[] = [
-  { path: '/search', methods: ['POST'], grant: 'search', functionName: 'search' },
-  { path: '/search/fields', methods: ['GET'], grant: 'search', functionName: 'search-fields' },
-  { path: '/reject', methods: ['POST'], grant: 'reject', functionName: 'reject' },
+  { path: '/search', methods: ['POST'], grant: 'search', credentials: 'session', functionName: 'search' },
+  { path: '/search/fields', methods: ['GET'], grant: 'search', credentials: 'session', functionName: 'search-fields' },
+  { path: '/reject', methods: ['POST'], grant: 'reject', credentials: 'session', functionName: 'reject' },
+  { path: '/sessions', methods: ['POST'], grant: 'sessions', credentials: 'secret', functionName: 'sessions' },
+  { path: '/sessions/current', methods: ['DELETE'], credentials: 'session', functionName: 'sessions' },
 ];
 
 /** The route of a request path (exact match, case-sensitive), or `undefined` for an unknown path. */

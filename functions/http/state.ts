@@ -10,7 +10,8 @@
  */
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Principal } from '../auth/principal';
+import type { Grant, Principal } from '../auth/principal';
+import type { ClientRecord } from '../auth/records';
 import type { RequestBody } from './request';
 
 /** The body as it was decoded, before it is known to be an object. */
@@ -23,21 +24,31 @@ export interface DecodedBody {
 export type HttpState = {
   /** Set by `requestContext`, the first check. */
   requestId?: string;
-  /** Set by `authentication`. */
+  /** Set by `authentication` on routes whose callers present a session. */
   principal?: Principal;
+  /** Set by `authentication` on routes whose callers present a client secret (`POST /sessions`). */
+  client?: ClientRecord;
   /** Set by `bodyParser`. */
   decodedBody?: DecodedBody;
 };
 
+/**
+ * Who an authenticated request comes from: a signed-in person's {@link Principal}, or, on `POST /sessions`,
+ * the client itself (authenticated by its secret).
+ */
+export type Caller = Principal | ClientRecord;
+
 /** What the validation middleware hands the endpoint's handler. */
-export interface ValidatedRequest<TInput> {
+export interface ValidatedRequest<TInput, TCaller extends Caller = Principal> {
   input: TInput;
-  principal: Principal;
+  principal: TCaller;
   requestId: string;
 }
 
 /** The Lambda context as the endpoint's handler receives it: with the validated request. */
-export type EndpointContext<TInput = unknown> = Context & { validatedRequest?: ValidatedRequest<TInput> };
+export type EndpointContext<TInput = unknown, TCaller extends Caller = Caller> = Context & {
+  validatedRequest?: ValidatedRequest<TInput, TCaller>;
+};
 
 /** The middy request of the HTTP chain. */
 export type HttpRequest<TInput = unknown> = Request<
@@ -49,7 +60,11 @@ export type HttpRequest<TInput = unknown> = Request<
 >;
 
 /** The caller of an authenticated request; throws when the chain has not authenticated it. */
-export const principalOf = (state: HttpState): Principal => {
-  if (state.principal === undefined) throw new Error('The request has not been authenticated');
-  return state.principal;
+export const callerOf = (state: HttpState): Caller => {
+  const caller = state.principal ?? state.client;
+  if (caller === undefined) throw new Error('The request has not been authenticated');
+  return caller;
 };
+
+/** The grants of the authenticated client. */
+export const grantsOf = (state: HttpState): readonly Grant[] => callerOf(state).grants;

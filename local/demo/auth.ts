@@ -7,18 +7,23 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AuthStore } from '../../functions/auth/store';
 import type { Grant, Role } from '../../functions/auth/principal';
+import { roleSessionTtlCap } from '../../functions/auth/session-limits';
 
-/** How long demo sessions last: 30 days. */
-export const DEMO_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** How long demo sessions last: as long as their role allows (30 days for a user, 12 hours for an operator). */
+export const demoSessionTtlSeconds = (role: Role): number => roleSessionTtlCap(role);
 
-/** Sessions are issued again on start when they would expire within this margin (one day). */
-export const DEMO_SESSION_RENEWAL_MARGIN_MS = 24 * 60 * 60 * 1000;
+/**
+ * Sessions are issued again on start when they would expire within this margin: a day for a user, an hour
+ * for an operator (whose sessions last 12 hours).
+ */
+export const demoSessionRenewalMarginMs = (role: Role): number => (role === 'operator' ? 1 : 24) * 60 * 60 * 1000;
 
-/** A demo client and its token. */
+/** A demo client, its token and its secret (for `POST /sessions` from a backend). */
 export interface DemoClient {
   name: string;
   clientId: string;
   clientToken: string;
+  clientSecret: string;
   grants: Grant[];
 }
 
@@ -115,7 +120,7 @@ const createSession = async (
     accountId,
     userId: plan.userId,
     role: plan.role,
-    ttlSeconds: DEMO_SESSION_TTL_SECONDS,
+    ttlSeconds: demoSessionTtlSeconds(plan.role),
   });
   return {
     description: plan.description,
@@ -140,24 +145,32 @@ const createSessions = async (
   searchOnlyUser: await createSession(store, clients, accounts, SESSION_PLANS.searchOnlyUser),
 });
 
-const createClient = async (store: DemoAuthStore, name: string, grants: Grant[]): Promise<DemoClient> => {
-  const { clientId, token } = await store.createClient({ name, grants });
-  return { name, clientId, clientToken: token, grants };
+const createClient = async (
+  store: DemoAuthStore,
+  name: string,
+  grants: Grant[],
+  sessionRoles: Role[],
+): Promise<DemoClient> => {
+  const { clientId, token, secret } = await store.createClient({ name, grants, sessionRoles });
+  return { name, clientId, clientToken: token, clientSecret: secret, grants };
 };
 
-/** Creates the demo clients ("Demo app": search and reject; "Search-only app": search) and their sessions. */
+/**
+ * Creates the demo clients ("Demo app": search, reject and sessions, for users and operators; "Search-only
+ * app": search, for users) and their sessions.
+ */
 export const createDemoAuth = async (store: DemoAuthStore, accounts: DemoAccounts): Promise<DemoTokens> => {
   const clients = {
-    demoApp: await createClient(store, 'Demo app', ['search', 'reject']),
-    searchOnlyApp: await createClient(store, 'Search-only app', ['search']),
+    demoApp: await createClient(store, 'Demo app', ['search', 'reject', 'sessions'], ['user', 'operator']),
+    searchOnlyApp: await createClient(store, 'Search-only app', ['search'], ['user']),
   };
   return { clients, sessions: await createSessions(store, clients, accounts) };
 };
 
-/** Whether any demo session has expired or expires within {@link DEMO_SESSION_RENEWAL_MARGIN_MS}. */
+/** Whether any demo session has expired or expires within {@link demoSessionRenewalMarginMs}. */
 export const demoSessionsExpiring = (tokens: DemoTokens, now: number = Date.now()): boolean =>
   Object.values(tokens.sessions).some(
-    (session) => Date.parse(session.expiresAt) - now < DEMO_SESSION_RENEWAL_MARGIN_MS,
+    (session) => Date.parse(session.expiresAt) - now < demoSessionRenewalMarginMs(session.role),
   );
 
 /** Issues the demo sessions again for the same clients (when the old ones are about to expire). */
@@ -180,7 +193,10 @@ const isDemoTokens = (value: unknown): value is DemoTokens => {
   if (typeof clients !== 'object' || clients === null || typeof sessions !== 'object' || sessions === null)
     return false;
   const clientsOk = [clients.demoApp, clients.searchOnlyApp].every(
-    (client) => typeof client?.clientToken === 'string' && typeof client.clientId === 'string',
+    (client) =>
+      typeof client?.clientToken === 'string' &&
+      typeof client.clientId === 'string' &&
+      typeof client.clientSecret === 'string',
   );
   const sessionsOk = (Object.keys(SESSION_PLANS) as SessionName[]).every((name) => {
     const session = sessions[name];

@@ -7,6 +7,8 @@ import {
   DescribeTableCommand,
   type DynamoDBClient,
   ResourceInUseException,
+  type TableDescription,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { KeyDefinition, TableDefinition } from '../../functions/tables';
@@ -43,7 +45,20 @@ export const createTableInput = (definition: TableDefinition, tableName: string)
   };
 };
 
-/** Creates a table unless it exists; returns whether it was created. Waits until it is ACTIVE. */
+/** Waits until a table and its indexes are ACTIVE; returns its description. */
+const waitUntilActive = async (client: DynamoDBClient, tableName: string): Promise<TableDescription | undefined> => {
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const indexesReady = (Table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE');
+    if (Table?.TableStatus === 'ACTIVE' && indexesReady) return Table;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+/**
+ * Creates a table unless it exists, adding any index an existing one lacks; returns whether it was created.
+ * Waits until it is ACTIVE.
+ */
 export const ensureTable = async (
   client: DynamoDBClient,
   definition: TableDefinition,
@@ -56,10 +71,22 @@ export const ensureTable = async (
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }
-  for (;;) {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    if (Table?.TableStatus === 'ACTIVE') break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  let table = await waitUntilActive(client, tableName);
+  // A table made by an earlier version lacks the indexes added since (a data directory kept across
+  // upgrades); each is added the way CloudFormation does it, one per update.
+  for (const index of definition.globalSecondaryIndexes) {
+    if (table?.GlobalSecondaryIndexes?.some((existing) => existing.IndexName === index.indexName)) continue;
+    const input = createTableInput(definition, tableName);
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: input.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [
+          { Create: input.GlobalSecondaryIndexes?.find((candidate) => candidate.IndexName === index.indexName) },
+        ],
+      }),
+    );
+    table = await waitUntilActive(client, tableName);
   }
   if (created && definition.timeToLiveAttribute !== undefined) {
     await client.send(

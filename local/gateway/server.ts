@@ -43,6 +43,7 @@ const ROUTE_MODULES: Record<Route['functionName'], () => Promise<{ handler: unkn
   search: () => import('../../functions/handlers/search'),
   'search-fields': () => import('../../functions/handlers/search-fields'),
   reject: () => import('../../functions/handlers/reject'),
+  sessions: () => import('../../functions/handlers/sessions'),
 };
 
 /** The handler module a route names does not export a handler function. */

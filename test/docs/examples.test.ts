@@ -2,8 +2,11 @@
  * The documentation is executable: every shell example of README.md and docs/*.md is checked, and every
  * curl command runs for real (the machine's curl, through bash) against a local stack freshly seeded
  * with the demo data, with the demo tokens `npm start` prints (the "Demo app" client, the session of a
- * user of the first demo account) in `$API`, `$CLIENT_TOKEN` and `$SESSION_TOKEN`, or in place of the
- * `<ApiUrl>`, `<CLIENT_TOKEN>` and `<SESSION_TOKEN>` placeholders of pages about a deployed stack.
+ * user of the first demo account) in `$API`, `$CLIENT_TOKEN` and `$SESSION_TOKEN`, the "Demo app" client's
+ * secret in `$CLIENT_SECRET`, or in place of the `<ApiUrl>`, `<CLIENT_TOKEN>`, `<CLIENT_SECRET>` and
+ * `<SESSION_TOKEN>` placeholders of pages about a deployed stack. A session a page opens with
+ * `POST /sessions` is handed to the commands after it in `$USER_SESSION_TOKEN`, as the page's backend would
+ * hand it to its app.
  *
  * - A curl command must answer 200 and what its answer type promises (a search finds at least one job,
  *   the search fields are listed, a rejection rejects), unless a JSON answer is shown after it: then the
@@ -116,7 +119,13 @@ const differences = (shown: Json, real: Json, path = 'answer'): string[] => {
 
 let stack: TestStack;
 let directory: string;
-let variables: { API: string; CLIENT_TOKEN: string; SESSION_TOKEN: string };
+let variables: {
+  API: string;
+  CLIENT_TOKEN: string;
+  SESSION_TOKEN: string;
+  CLIENT_SECRET: string;
+  USER_SESSION_TOKEN: string;
+};
 
 beforeAll(async () => {
   stack = await startTestStack({ seedDemo: true });
@@ -126,6 +135,8 @@ beforeAll(async () => {
     API: stack.baseUrl,
     CLIENT_TOKEN: demo.sessions.user.clientToken,
     SESSION_TOKEN: demo.sessions.user.sessionToken,
+    CLIENT_SECRET: demo.clients.demoApp.clientSecret,
+    USER_SESSION_TOKEN: '',
   };
   directory = mkdtempSync(join(tmpdir(), 'docs-examples-'));
 }, 180_000);
@@ -180,6 +191,7 @@ const runCurl = async (command: ShellExample): Promise<{ status: number; body: s
   const text = command.text
     .replaceAll('<ApiUrl>', `${variables.API}/`)
     .replaceAll('<CLIENT_TOKEN>', variables.CLIENT_TOKEN)
+    .replaceAll('<CLIENT_SECRET>', variables.CLIENT_SECRET)
     .replaceAll('<SESSION_TOKEN>', variables.SESSION_TOKEN);
   const script = `curl() { command curl -o "$DOCS_BODY" -w '%{http_code}' "$@"; }\n${text}\n`;
   const result = await runAsync('bash', ['-c', script], { ...process.env, ...variables, DOCS_BODY: bodyFile });
@@ -196,6 +208,10 @@ const promiseOf = (answer: Json): string[] => {
       return answer.totalJobs >= 1 && answer.jobs.length >= 1 ? [] : ['the search found no job'];
     case 'SearchFieldsResponseBody':
       return answer.fields.length >= 1 ? [] : ['no search field was listed'];
+    case 'SessionResponseBody':
+      return typeof answer.token === 'string' && typeof answer.expiresAt === 'string' ? [] : ['no session was opened'];
+    case 'SessionEndedResponseBody':
+      return typeof answer.sessionId === 'string' ? [] : ['no session was ended'];
     case 'RejectResponseBody':
       return answer.files.length >= 1 && answer.files.every((file: Json) => file.isRejected === true)
         ? []
@@ -281,9 +297,12 @@ describe('documentation examples', () => {
       }
       const expected = shown === undefined ? undefined : (JSON.parse(shown.text) as Json);
       const problems: string[] = [];
+      // POST /sessions answers 201 with the session, which the commands after it use.
+      const success = answer?._type === 'SessionResponseBody' ? 201 : 200;
+      if (success === 201 && status === 201) variables.USER_SESSION_TOKEN = answer.token;
       if (expected?.code !== undefined) {
         if (status < 400 || status >= 500) problems.push(`answered ${status}, the page shows an error`);
-      } else if (status !== 200) problems.push(`answered ${status}: ${body.slice(0, 300)}`);
+      } else if (status !== success) problems.push(`answered ${status}: ${body.slice(0, 300)}`);
       if (problems.length === 0) {
         problems.push(...(expected === undefined ? promiseOf(answer) : differences(expected, answer)));
       }

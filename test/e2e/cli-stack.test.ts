@@ -6,8 +6,11 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { AUTH_TABLE } from '../../functions/tables';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
+import { ensureTable } from '../../local/dynamodb/tables';
 import { runProcess } from '../support/local-stack';
 
 const DOMAIN = 'jobs-test-3f9a1c';
@@ -172,6 +175,36 @@ describe('npm run cli -- … --stack', { timeout: 60_000 }, () => {
     const result = await cli('verify-index');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`The stack's OpenSearch domain "${DOMAIN}" does not exist in eu-west-1`);
+  });
+
+  it('runs a client’s credentials on the stack’s auth table: create, open by id, list, revoke, disable', async () => {
+    await ensureTable(
+      new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'eu-west-1' }),
+      AUTH_TABLE,
+      outputs[STACK_OUTPUTS.authTable]!,
+    );
+    const onTable = async (...args: string[]) => {
+      const result = await runProcess('bin/cli.ts', [...args, '--stack', 'JobsApi-test', '--region', 'eu-west-1'], {
+        AWS_ENDPOINT_URL_CLOUDFORMATION: endpoint,
+        AWS_ENDPOINT_URL_DYNAMODB: inject('dynamodbEndpoint'),
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+        CI: 'true',
+      });
+      expect(result.code, result.stderr).toBe(0);
+      return result.stdout.trim() === '' ? undefined : JSON.parse(result.stdout);
+    };
+    const client = await onTable('create-client', '--name', 'Stack app', '--grants', 'search,sessions');
+    const session = await onTable('create-session', '--client-id', client.clientId, '--account', '7', '--user', 'ann');
+    expect(await onTable('list-sessions', '--client-id', client.clientId)).toEqual([
+      expect.objectContaining({ sessionId: session.sessionId, userId: 'ann', accountId: 7, role: 'user' }),
+    ]);
+    expect(await onTable('revoke-session', '--client-id', client.clientId, '--user', 'ann')).toEqual({ revoked: 1 });
+    expect(await onTable('rotate-secret', '--client-id', client.clientId)).toMatchObject({
+      secretId: expect.any(String),
+    });
+    await onTable('disable-client', '--client-id', client.clientId);
+    await onTable('enable-client', '--client-id', client.clientId);
   });
 
   it('names a stack that does not exist', async () => {

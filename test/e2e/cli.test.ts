@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { hashToken } from '../../functions/auth/tokens';
 import { type LocalStack, startLocalStack } from '../../local/stack/runtime';
 import { makeJob } from '../support/jobs';
 import { runProcess } from '../support/local-stack';
@@ -49,10 +50,19 @@ const get = (path: string, clientToken: string, sessionToken: string) =>
 
 describe('npm run cli', { timeout: 120_000 }, () => {
   it('issues a client and a session that the API accepts', async () => {
-    const client = await cli('create-client', '--name', 'Integration app', '--grants', 'search,reject');
+    const client = await cli(
+      'create-client',
+      '--name',
+      'Integration app',
+      '--grants',
+      'search,reject',
+      '--session-roles',
+      'user,operator',
+    );
     expect(client.code).toBe(0);
     const created = JSON.parse(client.stdout);
-    expect(Object.keys(created).sort()).toEqual(['clientId', 'token']);
+    expect(Object.keys(created).sort()).toEqual(['clientId', 'secret', 'token']);
+    expect(created.secret).toMatch(/^jsk_[A-Za-z0-9_-]{43}$/);
 
     const session = await cli(
       'create-session',
@@ -127,6 +137,10 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     [['create-client', '--name', 'x', '--grants', 'search', '--bogus']],
     [['create-session', '--client-token', 't', '--account', 'seven']],
     [['create-session', '--client-token', 't', '--account', '7', '--role', 'admin']],
+    [['create-session', '--account', '7']],
+    [['create-session', '--client-id', 'c', '--client-token', 't', '--account', '7']],
+    [['revoke-session', '--client-id', 'c', '--session-id', 's', '--user', 'u']],
+    [['rotate-secret']],
     [['import']],
   ])('exits 2 with the usage on %j', async (args) => {
     const result = await cli(...args);
@@ -158,6 +172,106 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     const result = await cli('create-session', '--client-token', '-nobody', '--account', '7');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/client/i);
+  });
+
+  it('lets an operator run a client by its id: sessions, secrets, disable and enable, never printing a hash', async () => {
+    const outputs: string[] = [];
+    const run = async (args: string[], env: Record<string, string> = {}) => {
+      const result = await runProcess('bin/cli.ts', args, { ...cliEnv, ...env });
+      outputs.push(result.stdout, result.stderr);
+      return result;
+    };
+    const json = async (args: string[], env: Record<string, string> = {}) => {
+      const result = await run(args, env);
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout);
+    };
+    const created = await json([
+      'create-client',
+      '--name',
+      'Portal',
+      '--grants',
+      'search,sessions',
+      '--session-roles',
+      'user',
+      '--max-session-ttl',
+      '3600',
+    ]);
+    const { clientId } = created;
+    const open = (secret: string) =>
+      fetchMatchingOpenApi(`${stack.baseUrl}/sessions`, {
+        method: 'POST',
+        headers: {
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+          'X-Client-Token': created.token,
+          'X-Client-Secret': secret,
+        },
+        body: JSON.stringify({ userId: 'bob', accountId: 7 }),
+      });
+    expect((await open(created.secret)).status).toBe(201);
+
+    const byId = await json(['create-session', '--client-id', clientId, '--account', '7', '--user', 'bob']);
+    expect(Date.parse(byId.expiresAt) - Date.now()).toBeLessThanOrEqual(3_600_000);
+    const fromEnv = await json(['create-session', '--account', '7', '--user', 'carol'], {
+      JOBS_API_CLIENT_TOKEN: created.token,
+    });
+    expect((await get('/search/fields', created.token, fromEnv.token)).status).toBe(200);
+    const refused = await run(['create-session', '--client-id', clientId, '--account', '7', '--role', 'operator']);
+    expect(refused.code).toBe(1);
+
+    const listed = await json(['list-sessions', '--client-id', clientId]);
+    expect(listed.map((session: { userId: string }) => session.userId).sort()).toEqual(['bob', 'bob', 'carol']);
+    expect(Object.keys(listed[0]).sort()).toEqual([
+      'accountId',
+      'createdAt',
+      'expiresAt',
+      'role',
+      'sessionId',
+      'userId',
+    ]);
+    expect(await json(['list-sessions', '--client-id', clientId, '--user', 'carol'])).toHaveLength(1);
+    expect(await json(['revoke-session', '--client-id', clientId, '--session-id', fromEnv.sessionId])).toEqual({
+      revoked: 1,
+    });
+    expect(await json(['revoke-session', '--client-id', clientId, '--user', 'bob'])).toEqual({ revoked: 2 });
+    expect(await json(['list-sessions', '--client-id', clientId])).toEqual([]);
+
+    const rotated = await json(['rotate-secret', '--client-id', clientId, '--overlap', '0']);
+    expect(Object.keys(rotated).sort()).toEqual(['secret', 'secretId']);
+    expect((await open(created.secret)).status).toBe(401);
+    expect((await open(rotated.secret)).status).toBe(201);
+    expect((await run(['revoke-secret', '--client-id', clientId, '--secret-id', rotated.secretId])).code).toBe(0);
+    expect((await open(rotated.secret)).status).toBe(401);
+    expect((await run(['revoke-secret', '--client-id', clientId, '--secret-id', rotated.secretId])).code).toBe(1);
+
+    expect((await run(['disable-client', '--client-id', clientId])).code).toBe(0);
+    expect((await run(['create-session', '--client-id', clientId, '--account', '7'])).code).toBe(1);
+    expect((await run(['enable-client', '--client-id', clientId])).code).toBe(0);
+    expect((await run(['create-session', '--client-id', clientId, '--account', '7'])).code).toBe(0);
+    expect((await run(['disable-client', '--client-id', 'no-such-client'])).code).toBe(1);
+
+    const printed = outputs.join('');
+    for (const credential of [created.token, created.secret, rotated.secret, byId.token, fromEnv.token]) {
+      expect(printed.includes(hashToken(credential))).toBe(false);
+    }
+    // The secret and tokens appear only in the one output that issues each.
+    expect(printed.split(created.token).length - 1).toBe(1);
+    expect(printed.split(rotated.secret).length - 1).toBe(1);
+    const audits = printed
+      .split('\n')
+      .filter((line) => line.startsWith('{"audit"'))
+      .map((line) => JSON.parse(line).audit.action);
+    expect(audits).toEqual(
+      expect.arrayContaining([
+        'secret.issued',
+        'session.opened',
+        'session.revoked',
+        'secret.revoked',
+        'client.disabled',
+        'client.enabled',
+      ]),
+    );
   });
 
   it('prints the usage on --help', async () => {

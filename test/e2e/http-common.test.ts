@@ -218,7 +218,7 @@ describe('rows 5 and 6: known client, valid session issued to it', () => {
 
   it('answers 401 invalid_client for a disabled client', async () => {
     const tokens = await stack.issue();
-    await stack.disableClient(tokens.clientToken);
+    await stack.disableClient(tokens.clientId);
     expectError(await stack.request('/search', { tokens, body: {} }), 401, 'invalid_client');
   });
 

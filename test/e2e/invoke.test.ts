@@ -26,7 +26,7 @@ const parsed = (stdout: string): any => JSON.parse(stdout);
 
 beforeAll(async () => {
   stack = await startTestStack();
-  tokens = await stack.issue({ accountId: 1001, grants: ['search', 'reject'] });
+  tokens = await stack.issue({ accountId: 1001, grants: ['search', 'reject', 'sessions'] });
   await stack.importJobs(demoJobs().filter((job) => SAMPLE_JOB_IDS.includes(job.id)));
   dataDir = await mkdtemp(join(tmpdir(), 'invoke-e2e-'));
   env = {
@@ -37,6 +37,7 @@ beforeAll(async () => {
     SEARCH_DB_PATH: join(dataDir, 'search.sqlite'),
     CLIENT_TOKEN: '',
     SESSION_TOKEN: '',
+    CLIENT_SECRET: '',
   };
 });
 
@@ -97,6 +98,29 @@ describe('npm run invoke on the sample events', () => {
     const retry = await invoke(args);
     expect(parsed(retry.stdout).statusCode).toBe(200);
     expect(JSON.parse(parsed(retry.stdout).body).files).toEqual(body.files);
+  });
+
+  it('opens a session with the sessions-open event and CLIENT_SECRET, and ends it with sessions-end', async () => {
+    const opened = await invoke(['sessions', 'events/sessions-open.json'], {
+      CLIENT_TOKEN: tokens.clientToken,
+      CLIENT_SECRET: tokens.clientSecret,
+    });
+    expect(opened.code, opened.stderr).toBe(0);
+    const result = parsed(opened.stdout);
+    expect(result.statusCode).toBe(201);
+    const session = JSON.parse(result.body);
+    expect(session).toMatchObject({ _type: 'SessionResponseBody', sessionId: expect.any(String) });
+    expect(opened.stderr).not.toContain(tokens.clientSecret);
+
+    const end = () =>
+      invoke(['sessions', 'events/sessions-end.json'], {
+        CLIENT_TOKEN: tokens.clientToken,
+        SESSION_TOKEN: session.token,
+      });
+    const ended = parsed((await end()).stdout);
+    expect(ended.statusCode).toBe(200);
+    expect(JSON.parse(ended.body)).toEqual({ _type: 'SessionEndedResponseBody', sessionId: session.sessionId });
+    expect(JSON.parse(parsed((await end()).stdout).body).code).toBe('invalid_session');
   });
 
   it('prints the API’s own refusal when the event keeps its placeholder tokens', async () => {

@@ -51,6 +51,7 @@ describe('reading the configuration from context', () => {
         detailedTracing: 'true',
         ipRateLimit: '600',
         clientRateLimit: '3000',
+        sessionRateLimit: '120',
       }),
     );
     expect(config).toEqual({
@@ -69,6 +70,7 @@ describe('reading the configuration from context', () => {
       detailedTracing: true,
       ipRateLimit: 600,
       clientRateLimit: 3000,
+      sessionRateLimit: 120,
     });
   });
 
@@ -192,7 +194,7 @@ describe('a stack built from a non-default configuration', () => {
 
   it('switches detailed tracing on in every function', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(5);
+    expect(functions).toHaveLength(6);
     for (const fn of functions) expect(fn.Properties.Environment.Variables.DETAILED_TRACING).toBe('true');
   });
 });
@@ -262,7 +264,7 @@ describe('per-client limits switched on by context', () => {
   it('never samples requests, which would show client and session tokens in the console', () => {
     const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0]?.Properties;
     const configs = [acl.VisibilityConfig, ...rules().map((rule) => rule.VisibilityConfig)];
-    expect(configs).toHaveLength(3);
+    expect(configs).toHaveLength(4);
     for (const config of configs)
       expect(config).toMatchObject({ SampledRequestsEnabled: false, CloudWatchMetricsEnabled: true });
   });
@@ -280,11 +282,50 @@ describe('per-client limits switched on by context', () => {
     expect(nagFindings).toEqual([]);
   });
 
-  it('adds one rule per limit that is set', () => {
+  it('limits POST /sessions per client token apart, to sessionRateLimit requests a minute', () => {
+    expect(rules()).toContainEqual(
+      expect.objectContaining({
+        Name: 'SessionsPerClientToken',
+        Action: { Block: {} },
+        Statement: {
+          RateBasedStatement: {
+            Limit: DEFAULT_CONFIG.sessionRateLimit,
+            EvaluationWindowSec: 60,
+            AggregateKeyType: 'CUSTOM_KEYS',
+            CustomKeys: [{ Header: { Name: 'x-client-token', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
+            ScopeDownStatement: {
+              AndStatement: {
+                Statements: [
+                  {
+                    ByteMatchStatement: {
+                      FieldToMatch: { Method: {} },
+                      SearchString: 'POST',
+                      PositionalConstraint: 'EXACTLY',
+                      TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+                    },
+                  },
+                  {
+                    ByteMatchStatement: {
+                      FieldToMatch: { UriPath: {} },
+                      SearchString: '/sessions',
+                      PositionalConstraint: 'ENDS_WITH',
+                      TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        },
+      }),
+    );
+  });
+
+  it('adds one rule per limit that is set, besides the sessions rule', () => {
     const one = Template.fromStack(
       buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '100' } }), TEMPLATE_ONLY),
     );
-    const only = Object.values(one.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules as unknown[];
-    expect(only).toHaveLength(1);
+    const only = Object.values(one.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules as { Name: string }[];
+    expect(only.map((rule) => rule.Name)).toEqual(['PerSourceAddress', 'SessionsPerClientToken']);
   });
 });

@@ -24,6 +24,7 @@ interface Statement {
   Action: string | string[];
   Resource: unknown;
   Effect: string;
+  Condition?: unknown;
 }
 
 let stack: JobsApiStack;
@@ -80,7 +81,7 @@ describe('the search index setup at deploy time', () => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(5);
+    expect(functions).toHaveLength(6);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -98,6 +99,7 @@ describe('the functions', () => {
       'SearchFieldsFunction',
       'SearchFunction',
       'SearchIndexSetupFunction',
+      'SessionsFunction',
     ]);
   });
 
@@ -286,6 +288,35 @@ describe('least privilege', () => {
     expect(actionsWithPrefix('SearchFields', 'dynamodb:')).toEqual(['dynamodb:GetItem']);
     expect(actionsWithPrefix('SearchFields', 'es:')).toEqual([]);
     expect(JSON.stringify(statementsOf('SearchFields'))).not.toContain(tableLogicalId('jobs'));
+  });
+
+  it('lets the sessions function read credentials and write and delete only sessions, keyed by LeadingKeys', () => {
+    const statements = statementsOf('Sessions').filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+    );
+    const byActions = Object.fromEntries(
+      statements.map((statement) => [actionsOf(statement).sort().join(','), statement.Condition]),
+    );
+    expect(byActions).toEqual({
+      'dynamodb:GetItem': {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT#*', 'SECRET#*', 'SESSION#*'] },
+      },
+      'dynamodb:DeleteItem,dynamodb:PutItem': {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SESSION#*'] },
+      },
+    });
+    expect(JSON.stringify(statements)).not.toContain(tableLogicalId('jobs'));
+  });
+
+  it('keeps the search and reject functions read-only on the auth table, on client and session keys', () => {
+    for (const name of ['Search', 'SearchFields', 'Reject'] as const) {
+      const onAuth = statementsOf(name).filter((statement) =>
+        JSON.stringify(statement).includes(tableLogicalId('auth')),
+      );
+      expect(onAuth.map((statement) => [actionsOf(statement), statement.Condition])).toEqual([
+        [['dynamodb:GetItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT#*', 'SESSION#*'] } }],
+      ]);
+    }
   });
 
   it('lets the reject function query the file index and write files and jobs transactionally', () => {
@@ -528,10 +559,27 @@ describe('alarms', () => {
   const metricNames = () => alarms().map((alarm) => `${alarm.Namespace}/${alarm.MetricName}`);
 
   it('alarms on errors and throttles of every function', () => {
-    for (const id of ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction', 'IndexerFunction']) {
+    for (const id of [
+      'SearchFunction',
+      'SearchFieldsFunction',
+      'RejectFunction',
+      'SessionsFunction',
+      'IndexerFunction',
+    ]) {
       const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions).includes(`"${id}"`));
       expect(mine.map((alarm) => alarm.MetricName)).toEqual(expect.arrayContaining(['Errors', 'Throttles']));
     }
+  });
+
+  it('alarms on refused POST /sessions requests, from API Gateway’s per-method metrics', () => {
+    const [alarm] = alarms().filter((candidate) => candidate.MetricName === '4XXError');
+    expect(alarm).toMatchObject({ Namespace: 'AWS/ApiGateway', Statistic: 'Sum', Period: 300, Threshold: 50 });
+    expect(alarm?.Dimensions).toEqual(
+      expect.arrayContaining([
+        { Name: 'Resource', Value: '/sessions' },
+        { Name: 'Method', Value: 'POST' },
+      ]),
+    );
   });
 
   it('alarms on iterator age, dead letters and API 5xx answers', () => {

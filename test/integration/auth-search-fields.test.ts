@@ -29,8 +29,12 @@ beforeAll(async () => {
     createDocumentClient({ region: 'us-east-1', dynamodbEndpoint: tables.endpoint, dependencyTimeoutMs: 9_000 }),
     tables.authTable,
   );
-  const portal = await store.createClient({ name: 'Portal', grants: ['search'] });
-  const rejecter = await store.createClient({ name: 'Rejecter', grants: ['reject'] });
+  const portal = await store.createClient({ name: 'Portal', grants: ['search'], sessionRoles: ['user', 'operator'] });
+  const rejecter = await store.createClient({
+    name: 'Rejecter',
+    grants: ['reject'],
+    sessionRoles: ['user', 'operator'],
+  });
   const session = (clientToken: string, role: 'user' | 'operator') =>
     store.createSession({ clientToken, accountId: 42, role, ttlSeconds: 600 });
   tokens.user = { clientToken: portal.token, sessionToken: (await session(portal.token, 'user')).token };

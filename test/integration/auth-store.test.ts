@@ -1,5 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AuthAdministration, ClientNotFoundError } from '../../functions/auth/administration';
+import { CLI_SOURCE } from '../../functions/auth/audit';
 import { Authenticator } from '../../functions/auth/authenticate';
 import { AuthStore, UnknownClientError } from '../../functions/auth/store';
 import { hashToken } from '../../functions/auth/tokens';
@@ -10,6 +12,7 @@ import { createTestTables, type TestTables } from '../support/dynamo';
 
 let tables: TestTables;
 let store: AuthStore;
+let admin: AuthAdministration;
 /** Generous budgets: the shared test machine can be slow; these tests are about behaviour, not speed. */
 const BUDGET_MS = 9_000;
 const client = () =>
@@ -28,11 +31,16 @@ const codeOf = async (promise: Promise<unknown>): Promise<string> => {
 beforeAll(async () => {
   tables = await createTestTables();
   store = new AuthStore(client(), tables.authTable, { timeoutMs: BUDGET_MS });
+  admin = new AuthAdministration(client(), tables.authTable, { timeoutMs: BUDGET_MS });
 });
 
 describe('AuthStore and Authenticator on DynamoDB Local', () => {
   it('issues a client and a session that authenticate to the right principal', async () => {
-    const portal = await store.createClient({ name: 'Portal', grants: ['search', 'reject'] });
+    const portal = await store.createClient({
+      name: 'Portal',
+      grants: ['search', 'reject'],
+      sessionRoles: ['user', 'operator'],
+    });
     const session = await store.createSession({
       clientToken: portal.token,
       accountId: 4711,
@@ -53,7 +61,7 @@ describe('AuthStore and Authenticator on DynamoDB Local', () => {
   });
 
   it('stores only token hashes, and sessions with a TTL attribute in epoch seconds', async () => {
-    const portal = await store.createClient({ name: 'Hashes', grants: ['search'] });
+    const portal = await store.createClient({ name: 'Hashes', grants: ['search'], sessionRoles: ['user', 'operator'] });
     const session = await store.createSession({
       clientToken: portal.token,
       accountId: 1,
@@ -80,7 +88,11 @@ describe('AuthStore and Authenticator on DynamoDB Local', () => {
   });
 
   it('answers invalid_client for a disabled client and invalid_session for a revoked session', async () => {
-    const portal = await store.createClient({ name: 'Revocable', grants: ['search'] });
+    const portal = await store.createClient({
+      name: 'Revocable',
+      grants: ['search'],
+      sessionRoles: ['user', 'operator'],
+    });
     const session = await store.createSession({
       clientToken: portal.token,
       accountId: 2,
@@ -90,7 +102,7 @@ describe('AuthStore and Authenticator on DynamoDB Local', () => {
     const authenticator = new Authenticator({ lookup: store, cacheTtlMs: 0 });
     expect(await codeOf(authenticator.authenticate(portal.token, session.token))).toBe('ok');
 
-    await expect(store.revokeSession(session.token)).resolves.toBe(true);
+    await expect(admin.revokeSessions(portal.clientId, { sessionId: session.sessionId }, CLI_SOURCE)).resolves.toBe(1);
     expect(await codeOf(authenticator.authenticate(portal.token, session.token))).toBe('invalid_session');
 
     const second = await store.createSession({
@@ -99,17 +111,17 @@ describe('AuthStore and Authenticator on DynamoDB Local', () => {
       role: 'user',
       ttlSeconds: 600,
     });
-    await expect(store.disableClient(portal.token)).resolves.toBe(true);
+    await admin.setClientEnabled(portal.clientId, false, CLI_SOURCE);
     expect(await codeOf(authenticator.authenticate(portal.token, second.token))).toBe('invalid_client');
     await expect(
       store.createSession({ clientToken: portal.token, accountId: 2, role: 'user', ttlSeconds: 60 }),
     ).rejects.toThrow(UnknownClientError);
-    await expect(store.disableClient('never-issued')).resolves.toBe(false);
+    await expect(admin.setClientEnabled('never-issued', false, CLI_SOURCE)).rejects.toThrow(ClientNotFoundError);
   });
 
   it('answers invalid_session for a session of another client', async () => {
-    const first = await store.createClient({ name: 'First', grants: ['search'] });
-    const second = await store.createClient({ name: 'Second', grants: ['search'] });
+    const first = await store.createClient({ name: 'First', grants: ['search'], sessionRoles: ['user', 'operator'] });
+    const second = await store.createClient({ name: 'Second', grants: ['search'], sessionRoles: ['user', 'operator'] });
     const session = await store.createSession({
       clientToken: first.token,
       accountId: 3,
@@ -121,7 +133,11 @@ describe('AuthStore and Authenticator on DynamoDB Local', () => {
   });
 
   it('answers invalid_session once a session has expired, though TTL has not deleted it yet', async () => {
-    const portal = await store.createClient({ name: 'Clocked', grants: ['search'] });
+    const portal = await store.createClient({
+      name: 'Clocked',
+      grants: ['search'],
+      sessionRoles: ['user', 'operator'],
+    });
     const session = await store.createSession({
       clientToken: portal.token,
       accountId: 5,
@@ -137,7 +153,7 @@ describe('AuthStore and Authenticator on DynamoDB Local', () => {
   });
 
   it('keeps honouring a cached session until the cache entry ages out after a revocation', async () => {
-    const portal = await store.createClient({ name: 'Cached', grants: ['search'] });
+    const portal = await store.createClient({ name: 'Cached', grants: ['search'], sessionRoles: ['user', 'operator'] });
     const session = await store.createSession({
       clientToken: portal.token,
       accountId: 6,
@@ -147,7 +163,7 @@ describe('AuthStore and Authenticator on DynamoDB Local', () => {
     let now = Date.now();
     const authenticator = new Authenticator({ lookup: store, cacheTtlMs: 60_000, now: () => now });
     expect(await codeOf(authenticator.authenticate(portal.token, session.token))).toBe('ok');
-    await store.revokeSession(session.token);
+    await admin.revokeSessions(portal.clientId, { sessionId: session.sessionId }, CLI_SOURCE);
     now += 59_000;
     expect(await codeOf(authenticator.authenticate(portal.token, session.token))).toBe('ok');
     now += 1_000;

@@ -1,4 +1,5 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import { ensureTable } from '../../local/dynamodb/tables';
@@ -18,6 +19,17 @@ describe('local tables built from the shared definitions', () => {
     expect(Table?.LatestStreamArn).toBeTruthy();
     expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName)).toEqual(['byFileId']);
   });
+
+  it("adds the auth table's byClient index to a table made before it existed", async () => {
+    const tableName = `auth-before-index-${randomUUID().slice(0, 8)}`;
+    await ensureTable(client, { ...AUTH_TABLE, globalSecondaryIndexes: [] }, tableName);
+    await expect(ensureTable(client, AUTH_TABLE, tableName)).resolves.toBe(false);
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    expect(Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus])).toEqual([
+      ['byClient', 'ACTIVE'],
+    ]);
+    // DynamoDB Local builds an added index in the background; on a loaded machine that can take a while.
+  }, 120_000);
 
   it('leaves an existing table alone when asked to create it again', async () => {
     const { jobsTable, authTable } = await createTestTables(client);

@@ -47,7 +47,7 @@ let nodeUrl: string;
 const recorder = new CallRecorder();
 /** Every call each function made, over all its scenarios. */
 const made = new Map<RehearsedName, AuthorizedCall[]>();
-let tokens: { client: string; user: string; operator: string };
+let tokens: { client: string; secret: string; user: string; operator: string };
 let jobs: Job[];
 /** Whether the stand-in answers as a domain without the alias yet (the first bulk of a new domain). */
 let aliasMissing = false;
@@ -119,12 +119,25 @@ const run = async (name: RehearsedName, work: () => Promise<unknown>): Promise<v
 
 const http = async (
   handler: (event: never, context: never) => Promise<unknown>,
-  options: { method: string; path: string; session?: 'user' | 'operator'; body?: unknown; form?: string },
+  options: {
+    method: string;
+    path: string;
+    session?: 'user' | 'operator';
+    /** A session token of its own, or the client secret instead of a session (`POST /sessions`). */
+    credentials?: { sessionToken: string } | { secret: string };
+    body?: unknown;
+    form?: string;
+  },
 ): Promise<APIGatewayProxyResult> => {
+  const credentials = options.credentials ?? {
+    sessionToken: options.session === 'operator' ? tokens.operator : tokens.user,
+  };
   const headers: Record<string, string> = {
     Accept: 'application/json',
     'X-Client-Token': tokens.client,
-    'X-Session-Token': options.session === 'operator' ? tokens.operator : tokens.user,
+    ...('secret' in credentials
+      ? { 'X-Client-Secret': credentials.secret }
+      : { 'X-Session-Token': credentials.sessionToken }),
   };
   if (options.method === 'POST') {
     headers['Content-Type'] = options.form === undefined ? 'application/json' : 'application/x-www-form-urlencoded';
@@ -170,7 +183,11 @@ beforeAll(async () => {
   // Setting up data is not part of any function's calls.
   await becomeFunction(template.functions.Search);
   const store = new AuthStore(documentClient(), TABLES.auth);
-  const created = await store.createClient({ name: 'Rehearsal', grants: ['search', 'reject'] });
+  const created = await store.createClient({
+    name: 'Rehearsal',
+    grants: ['search', 'reject', 'sessions'],
+    sessionRoles: ['user', 'operator'],
+  });
   const user = await store.createSession({
     clientToken: created.token,
     accountId: ACCOUNT_ID,
@@ -183,7 +200,7 @@ beforeAll(async () => {
     role: 'operator',
     ttlSeconds: 3_600,
   });
-  tokens = { client: created.token, user: user.token, operator: operator.token };
+  tokens = { client: created.token, secret: created.secret, user: user.token, operator: operator.token };
   const repository = new JobRepository(documentClient(), TABLES.jobs);
   jobs = Array.from({ length: 104 }, (_, index) =>
     makeJob({ accountId: ACCOUNT_ID, status: index < 4 ? 'CJ_REVIEWING' : 'CJ_NEW', files: [makeFile(), makeFile()] }),
@@ -207,7 +224,7 @@ const judge = async (fn: RehearsedFunction, call: AuthorizedCall): Promise<strin
         principal: fn.roleArn,
         action: call.action,
         resource: { resource: call.resource, accountId: ACCOUNT },
-        contextVariables: {},
+        contextVariables: call.leadingKeys === undefined ? {} : { 'dynamodb:LeadingKeys': call.leadingKeys },
       },
     },
     {},
@@ -409,6 +426,44 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     await expectAllowed('Reject');
   });
 
+  it('sessions: open a user and an operator session, a refused secret, a logout and its replay', async () => {
+    const { handler } = await import('../../functions/handlers/sessions');
+    await run('Sessions', async () => {
+      const secret = { secret: tokens.secret };
+      const open = (body: object, credentials: { secret: string } = secret) =>
+        http(handler, { method: 'POST', path: '/sessions', credentials, body });
+      const user = await open({ userId: 'anna@example.com', accountId: ACCOUNT_ID, ttlSeconds: 600 });
+      expect(user.statusCode, user.body).toBe(201);
+      const operator = await open({ userId: 'staff', accountId: 1, role: 'operator' });
+      expect(operator.statusCode, operator.body).toBe(201);
+      expect((await open({ userId: 'x', accountId: 1 }, { secret: `jsk_${'A'.repeat(43)}` })).statusCode).toBe(401);
+      const sessionToken = (JSON.parse(user.body) as { token: string }).token;
+      const logout = () =>
+        http(handler, { method: 'DELETE', path: '/sessions/current', credentials: { sessionToken } });
+      expect((await logout()).statusCode).toBe(200);
+      expect((await logout()).statusCode).toBe(401);
+    });
+    await expectAllowed('Sessions');
+  });
+
+  it('sessions: its role refuses a write outside session keys and a read of anything but credentials', async () => {
+    const fn = template.functions.Sessions;
+    const auth = template.tableArn('auth');
+    const call = (action: string, key: string): AuthorizedCall => ({
+      action: `dynamodb:${action}`,
+      resource: auth,
+      origin: 'a call its code never makes',
+      leadingKeys: [key],
+    });
+    expect(await judge(fn, call('PutItem', 'SESSION#abc'))).toBe('Allowed');
+    expect(await judge(fn, call('PutItem', 'CLIENT#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, call('DeleteItem', 'SECRET#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, call('UpdateItem', 'CLIENT#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, call('GetItem', 'JOB#1'))).not.toBe('Allowed');
+    expect(await judge(template.functions.Search, call('GetItem', 'SECRET#abc'))).not.toBe('Allowed');
+    expect(await judge(template.functions.Search, call('PutItem', 'SESSION#abc'))).not.toBe('Allowed');
+  });
+
   it('indexer: insert, modify, remove, a full batch of 100, a redelivered batch, a new domain', async () => {
     const { handler } = await import('../../functions/handlers/indexer');
     const invoke = async (Records: DynamoDBRecord[]) => {
@@ -430,7 +485,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
   });
 
   it('uses every grant it holds, except those the runtime itself uses (lib/runtime-grants.ts)', () => {
-    for (const name of ['Search', 'SearchFields', 'Reject', 'Indexer', 'SearchIndexSetup'] as const) {
+    for (const name of ['Search', 'SearchFields', 'Reject', 'Sessions', 'Indexer', 'SearchIndexSetup'] as const) {
       expect(unusedGrants(name), `${name} holds grants no call uses`).toEqual([]);
     }
   });
@@ -446,6 +501,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'dynamodb:Query',
       'dynamodb:UpdateItem',
     ]);
+    expect(actions('Sessions')).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem']);
     expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut']);
     expect(actions('SearchIndexSetup')).toEqual(['es:ESHttpHead', 'es:ESHttpPut']);
   });
@@ -456,6 +512,8 @@ const COST_BUDGETS = [
   { operation: 'search, first request of a container (client and session looked up)', dynamodb: 2, opensearch: 1 },
   { operation: 'search, auth cache warm', dynamodb: 0, opensearch: 1 },
   { operation: 'reject of one file, auth cache warm', dynamodb: 3, opensearch: 0 },
+  { operation: 'POST /sessions (client and secret read, session written)', dynamodb: 3, opensearch: 0 },
+  { operation: 'DELETE /sessions/current, first request of a container', dynamodb: 3, opensearch: 0 },
   { operation: 'indexer batch of 1 job', dynamodb: 1, opensearch: 1 },
   { operation: 'indexer batch of 100 jobs', dynamodb: 100, opensearch: 1 },
 ] as const;
@@ -496,6 +554,7 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
     const search = await import('../../functions/handlers/search');
     const reject = await import('../../functions/handlers/reject');
     const indexer = await import('../../functions/handlers/indexer');
+    const sessions = await import('../../functions/handlers/sessions');
     const rows: CostRow[] = [];
     const measure = async (
       operation: string,
@@ -528,14 +587,28 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
       // A refused request authenticates too: it warms the cache without touching the jobs table.
       () => http(reject.handler, { method: 'POST', path: '/reject', body: { files: [] } }),
     );
+    let opened = '';
+    await measure(COST_BUDGETS[3].operation, 'Sessions', async () => {
+      const response = await http(sessions.handler, {
+        method: 'POST',
+        path: '/sessions',
+        credentials: { secret: tokens.secret },
+        body: { userId: 'cost', accountId: ACCOUNT_ID },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      opened = (JSON.parse(response.body) as { token: string }).token;
+    });
+    const logout = () =>
+      http(sessions.handler, { method: 'DELETE', path: '/sessions/current', credentials: { sessionToken: opened } });
+    await measure(COST_BUDGETS[4].operation, 'Sessions', async () => expect((await logout()).statusCode).toBe(200));
     const index = async (records: DynamoDBRecord[]) => {
       const result = (await indexer.handler({ Records: records } as DynamoDBStreamEvent, lambdaContext() as never)) as {
         batchItemFailures: unknown[];
       };
       expect(result.batchItemFailures).toEqual([]);
     };
-    await measure(COST_BUDGETS[3].operation, 'Indexer', () => index([streamRecord(jobs[5]!, 'MODIFY', 2)]));
-    await measure(COST_BUDGETS[4].operation, 'Indexer', () =>
+    await measure(COST_BUDGETS[5].operation, 'Indexer', () => index([streamRecord(jobs[5]!, 'MODIFY', 2)]));
+    await measure(COST_BUDGETS[6].operation, 'Indexer', () =>
       index(jobs.slice(4, 104).map((job) => streamRecord(job, 'MODIFY', 2))),
     );
 

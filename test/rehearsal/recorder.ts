@@ -15,6 +15,11 @@ export interface AuthorizedCall {
   capacityUnits?: number;
   /** Marks the first call of each request (a transaction of several items is one request). */
   request?: true;
+  /**
+   * The partition key values the call touches, as IAM's `dynamodb:LeadingKeys` sees them (calls naming
+   * items by key: GetItem, PutItem, UpdateItem, DeleteItem and the items of a transaction or batch).
+   */
+  leadingKeys?: string[];
 }
 
 type Json = Record<string, unknown>;
@@ -27,6 +32,17 @@ const TRANSACT_ACTIONS: Record<string, string> = {
   Get: 'dynamodb:GetItem',
 };
 
+/** The partition key value (`pk`, the first key attribute of both tables) of an item or a key. */
+const leadingKeysOf = (...keys: unknown[]): string[] | undefined => {
+  const values = keys
+    .map((key) => (key as Json | undefined)?.pk)
+    .filter((value): value is string => typeof value === 'string');
+  return values.length === 0 ? undefined : values;
+};
+
+const withLeadingKeys = (call: AuthorizedCall, keys: string[] | undefined): AuthorizedCall =>
+  keys === undefined ? call : { ...call, leadingKeys: keys };
+
 /** The IAM requests of one DynamoDB command. */
 export const dynamoCalls = (command: string, input: Json, tableArn: (name: string) => string): AuthorizedCall[] => {
   const operation = command.replace(/Command$/, '');
@@ -38,17 +54,34 @@ export const dynamoCalls = (command: string, input: Json, tableArn: (name: strin
     case 'TransactGetItems':
       return (input.TransactItems as Json[]).map((item) => {
         const [kind, body] = Object.entries(item)[0] as [string, Json];
-        return { action: TRANSACT_ACTIONS[kind] ?? `dynamodb:${kind}`, resource: onTable(body.TableName), origin };
+        const call = {
+          action: TRANSACT_ACTIONS[kind] ?? `dynamodb:${kind}`,
+          resource: onTable(body.TableName),
+          origin,
+        };
+        return withLeadingKeys(call, leadingKeysOf(body.Key, body.Item));
       });
     case 'BatchGetItem':
     case 'BatchWriteItem':
-      return Object.keys(input.RequestItems as Json).map((table) => ({
-        action: `dynamodb:${operation}`,
-        resource: onTable(table),
-        origin,
-      }));
+      return Object.entries(input.RequestItems as Json).map(([table, request]) => {
+        const items = [request].flat() as Json[];
+        const keys = items.flatMap((entry) => [
+          ...((entry.Keys as Json[] | undefined) ?? []),
+          (entry.PutRequest as Json | undefined)?.Item,
+          (entry.DeleteRequest as Json | undefined)?.Key,
+        ]);
+        return withLeadingKeys(
+          { action: `dynamodb:${operation}`, resource: onTable(table), origin },
+          leadingKeysOf(...keys),
+        );
+      });
     default:
-      return [{ action: `dynamodb:${operation}`, resource: onTable(input.TableName, input.IndexName), origin }];
+      return [
+        withLeadingKeys(
+          { action: `dynamodb:${operation}`, resource: onTable(input.TableName, input.IndexName), origin },
+          input.IndexName === undefined ? leadingKeysOf(input.Key, input.Item) : undefined,
+        ),
+      ];
   }
 };
 

@@ -98,9 +98,10 @@ describe('the authorization matrix', () => {
     callers['reject-only client'] = await harness.issue({ accountId: ACCOUNT, grants: ['reject'] });
     callers['expired session'] = await harness.issue({ accountId: ACCOUNT, ttlSeconds: 1 });
     callers['revoked session'] = await harness.issue({ accountId: ACCOUNT });
-    await harness.store.revokeSession(callers['revoked session'].sessionToken);
+    const revoked = callers['revoked session'];
+    await harness.admin.revokeSessions(revoked.clientId ?? '', { sessionId: revoked.sessionId ?? '' }, { via: 'cli' });
     callers['disabled client'] = await harness.issue({ accountId: ACCOUNT });
-    await harness.store.disableClient(callers['disabled client'].clientToken);
+    await harness.admin.setClientEnabled(callers['disabled client'].clientId ?? '', false, { via: 'cli' });
     const mine = await harness.issue({ accountId: ACCOUNT });
     const theirs = await harness.issue({ accountId: ACCOUNT });
     callers["another client's session"] = { clientToken: mine.clientToken, sessionToken: theirs.sessionToken };

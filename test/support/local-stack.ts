@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { inject } from 'vitest';
 import type { Grant, Role } from '../../functions/auth/principal';
+import { AuthAdministration } from '../../functions/auth/administration';
 import { AuthStore } from '../../functions/auth/store';
 import { documentClient } from '../../functions/aws/dynamodb';
 import type { Job } from '../../functions/jobs/model';
@@ -46,12 +47,19 @@ export interface IssueOptions {
   accountId?: number;
   /** The session's lifetime in seconds (default one hour). */
   ttlSeconds?: number;
+  /** The roles the client may open sessions for (default both). */
+  sessionRoles?: Role[];
+  /** The client's own cap on session lifetimes. */
+  maxSessionTtlSeconds?: number;
 }
 
 /** A client and a session issued to it. */
 export interface IssuedTokens {
   clientId: string;
   clientToken: string;
+  /** The client's first secret (for `POST /sessions`; the client has the grant only when asked). */
+  clientSecret: string;
+  clientSecretId: string;
   sessionId: string;
   sessionToken: string;
 }
@@ -87,8 +95,8 @@ export interface TestStack {
   stack: LocalStack;
   /** Creates a client and a session for it. */
   issue(options?: IssueOptions): Promise<IssuedTokens>;
-  /** Disables a client (its sessions then answer 401 invalid_client, once the auth cache forgets it). */
-  disableClient(clientToken: string): Promise<void>;
+  /** Disables a client by id (its sessions then answer 401 invalid_client, once the auth cache forgets it). */
+  disableClient(clientId: string): Promise<void>;
   /** Upserts jobs into the jobs table (they reach the search index after {@link drained}). */
   importJobs(jobs: Job[]): Promise<void>;
   /** Resolves once every change written so far has reached the search index. */
@@ -124,16 +132,22 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
     const client = await store.createClient({
       name: `e2e client ${randomUUID().slice(0, 8)}`,
       grants: issueOptions.grants ?? ['search', 'reject'],
+      sessionRoles: issueOptions.sessionRoles ?? ['user', 'operator'],
+      ...(issueOptions.maxSessionTtlSeconds === undefined
+        ? {}
+        : { maxSessionTtlSeconds: issueOptions.maxSessionTtlSeconds }),
     });
     const session = await store.createSession({
       clientToken: client.token,
       accountId: issueOptions.accountId ?? DEFAULT_TEST_ACCOUNT_ID,
-      role: issueOptions.role ?? 'user',
+      role: issueOptions.role ?? issueOptions.sessionRoles?.[0] ?? 'user',
       ttlSeconds: issueOptions.ttlSeconds ?? 3600,
     });
     return {
       clientId: client.clientId,
       clientToken: client.token,
+      clientSecret: client.secret,
+      clientSecretId: client.secretId,
       sessionId: session.sessionId,
       sessionToken: session.token,
     };
@@ -180,8 +194,10 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
     tables: stack.tables,
     stack,
     issue,
-    disableClient: async (clientToken) => {
-      await store.disableClient(clientToken);
+    disableClient: async (clientId) => {
+      await new AuthAdministration(documentClient(), stack.tables.authTable).setClientEnabled(clientId, false, {
+        via: 'cli',
+      });
     },
     importJobs: async (jobs) => {
       await importJobs(jobs, { repository });

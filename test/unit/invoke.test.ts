@@ -46,8 +46,8 @@ describe('the command line', () => {
     });
   });
 
-  it('knows exactly the four handlers', () => {
-    expect(INVOKABLE_FUNCTIONS).toEqual(['search', 'search-fields', 'reject', 'indexer']);
+  it('knows exactly the five handlers', () => {
+    expect(INVOKABLE_FUNCTIONS).toEqual(['search', 'search-fields', 'reject', 'sessions', 'indexer']);
     for (const name of INVOKABLE_FUNCTIONS) expect(parseInvokeArgs([name, 'e.json']).functionName).toBe(name);
   });
 
@@ -121,6 +121,7 @@ describe('the token headers', () => {
       name,
       clientId: `cid-${name}`,
       clientToken: `demo-client-${name}`,
+      clientSecret: `jsk_demo-secret-${name}`,
       grants: ['search'],
     });
     await writeFile(
@@ -141,19 +142,28 @@ describe('the token headers', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('prefers the flags, then CLIENT_TOKEN / SESSION_TOKEN, then the demo user’s tokens', async () => {
-    await expect(resolveTokens({ clientToken: 'flag-c' }, { SESSION_TOKEN: 'env-s' }, demoTokensPath)).resolves.toEqual(
-      {
-        clientToken: 'flag-c',
-        sessionToken: 'env-s',
-        sources: { clientToken: 'flag', sessionToken: 'env' },
-      },
-    );
+  it('prefers the flags, then CLIENT_TOKEN / SESSION_TOKEN / CLIENT_SECRET, then the demo user’s tokens', async () => {
+    await expect(
+      resolveTokens({ clientToken: 'flag-c' }, { SESSION_TOKEN: 'env-s', CLIENT_SECRET: 'jsk_env' }, demoTokensPath),
+    ).resolves.toEqual({
+      clientToken: 'flag-c',
+      sessionToken: 'env-s',
+      clientSecret: 'jsk_env',
+      sources: { clientToken: 'flag', sessionToken: 'env' },
+    });
     await expect(resolveTokens({}, {}, demoTokensPath)).resolves.toEqual({
       clientToken: 'demo-client-user',
       sessionToken: 'demo-session-user',
+      clientSecret: 'jsk_demo-secret-user',
       sources: { clientToken: 'demo', sessionToken: 'demo' },
     });
+  });
+
+  it('puts the secret only into an event that carries X-Client-Secret, and no session token there', () => {
+    const tokens = { clientToken: 'c-1', sessionToken: 's-1', clientSecret: 'jsk_1' };
+    const opening = { ...searchEvent, headers: { 'X-Client-Token': 'x', 'X-Client-Secret': '<CLIENT_SECRET>' } };
+    expect(applyTokens(opening, tokens).headers).toEqual({ 'X-Client-Token': 'c-1', 'X-Client-Secret': 'jsk_1' });
+    expect(applyTokens(searchEvent, tokens).headers).not.toHaveProperty('X-Client-Secret');
   });
 
   it('leaves the event’s own headers when no token is known', async () => {

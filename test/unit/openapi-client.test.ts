@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createJobsApiClient } from '../../client/index';
+import { createJobsApiBackendClient, createJobsApiClient } from '../../client/index';
 import { CLIENT_SCHEMA, generateClientTypes } from '../../scripts/generate-client';
 
 /** A fetch that records each request and answers with a canned JSON answer. */
@@ -44,6 +44,27 @@ describe('the typed client', () => {
     expect(request.headers.get('x-session-token')).toBe('session-token');
     expect(request.headers.get('content-type')).toBe('application/json');
     expect(await request.json()).toEqual({ field: 'JobName', query: 'spring', statuses: ['CJ_NEW'] });
+  });
+
+  it('opens a session from a backend with the client token and secret, never a session token', async () => {
+    const session = { _type: 'SessionResponseBody', sessionId: 's', token: 't'.repeat(43), expiresAt: 'x' };
+    const { fetch, requests } = recordingFetch(201, session);
+    const api = createJobsApiBackendClient('http://api.test', { clientToken: 'ct', clientSecret: 'jsk_s' }, { fetch });
+    const { data } = await api.POST('/sessions', { body: { userId: 'anna', accountId: 1001 } });
+    expect(data?.token).toBe(session.token);
+    const request = requests[0]!;
+    expect(request.url).toBe('http://api.test/sessions');
+    expect(request.headers.get('x-client-token')).toBe('ct');
+    expect(request.headers.get('x-client-secret')).toBe('jsk_s');
+    expect(request.headers.has('x-session-token')).toBe(false);
+    expect(await request.json()).toEqual({ userId: 'anna', accountId: 1001 });
+  });
+
+  it('ends the session with DELETE /sessions/current', async () => {
+    const { fetch, requests } = recordingFetch(200, { _type: 'SessionEndedResponseBody', sessionId: 's' });
+    const { data } = await createJobsApiClient('http://api.test', tokens, { fetch }).DELETE('/sessions/current');
+    expect(data?.sessionId).toBe('s');
+    expect(requests[0]!.method).toBe('DELETE');
   });
 
   it('hands an error answer back as a typed error body', async () => {

@@ -162,8 +162,11 @@ describe('openapi.yaml', () => {
   it('answers 503 and 500 on every operation, and 411, 413 and 415 on every POST', () => {
     for (const { path, method, operation } of operations) {
       const statuses = Object.keys(operation.responses as Json);
+      // POST /sessions opens a session (201); a logout needs no grant (no 403).
+      const success = path === '/sessions' ? '201' : '200';
+      const refusals = path === '/sessions/current' ? ['400', '401'] : ['400', '401', '403'];
       expect(statuses, `${method} ${path}`).toEqual(
-        expect.arrayContaining(['200', '400', '401', '403', '406', '500', '503']),
+        expect.arrayContaining([success, ...refusals, '406', '500', '503']),
       );
       if (method === 'POST')
         expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['411', '413', '415']));
@@ -192,11 +195,15 @@ describe('openapi.yaml', () => {
     }
   });
 
-  it('requires both tokens, as apiKey headers, on every operation', () => {
+  it('requires both tokens, as apiKey headers, on every operation but POST /sessions, which takes the secret', () => {
     const schemes = (document.components as Json).securitySchemes as Record<string, Json>;
     expect(schemes.clientToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Client-Token' });
     expect(schemes.sessionToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Session-Token' });
+    expect(schemes.clientSecret).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Client-Secret' });
     expect(document.security).toEqual([{ clientToken: [], sessionToken: [] }]);
-    for (const { operation } of operations) expect(operation.security).toBeUndefined();
+    for (const { path, operation } of operations) {
+      if (path === '/sessions') expect(operation.security).toEqual([{ clientToken: [], clientSecret: [] }]);
+      else expect(operation.security).toBeUndefined();
+    }
   });
 });

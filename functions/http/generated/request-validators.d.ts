@@ -11,8 +11,12 @@ export declare const validateSearchRequest: RequestValidator;
 export declare const validateRejectRequest: RequestValidator;
 /** Validates against `components.schemas.RejectForm`. */
 export declare const validateRejectForm: RequestValidator;
+/** Validates against `components.schemas.SessionRequest`. */
+export declare const validateSessionRequest: RequestValidator;
 
 /** The top-level properties of `components.schemas.SearchRequest`, in schema order. */
 export declare const searchRequestFields: Readonly<Record<string, FormField>>;
 /** The top-level properties of `components.schemas.RejectForm`, in schema order. */
 export declare const rejectFormFields: Readonly<Record<string, FormField>>;
+/** The top-level properties of `components.schemas.SessionRequest`, in schema order. */
+export declare const sessionRequestFields: Readonly<Record<string, FormField>>;

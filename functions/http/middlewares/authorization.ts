@@ -1,14 +1,16 @@
 /**
  * Check 7 of docs/contract.md §1: the authenticated client holds the grant of the route (`search` for both
- * search endpoints, `reject` for /reject), else `403 forbidden`.
+ * search endpoints, `reject` for /reject, `sessions` for `POST /sessions`), else `403 forbidden`. A route
+ * without a grant (a logout) lets every authenticated caller through.
  */
 import type { Grant } from '../../auth/principal';
 import { ApiError } from '../errors';
-import { principalOf } from '../state';
+import { grantsOf } from '../state';
 import type { HttpMiddleware, HttpRequest } from './types';
 
 export interface AuthorizationOptions {
-  grant: Grant;
+  /** The grant the route needs; `undefined` for none. */
+  grant: Grant | undefined;
 }
 
 /** Middleware factory: grant check. Runs after {@link authentication}. */
@@ -16,7 +18,8 @@ export const authorization = (opts: AuthorizationOptions): HttpMiddleware => {
   const options: AuthorizationOptions = { ...opts };
 
   const authorizationBefore = (request: HttpRequest): void => {
-    if (!principalOf(request.internal).grants.includes(options.grant)) throw new ApiError('forbidden');
+    const grants = grantsOf(request.internal);
+    if (options.grant !== undefined && !grants.includes(options.grant)) throw new ApiError('forbidden');
   };
 
   return { name: 'authorization', before: authorizationBefore };

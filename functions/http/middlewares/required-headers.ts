@@ -1,21 +1,30 @@
 /**
  * Check 4 of docs/contract.md §1: `X-Client-Token`, then `X-Session-Token`, are present and not blank,
- * else `400 missing_header` naming the first one missing.
+ * else `400 missing_header` naming the first one missing. `POST /sessions` (§2a) requires `X-Client-Token`
+ * then `X-Client-Secret` instead: {@link CREDENTIAL_HEADERS}.
  */
 import { ApiError } from '../errors';
 import { lastHeaderValue } from '../headers';
+import type { Credentials } from '../routes';
 import type { HttpMiddleware, HttpRequest } from './types';
 
 /** The authentication headers, in the order they are checked. */
 export const CLIENT_TOKEN_HEADER = 'X-Client-Token';
 export const SESSION_TOKEN_HEADER = 'X-Session-Token';
+export const CLIENT_SECRET_HEADER = 'X-Client-Secret';
+
+/** The headers each kind of credentials is presented in, in the order they are checked. */
+export const CREDENTIAL_HEADERS = {
+  session: [CLIENT_TOKEN_HEADER, SESSION_TOKEN_HEADER],
+  secret: [CLIENT_TOKEN_HEADER, CLIENT_SECRET_HEADER],
+} as const satisfies Record<Credentials, readonly string[]>;
 
 export interface RequiredHeadersOptions {
   /** Header names (as the error names them), checked in order. */
   headers: readonly string[];
 }
 
-const defaults: RequiredHeadersOptions = { headers: [CLIENT_TOKEN_HEADER, SESSION_TOKEN_HEADER] };
+const defaults: RequiredHeadersOptions = { headers: CREDENTIAL_HEADERS.session };
 
 /** Middleware factory: required headers check. */
 export const requiredHeaders = (opts: Partial<RequiredHeadersOptions> = {}): HttpMiddleware => {

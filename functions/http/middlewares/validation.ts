@@ -3,18 +3,18 @@
  * level are `400 invalid_parameter` with `parameter: "body"`), then the endpoint's `parse` function
  * validates its fields, throwing `invalid_parameter` naming the first bad one.
  */
-import type { Principal } from '../../auth/principal';
 import { invalidParameter } from '../errors';
 import type { RequestBody } from '../request';
-import { principalOf } from '../state';
+import type { Principal } from '../../auth/principal';
+import { callerOf } from '../state';
 import type { HttpMiddleware, HttpRequest } from './types';
 
 /** The parameter name an error gives when the body as a whole is not an object. */
 export const BODY_PARAMETER = 'body';
 
-export interface ValidationOptions<TInput> {
-  /** The endpoint's parser ({@link noInput} for endpoints that read no body). */
-  parse: (body: RequestBody, principal: Principal) => TInput;
+export interface ValidationOptions<TInput, TCaller = Principal> {
+  /** The endpoint's parser ({@link noInput} for endpoints that read no body); it may read the caller. */
+  parse: (body: RequestBody, caller: TCaller) => TInput;
 }
 
 /** The parser of an endpoint that reads no body (`GET /search/fields`): its input is `undefined`. */
@@ -27,8 +27,10 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * Middleware factory: body validation. Runs after {@link bodyParser} and {@link authentication}, last of the
  * checks; hands the endpoint's handler its validated request in `context.validatedRequest`.
  */
-export const validation = <TInput>(opts: ValidationOptions<TInput>): HttpMiddleware<TInput> => {
-  const options: ValidationOptions<TInput> = { ...opts };
+export const validation = <TInput, TCaller = Principal>(
+  opts: ValidationOptions<TInput, TCaller>,
+): HttpMiddleware<TInput> => {
+  const options: ValidationOptions<TInput, TCaller> = { ...opts };
 
   const validationBefore = (request: HttpRequest<TInput>): void => {
     const state = request.internal;
@@ -37,9 +39,9 @@ export const validation = <TInput>(opts: ValidationOptions<TInput>): HttpMiddlew
       throw invalidParameter(BODY_PARAMETER, 'The body must be a JSON object or a form.');
     }
     const body: RequestBody = { encoding: decoded.encoding, fields: decoded.value };
-    const principal = principalOf(state);
+    const principal = callerOf(state);
     request.context.validatedRequest = {
-      input: options.parse(body, principal),
+      input: options.parse(body, principal as TCaller),
       principal,
       requestId: state.requestId ?? 'unknown',
     };

@@ -1,25 +1,31 @@
 /**
- * `create-client` and `create-session`: credentials for the local stack or a deployed one. Tokens are
- * printed once; only their hashes are stored.
+ * `create-client` and `create-session`: credentials for the local stack or a deployed one. Tokens and secrets
+ * are printed once; only their hashes are stored. A client token is never required on the command line:
+ * `create-session` finds the client by `--client-id`, or reads its token from `JOBS_API_CLIENT_TOKEN`
+ * (`--client-token` stays for existing scripts).
  */
+import { CLI_SOURCE } from '../../../functions/auth/audit';
 import { GRANTS, type Grant, ROLES, type Role } from '../../../functions/auth/principal';
+import { UnknownClientError } from '../../../functions/auth/store';
 import { type CliCommand, parseInteger, printJson, requiredOption, stringOption, UsageError } from './command';
-import { authStore } from './target';
+import { authAdministration, authStore } from './target';
 
-const DEFAULT_SESSION_TTL_SECONDS = 24 * 60 * 60;
+/** The environment variable the CLI reads a client token from. */
+export const CLIENT_TOKEN_VARIABLE = 'JOBS_API_CLIENT_TOKEN';
 
-const parseGrants = (text: string): Grant[] => {
-  const grants = text
+/** A comma-separated list of known words (`search,reject`). */
+const parseList = <T extends string>(text: string, option: string, known: readonly T[]): T[] => {
+  const words = text
     .split(',')
-    .map((grant) => grant.trim())
-    .filter((grant) => grant !== '');
-  for (const grant of grants) {
-    if (!(GRANTS as readonly string[]).includes(grant)) {
-      throw new UsageError(`Unknown grant "${grant}" (known: ${GRANTS.join(', ')})`);
+    .map((word) => word.trim())
+    .filter((word) => word !== '');
+  for (const word of words) {
+    if (!(known as readonly string[]).includes(word)) {
+      throw new UsageError(`Unknown ${option} "${word}" (known: ${known.join(', ')})`);
     }
   }
-  if (grants.length === 0) throw new UsageError('--grants needs at least one grant');
-  return grants as Grant[];
+  if (words.length === 0) throw new UsageError(`--${option} needs at least one value`);
+  return words as T[];
 };
 
 const parseRole = (text: string | undefined): Role => {
@@ -30,24 +36,40 @@ const parseRole = (text: string | undefined): Role => {
 
 export const createClientCommand: CliCommand = {
   name: 'create-client',
-  usage: `create-client --name <name> --grants <search,reject>
-      Registers a client; prints {"clientId","token"}.`,
-  options: { name: { type: 'string' }, grants: { type: 'string' } },
+  usage: `create-client --name <name> --grants <search,reject[,sessions]> [--session-roles user,operator] [--max-session-ttl <s>]
+      Registers a client and issues its first secret; prints {"clientId","token","secret"} (shown only now).
+      Keep the secret on the application's backend: it opens sessions with POST /sessions (grant sessions).`,
+  options: {
+    name: { type: 'string' },
+    grants: { type: 'string' },
+    'session-roles': { type: 'string' },
+    'max-session-ttl': { type: 'string' },
+  },
   run: async ({ values }) => {
-    const created = await authStore().createClient({
-      name: requiredOption(values, 'name'),
-      grants: parseGrants(requiredOption(values, 'grants')),
-    });
-    printJson({ clientId: created.clientId, token: created.token });
+    const roles = stringOption(values, 'session-roles');
+    const maxTtl = stringOption(values, 'max-session-ttl');
+    const created = await authStore().createClient(
+      {
+        name: requiredOption(values, 'name'),
+        grants: parseList<Grant>(requiredOption(values, 'grants'), 'grants', GRANTS),
+        ...(roles === undefined ? {} : { sessionRoles: parseList<Role>(roles, 'session-roles', ROLES) }),
+        ...(maxTtl === undefined ? {} : { maxSessionTtlSeconds: parseInteger(maxTtl, 'max-session-ttl', 1) }),
+      },
+      CLI_SOURCE,
+    );
+    printJson({ clientId: created.clientId, token: created.token, secret: created.secret });
     return 0;
   },
 };
 
 export const createSessionCommand: CliCommand = {
   name: 'create-session',
-  usage: `create-session --client-token <token> --account <id> [--role user|operator] [--ttl <seconds>] [--user <id>]
-      Opens a session for the client (role user, 24 hours by default); prints {"sessionId","token","expiresAt"}.`,
+  usage: `create-session (--client-id <id> | --client-token <token>) --account <id> [--role user|operator] [--ttl <seconds>] [--user <id>]
+      Opens a session (role user; 24 hours by default, at most 30 days for a user and 12 hours for an operator,
+      and the client's own cap); prints {"sessionId","token","expiresAt"}. Without either option the client
+      token is read from $${CLIENT_TOKEN_VARIABLE}.`,
   options: {
+    'client-id': { type: 'string' },
     'client-token': { type: 'string' },
     account: { type: 'string' },
     role: { type: 'string' },
@@ -56,15 +78,29 @@ export const createSessionCommand: CliCommand = {
   },
   dashValues: ['--client-token'],
   run: async ({ values }) => {
+    const clientId = stringOption(values, 'client-id');
+    const flagToken = stringOption(values, 'client-token');
+    if (clientId !== undefined && flagToken !== undefined) {
+      throw new UsageError('Give --client-id or --client-token, not both');
+    }
     const ttl = stringOption(values, 'ttl');
-    const user = values.user;
-    const created = await authStore().createSession({
-      clientToken: requiredOption(values, 'client-token'),
+    const user = stringOption(values, 'user');
+    const session = {
       accountId: parseInteger(requiredOption(values, 'account'), 'account', 0),
       role: parseRole(stringOption(values, 'role')),
-      ttlSeconds: ttl === undefined ? DEFAULT_SESSION_TTL_SECONDS : parseInteger(ttl, 'ttl', 1),
-      ...(typeof user === 'string' ? { userId: user } : {}),
-    });
+      ...(ttl === undefined ? {} : { ttlSeconds: parseInteger(ttl, 'ttl', 1) }),
+      ...(user === undefined ? {} : { userId: user }),
+    };
+    let created;
+    if (clientId) {
+      const { client } = await authAdministration().findClient(clientId);
+      if (!client.enabled) throw new UnknownClientError();
+      created = await authStore().openSession({ ...session, client }, CLI_SOURCE);
+    } else {
+      const clientToken = flagToken || process.env[CLIENT_TOKEN_VARIABLE]?.trim();
+      if (!clientToken) throw new UsageError(`--client-id, --client-token or $${CLIENT_TOKEN_VARIABLE} is required`);
+      created = await authStore().createSession({ ...session, clientToken }, CLI_SOURCE);
+    }
     printJson({ sessionId: created.sessionId, token: created.token, expiresAt: created.expiresAt });
     return 0;
   },

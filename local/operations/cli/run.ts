@@ -6,12 +6,15 @@
  * A command is one {@link CliCommand} in {@link COMMANDS}; adding one is a file and a line here.
  */
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import { InvalidAuthInputError, UnknownClientError } from '../../../functions/auth/store';
+import { ClientNotFoundError, SecretNotFoundError } from '../../../functions/auth/administration';
+import { InvalidAuthInputError, SessionRoleNotAllowedError, UnknownClientError } from '../../../functions/auth/store';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetSearchIndex } from '../../../functions/search/engine';
 import { assertSupportedNode, UnsupportedNodeError } from '../../paths';
 import { SearchDomainNotFoundError, SearchDomainNotReadyError } from '../domain-status';
 import { createClientCommand, createSessionCommand } from './auth-commands';
+import { disableClientCommand, enableClientCommand, revokeSecretCommand, rotateSecretCommand } from './client-commands';
+import { listSessionsCommand, revokeSessionCommand } from './session-commands';
 import { type CliCommand, CommandFailedError, message, type OptionValues, UsageError } from './command';
 import { attachDashValues } from './dash-values';
 import { importCommand } from './import-command';
@@ -22,6 +25,12 @@ import { selectTarget } from './target';
 export const COMMANDS: readonly CliCommand[] = [
   createClientCommand,
   createSessionCommand,
+  disableClientCommand,
+  enableClientCommand,
+  rotateSecretCommand,
+  revokeSecretCommand,
+  listSessionsCommand,
+  revokeSessionCommand,
   importCommand,
   reindexCommand,
   verifyIndexCommand,
@@ -83,6 +92,9 @@ const parseCommandLine = (argv: readonly string[]): ParsedCommandLine => {
 /** Errors that are the operator's to fix, said in one line (exit code 1). */
 const REPORTED_ERRORS = [
   UnknownClientError,
+  ClientNotFoundError,
+  SecretNotFoundError,
+  SessionRoleNotAllowedError,
   CommandFailedError,
   SearchDomainNotFoundError,
   SearchDomainNotReadyError,

@@ -4,6 +4,8 @@
  * through the environment the shared configuration (functions/config.ts) reads, so the commands use the very
  * code the functions run.
  */
+import { AuthAdministration } from '../../../functions/auth/administration';
+import { streamAuditSink } from '../../../functions/auth/audit';
 import { AuthStore } from '../../../functions/auth/store';
 import { documentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
@@ -41,8 +43,16 @@ export const selectTarget = async (stack: string | undefined, region: string | u
   };
 };
 
-/** The auth table of the target. */
-export const authStore = (): AuthStore => new AuthStore(documentClient(), process.env.AUTH_TABLE as string);
+/** Audit lines of the CLI's changes: one JSON line each on standard error, beside its other messages. */
+const cliAudit = streamAuditSink((line) => process.stderr.write(line));
+
+/** The auth table of the target; every credential issued or ended writes an audit line. */
+export const authStore = (): AuthStore =>
+  new AuthStore(documentClient(), process.env.AUTH_TABLE as string, { audit: cliAudit });
+
+/** Operators' view of the target's auth table (clients, secrets and sessions by id). */
+export const authAdministration = (): AuthAdministration =>
+  new AuthAdministration(documentClient(), process.env.AUTH_TABLE as string, { audit: cliAudit });
 
 /** The jobs table of the target. */
 export const jobRepository = (): JobRepository => new JobRepository(documentClient(), process.env.JOBS_TABLE as string);

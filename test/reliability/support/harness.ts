@@ -10,6 +10,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
 import type { Grant, Role } from '../../../functions/auth/principal';
+import { AuthAdministration } from '../../../functions/auth/administration';
 import { AuthStore } from '../../../functions/auth/store';
 import { documentClient, resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
@@ -63,6 +64,9 @@ export interface InvokeOptions {
 export interface Tokens {
   clientToken: string;
   sessionToken: string;
+  /** Set for tokens the harness issued. */
+  clientId?: string;
+  sessionId?: string;
 }
 
 export interface IssueOptions {
@@ -76,6 +80,8 @@ export interface Harness {
   tables: TestTables;
   repository: JobRepository;
   store: AuthStore;
+  /** Operators' view of the auth table (disable clients, revoke sessions by id). */
+  admin: AuthAdministration;
   /** Invokes the Lambda entry of `path` on an API Gateway event. */
   invoke(path: EndpointPath, options?: InvokeOptions): Promise<Answer>;
   /** Creates a client with `grants` and a session for it. */
@@ -150,14 +156,23 @@ export const startHarness = async (env: Record<string, string> = {}): Promise<Ha
   };
 
   const issue = async (options: IssueOptions = {}): Promise<Tokens> => {
-    const client = await store.createClient({ name: 'reliability', grants: options.grants ?? ['search', 'reject'] });
+    const client = await store.createClient({
+      name: 'reliability',
+      grants: options.grants ?? ['search', 'reject'],
+      sessionRoles: ['user', 'operator'],
+    });
     const session = await store.createSession({
       clientToken: client.token,
       accountId: options.accountId ?? 1,
       role: options.role ?? 'user',
       ttlSeconds: options.ttlSeconds ?? 3600,
     });
-    return { clientToken: client.token, sessionToken: session.token };
+    return {
+      clientToken: client.token,
+      sessionToken: session.token,
+      clientId: client.clientId,
+      sessionId: session.sessionId,
+    };
   };
 
   const seed = async (jobs: readonly Job[]): Promise<void> => {
@@ -193,5 +208,6 @@ export const startHarness = async (env: Record<string, string> = {}): Promise<Ha
     resetConfig();
   };
 
-  return { tables, repository, store, invoke, issue, seed, snapshot, close };
+  const admin = new AuthAdministration(documentClient(), tables.authTable);
+  return { tables, repository, store, admin, invoke, issue, seed, snapshot, close };
 };

@@ -6,7 +6,7 @@ import {
   Authenticator,
   MAX_AUTH_CACHE_TTL_MS,
 } from '../../../functions/auth/authenticate';
-import type { ClientRecord, SessionRecord } from '../../../functions/auth/store';
+import type { ClientRecord, SecretRecord, SessionRecord } from '../../../functions/auth/store';
 import { hashToken } from '../../../functions/auth/tokens';
 import { expectApiError } from '../http/expect-api-error';
 
@@ -17,6 +17,7 @@ const client = (overrides: Partial<ClientRecord> = {}): ClientRecord => ({
   name: 'Portal',
   grants: ['search'],
   enabled: true,
+  sessionRoles: ['user'],
   createdAt: '2024-01-01T00:00:00.000Z',
   ...overrides,
 });
@@ -39,6 +40,7 @@ const table = (records: { clients?: Record<string, ClientRecord>; sessions?: Rec
   const lookup = {
     getClient: vi.fn(async (hash: string) => clients.get(hash)),
     getSession: vi.fn(async (hash: string) => sessions.get(hash)),
+    getSecret: vi.fn(async (_hash: string): Promise<SecretRecord | undefined> => undefined),
   } satisfies AuthLookup;
   return { lookup, clients, sessions };
 };
@@ -67,8 +69,66 @@ describe('authenticator', () => {
   it('looks tokens up by their SHA-256 only', async () => {
     const { authenticator, db } = setup();
     await authenticator.authenticate('ct', 'st');
-    expect(db.lookup.getClient).toHaveBeenCalledWith(hashToken('ct'));
+    expect(db.lookup.getClient).toHaveBeenCalledWith(hashToken('ct'), { consistent: false });
     expect(db.lookup.getSession).toHaveBeenCalledWith(hashToken('st'));
+  });
+
+  describe('a backend with its client secret', () => {
+    const secret = (overrides: Partial<SecretRecord> = {}): SecretRecord => ({
+      secretId: 'k1',
+      clientId: 'c1',
+      createdAt: '2024-01-01T00:00:00.000Z',
+      ...overrides,
+    });
+    const withSecrets = (secrets: Record<string, SecretRecord>, clientOverrides: Partial<ClientRecord> = {}) => {
+      const db = table({ clients: { ct: client(clientOverrides), other: client({ clientId: 'c2' }) } });
+      const byHash = new Map(Object.entries(secrets).map(([value, record]) => [hashToken(value), record]));
+      db.lookup.getSecret.mockImplementation(async (hash: string) => byHash.get(hash));
+      return { db, authenticator: new Authenticator({ lookup: db.lookup, cacheTtlMs: 60_000, now: () => T0 }) };
+    };
+
+    it('authenticates the client by its token and one of its live secrets, read by hash and consistently', async () => {
+      const { db, authenticator } = withSecrets({ jsk_1: secret() });
+      await expect(authenticator.authenticateClient('ct', 'jsk_1')).resolves.toMatchObject({ clientId: 'c1' });
+      expect(db.lookup.getClient).toHaveBeenCalledWith(hashToken('ct'));
+      expect(db.lookup.getSecret).toHaveBeenCalledWith(hashToken('jsk_1'));
+    });
+
+    it('never caches: a second request reads the client and the secret again', async () => {
+      const { db, authenticator } = withSecrets({ jsk_1: secret() });
+      await authenticator.authenticateClient('ct', 'jsk_1');
+      await authenticator.authenticateClient('ct', 'jsk_1');
+      expect(db.lookup.getClient).toHaveBeenCalledTimes(2);
+      expect(db.lookup.getSecret).toHaveBeenCalledTimes(2);
+    });
+
+    it.each([
+      ['an unknown secret', 'ct', 'jsk_nope', {}],
+      ['another client’s secret', 'other', 'jsk_1', {}],
+      ['an expired secret', 'ct', 'jsk_old', {}],
+      ['a disabled client', 'ct', 'jsk_1', { enabled: false }],
+      ['an unknown client', 'nope', 'jsk_1', {}],
+    ])('answers invalid_client for %s', async (_name, clientToken, presented, overrides) => {
+      const { authenticator } = withSecrets(
+        { jsk_1: secret(), jsk_old: secret({ expiresAt: new Date(T0).toISOString() }) },
+        overrides,
+      );
+      await expectApiError(() => authenticator.authenticateClient(clientToken, presented), 'invalid_client');
+    });
+
+    it('does not look the secret up for an unknown client', async () => {
+      const { db, authenticator } = withSecrets({ jsk_1: secret() });
+      await expectApiError(() => authenticator.authenticateClient('nope', 'jsk_1'), 'invalid_client');
+      expect(db.lookup.getSecret).not.toHaveBeenCalled();
+    });
+  });
+
+  it('forgets a session ended in this container at once', async () => {
+    const { authenticator, db } = setup();
+    await authenticator.authenticate('ct', 'st');
+    db.sessions.delete(hashToken('st'));
+    authenticator.forgetSession('st');
+    await expectApiError(() => authenticator.authenticate('ct', 'st'), 'invalid_session');
   });
 
   it('refuses an unknown client with invalid_client', async () => {

@@ -1,10 +1,11 @@
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { MAX_OPERATOR_SESSION_TTL_SECONDS, MAX_USER_SESSION_TTL_SECONDS } from '../../../functions/auth/session-limits';
 import {
   AuthStore,
   InvalidAuthInputError,
-  MAX_SESSION_TTL_SECONDS,
+  SessionRoleNotAllowedError,
   UnknownClientError,
 } from '../../../functions/auth/store';
 import { hashToken } from '../../../functions/auth/tokens';
@@ -19,27 +20,50 @@ const documentClient = createDocumentClient({
 });
 const NOW = new Date('2025-03-01T12:00:00.000Z');
 const store = () => new AuthStore(documentClient, 'auth', { now: () => NOW });
+const CLIENT_ITEM = {
+  pk: 'x',
+  type: 'client',
+  clientId: 'c1',
+  name: 'P',
+  grants: ['search'],
+  enabled: true,
+  createdAt: 'x',
+};
 
 beforeEach(() => {
   ddb.reset();
 });
 
 describe('AuthStore (mocked DynamoDB)', () => {
-  it('stores a new client under the hash of its token, never the token', async () => {
+  it('stores a new client and its first secret under their hashes, never the token or the secret', async () => {
     ddb.on(PutCommand).resolves({});
     const created = await store().createClient({ name: ' Portal ', grants: ['search', 'search', 'reject'] });
-    const input = ddb.commandCalls(PutCommand)[0]?.args[0].input;
-    expect(input?.Item).toEqual({
+    const [client, secret] = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
+    expect(client?.Item).toEqual({
       pk: `CLIENT#${hashToken(created.token)}`,
       type: 'client',
       clientId: created.clientId,
+      clientEntry: 'CLIENT',
       name: 'Portal',
       grants: ['search', 'reject'],
       enabled: true,
+      sessionRoles: ['user'],
       createdAt: NOW.toISOString(),
     });
-    expect(JSON.stringify(input)).not.toContain(created.token);
-    expect(input?.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(secret?.Item).toEqual({
+      pk: `SECRET#${hashToken(created.secret)}`,
+      type: 'secret',
+      secretId: created.secretId,
+      clientId: created.clientId,
+      clientEntry: `SECRET#${created.secretId}`,
+      createdAt: NOW.toISOString(),
+    });
+    expect(created.secret).toMatch(/^jsk_[A-Za-z0-9_-]{43}$/);
+    for (const input of [client, secret]) {
+      expect(JSON.stringify(input)).not.toContain(created.token);
+      expect(JSON.stringify(input)).not.toContain(created.secret);
+      expect(input?.ConditionExpression).toBe('attribute_not_exists(pk)');
+    }
   });
 
   it.each([
@@ -52,18 +76,22 @@ describe('AuthStore (mocked DynamoDB)', () => {
 
   it('opens a session with an ISO expiry and a TTL in epoch seconds', async () => {
     ddb.on(GetCommand).resolves({
-      Item: { pk: 'x', type: 'client', clientId: 'c1', name: 'P', grants: ['search'], enabled: true, createdAt: 'x' },
+      Item: { ...CLIENT_ITEM, sessionRoles: ['user', 'operator'] },
     });
     ddb.on(PutCommand).resolves({});
     const created = await store().createSession({ clientToken: 'ct', accountId: 7, role: 'operator', ttlSeconds: 90 });
     expect(created.expiresAt).toBe('2025-03-01T12:01:30.000Z');
-    expect(ddb.commandCalls(GetCommand)[0]?.args[0].input.Key).toEqual({ pk: `CLIENT#${hashToken('ct')}` });
+    expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toMatchObject({
+      Key: { pk: `CLIENT#${hashToken('ct')}` },
+      ConsistentRead: true,
+    });
     const item = ddb.commandCalls(PutCommand)[0]?.args[0].input.Item;
     expect(item).toEqual({
       pk: `SESSION#${hashToken(created.token)}`,
       type: 'session',
       sessionId: created.sessionId,
       clientId: 'c1',
+      clientEntry: `SESSION#${created.sessionId}#${created.sessionId}`,
       accountId: 7,
       userId: created.sessionId,
       role: 'operator',
@@ -91,12 +119,32 @@ describe('AuthStore (mocked DynamoDB)', () => {
     ['a fractional account', { accountId: 1.5 }],
     ['an unknown role', { role: 'admin' }],
     ['a zero lifetime', { ttlSeconds: 0 }],
-    ['a lifetime over a year', { ttlSeconds: MAX_SESSION_TTL_SECONDS + 1 }],
+    ['a user session over 30 days', { ttlSeconds: MAX_USER_SESSION_TTL_SECONDS + 1 }],
+    ['an operator session over 12 hours', { role: 'operator', ttlSeconds: MAX_OPERATOR_SESSION_TTL_SECONDS + 1 }],
+    ['a session over the client’s own cap', { ttlSeconds: 3601, client: { maxSessionTtlSeconds: 3600 } }],
     ['a blank user', { userId: ' ' }],
+    ['a user with a control character', { userId: 'anna\n' }],
+    ['a user with a key separator', { userId: 'anna#1' }],
   ])('refuses a session with %s', async (_name, override) => {
+    ddb.on(GetCommand).resolves({
+      Item: { ...CLIENT_ITEM, sessionRoles: ['user', 'operator'], ...('client' in override ? override.client : {}) },
+    });
     const input = { clientToken: 'ct', accountId: 7, role: 'user', ttlSeconds: 60, ...override };
     await expect(store().createSession(input as never)).rejects.toThrow(InvalidAuthInputError);
-    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('refuses a session of a role the client may not open, and defaults to 24 hours under the caps', async () => {
+    ddb.on(GetCommand).resolves({ Item: CLIENT_ITEM });
+    ddb.on(PutCommand).resolves({});
+    const operator = { clientToken: 'ct', accountId: 7, role: 'operator' as const };
+    await expect(store().createSession(operator)).rejects.toThrow(SessionRoleNotAllowedError);
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+    const user = await store().createSession({ clientToken: 'ct', accountId: 7, role: 'user' });
+    expect(user.expiresAt).toBe('2025-03-02T12:00:00.000Z');
+    ddb.on(GetCommand).resolves({ Item: { ...CLIENT_ITEM, sessionRoles: ['operator'] } });
+    const staff = await store().createSession(operator);
+    expect(staff.expiresAt).toBe('2025-03-02T00:00:00.000Z');
   });
 
   it('reads nothing from an item of the other kind', async () => {
@@ -104,19 +152,29 @@ describe('AuthStore (mocked DynamoDB)', () => {
     await expect(store().getClient('h')).resolves.toBeUndefined();
   });
 
-  it('reports whether a disabled client or a revoked session existed', async () => {
-    ddb
-      .on(UpdateCommand)
-      .resolvesOnce({})
-      .rejectsOnce(Object.assign(new Error('failed'), { name: 'ConditionalCheckFailedException' }));
-    await expect(store().disableClient('ct')).resolves.toBe(true);
-    await expect(store().disableClient('ct')).resolves.toBe(false);
+  it('ends a session only for its own client, and says when there was none to end', async () => {
+    const sessionItem = {
+      pk: 'SESSION#h',
+      type: 'session',
+      sessionId: 's1',
+      clientId: 'c1',
+      accountId: 7,
+      userId: 'anna',
+      role: 'user',
+      createdAt: 'x',
+      expiresAt: 'y',
+    };
     ddb
       .on(DeleteCommand)
-      .resolvesOnce({ Attributes: { pk: 'x' } })
-      .resolvesOnce({});
-    await expect(store().revokeSession('st')).resolves.toBe(true);
-    await expect(store().revokeSession('st')).resolves.toBe(false);
+      .resolvesOnce({ Attributes: sessionItem })
+      .rejectsOnce(Object.assign(new Error('failed'), { name: 'ConditionalCheckFailedException' }));
+    await expect(store().endSession('h', 'c1', { via: 'cli' })).resolves.toMatchObject({ sessionId: 's1' });
+    await expect(store().endSession('h', 'c1', { via: 'cli' })).resolves.toBeUndefined();
+    expect(ddb.commandCalls(DeleteCommand)[0]?.args[0].input).toMatchObject({
+      Key: { pk: 'SESSION#h' },
+      ConditionExpression: 'clientId = :clientId',
+      ExpressionAttributeValues: { ':clientId': 'c1' },
+    });
   });
 
   it('bounds every call with an abort signal when given a timeout', async () => {

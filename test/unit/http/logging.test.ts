@@ -15,7 +15,14 @@ describe('log redaction', () => {
     expect(isSecretKey(key)).toBe(true);
   });
 
-  it.each(['tokenHash', 'accept', 'requestId', 'X-Request-Id', 'tokens'])('leaves %s readable', (key) => {
+  it.each(['tokenHash', 'secretHash', 'hash', 'secret', 'clientSecret', 'X-Client-Secret'])(
+    'treats %s (a secret or a hash) as a secret',
+    (key) => {
+      expect(isSecretKey(key)).toBe(true);
+    },
+  );
+
+  it.each(['accept', 'requestId', 'X-Request-Id', 'tokens', 'secretId', 'sessionId'])('leaves %s readable', (key) => {
     expect(isSecretKey(key)).toBe(false);
   });
 

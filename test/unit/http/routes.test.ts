@@ -2,16 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { allowHeader, allowsMethod, findRoute, ROUTES, routeFor } from '../../../functions/http/routes';
 
 describe('route table', () => {
-  it('serves POST /search, GET /search/fields and POST /reject with their grants', () => {
-    expect(ROUTES.map(({ path, methods, grant }) => ({ path, methods, grant }))).toEqual([
-      { path: '/search', methods: ['POST'], grant: 'search' },
-      { path: '/search/fields', methods: ['GET'], grant: 'search' },
-      { path: '/reject', methods: ['POST'], grant: 'reject' },
+  it('serves the search, reject and session endpoints with their grants and credentials', () => {
+    expect(ROUTES.map(({ path, methods, grant, credentials }) => ({ path, methods, grant, credentials }))).toEqual([
+      { path: '/search', methods: ['POST'], grant: 'search', credentials: 'session' },
+      { path: '/search/fields', methods: ['GET'], grant: 'search', credentials: 'session' },
+      { path: '/reject', methods: ['POST'], grant: 'reject', credentials: 'session' },
+      { path: '/sessions', methods: ['POST'], grant: 'sessions', credentials: 'secret' },
+      { path: '/sessions/current', methods: ['DELETE'], grant: undefined, credentials: 'session' },
     ]);
   });
 
-  it('names the Lambda function of each route', () => {
-    expect(ROUTES.map((route) => route.functionName)).toEqual(['search', 'search-fields', 'reject']);
+  it('names the Lambda function of each route; one function serves both session paths', () => {
+    expect(ROUTES.map((route) => route.functionName)).toEqual([
+      'search',
+      'search-fields',
+      'reject',
+      'sessions',
+      'sessions',
+    ]);
   });
 
   it('finds a known path and nothing for an unknown one', () => {

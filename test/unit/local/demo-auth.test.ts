@@ -5,11 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CreateClientInput, CreateSessionInput } from '../../../functions/auth/store';
 import {
   createDemoAuth,
-  DEMO_SESSION_TTL_SECONDS,
   type DemoAuthStore,
   DemoTokensFileError,
   demoCommands,
   demoSessionsExpiring,
+  demoSessionTtlSeconds,
   loadDemoTokens,
   renewDemoSessions,
   saveDemoTokens,
@@ -23,14 +23,20 @@ const fakeStore = () => {
   const store: DemoAuthStore = {
     createClient: async (input) => {
       clients.push(input);
-      return { clientId: `client-${clients.length}`, token: `client-token-${clients.length}` };
+      const n = clients.length;
+      return {
+        clientId: `client-${n}`,
+        token: `client-token-${n}`,
+        secretId: `secret-${n}`,
+        secret: `jsk_secret-${n}`,
+      };
     },
     createSession: async (input) => {
       sessions.push(input);
       return {
         sessionId: `session-${sessions.length}`,
         token: `session-token-${sessions.length}`,
-        expiresAt: new Date(Date.now() + input.ttlSeconds * 1000).toISOString(),
+        expiresAt: new Date(Date.now() + (input.ttlSeconds ?? 0) * 1000).toISOString(),
       };
     },
   };
@@ -47,10 +53,13 @@ describe('demo credentials', () => {
     const { store, clients, sessions } = fakeStore();
     const tokens = await createDemoAuth(store, { first: 1001, other: 1002 });
     expect(clients).toEqual([
-      { name: 'Demo app', grants: ['search', 'reject'] },
-      { name: 'Search-only app', grants: ['search'] },
+      { name: 'Demo app', grants: ['search', 'reject', 'sessions'], sessionRoles: ['user', 'operator'] },
+      { name: 'Search-only app', grants: ['search'], sessionRoles: ['user'] },
     ]);
-    expect(sessions.every((session) => session.ttlSeconds === DEMO_SESSION_TTL_SECONDS)).toBe(true);
+    expect(sessions.map((session) => session.ttlSeconds)).toEqual(
+      sessions.map((session) => demoSessionTtlSeconds(session.role)),
+    );
+    expect(tokens.clients.demoApp.clientSecret).toBe('jsk_secret-1');
     expect(tokens.sessions.user).toMatchObject({ accountId: 1001, role: 'user', clientToken: 'client-token-1' });
     expect(tokens.sessions.otherAccountUser).toMatchObject({ accountId: 1002, role: 'user' });
     expect(tokens.sessions.operator).toMatchObject({ role: 'operator', clientToken: 'client-token-1' });
@@ -79,11 +88,11 @@ describe('demo credentials', () => {
     expect(await readFile(path, 'utf8')).toBe('not json');
   });
 
-  it('renews sessions that expire within a day, keeping the clients and accounts', async () => {
+  it('renews sessions that expire within their margin, keeping the clients and accounts', async () => {
     const { store } = fakeStore();
     const tokens = await createDemoAuth(store, { first: 5, other: 6 });
     expect(demoSessionsExpiring(tokens)).toBe(false);
-    const later = Date.now() + (DEMO_SESSION_TTL_SECONDS - 3600) * 1000;
+    const later = Date.now() + (demoSessionTtlSeconds('operator') - 1800) * 1000;
     expect(demoSessionsExpiring(tokens, later)).toBe(true);
     const renewed = await renewDemoSessions(store, tokens);
     expect(renewed.clients).toEqual(tokens.clients);
