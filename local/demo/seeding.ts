@@ -10,6 +10,7 @@ import { JobRepository } from '../../functions/jobs/repository';
 import { words } from '../../functions/search/text';
 import {
   createDemoAuth,
+  type DemoAuthStore,
   type DemoCommand,
   type DemoTokens,
   demoCommands,
@@ -89,12 +90,29 @@ const seedOrLoadDemo = async (
     return { demo, seeded: false };
   }
   log('Seeding demo clients, sessions and jobs…');
-  const demo = await createDemoAuth(store, demoAccounts());
-  if (paths.demoTokens !== undefined) await saveDemoTokens(paths.demoTokens, demo);
-  const jobs = demoJobs();
-  await importJobs(jobs, { repository: new JobRepository(documents, tables.jobsTable) });
-  log(`Seeded ${jobs.length} demo jobs.`);
+  const demo = await seedDemoData(store, new JobRepository(documents, tables.jobsTable), async (tokens) => {
+    if (paths.demoTokens !== undefined) await saveDemoTokens(paths.demoTokens, tokens);
+  });
+  log(`Seeded ${demoJobs().length} demo jobs.`);
   return { demo, seeded: true };
+};
+
+/**
+ * Writes the demo clients and sessions, hands their tokens to `keep` (only hashes are stored), then upserts
+ * the demo jobs: what `npm start` seeds into an empty store and `seed-demo` into a deployed stack.
+ */
+export const seedDemoData = async (
+  store: DemoAuthStore,
+  repository: Pick<JobRepository, 'importJobs'>,
+  keep: (tokens: DemoTokens) => Promise<void> = async () => undefined,
+): Promise<DemoTokens> => {
+  const demo = await createDemoAuth(store, demoAccounts());
+  await keep(demo);
+  const result = await importJobs(demoJobs(), { repository });
+  if (result.failed.length > 0) {
+    throw new Error(`${result.failed.length} demo jobs were not written: ${result.failed[0]?.message}`);
+  }
+  return demo;
 };
 
 /**
