@@ -56,8 +56,10 @@ export class OperatorPolicy extends Construct {
         resources: [auth],
       },
       {
-        purpose: 'import and seed-demo write jobs (batches, transactions, a careful rewrite of a changed job).',
-        actions: dynamodb('BatchWriteItem', 'TransactWriteItems', 'Query'),
+        purpose:
+          'import and seed-demo write jobs: items in transactions (a changed job read first and its dropped files ' +
+          'deleted), the files of a job too large for one transaction in batches.',
+        actions: dynamodb('PutItem', 'DeleteItem', 'BatchWriteItem', 'Query'),
         resources: [jobs],
       },
       {
