@@ -144,6 +144,13 @@ const STEPS: Step[] = [
     args: () => ['status'],
     check: (result) => {
       expect(result.code, result.stderr).toBe(0);
+      expect(json(result)).toMatchObject({
+        target: `stack ${template.stackName} (${REGION})`,
+        jobsTable: TABLES.jobs,
+        authTable: TABLES.auth,
+        searchEngine: 'opensearch',
+        domain: { name: template.domainName, processingStatus: 'Active', ready: true },
+      });
       const index = json(result).index as { documents: number; tableJobs: number };
       expect(index).toMatchObject({ name: 'jobs', indices: aliasIndices(), healthy: true });
       expect(index.documents).toBe(index.tableJobs);
