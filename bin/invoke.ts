@@ -21,14 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { lambdaContext } from '../local/gateway/api-event';
 import { loadDemoTokens } from '../local/demo/auth';
-import {
-  DEFAULT_DATA_DIR,
-  DEFAULT_DYNAMODB_PORT,
-  dataPaths,
-  localDynamoDbEndpoint,
-  localTableNames,
-  portFrom,
-} from '../local/paths';
+import { DEFAULT_DATA_DIR, dataPaths, localStackEnvironment } from '../local/paths';
 import '../local/search/use-embedded-engine';
 
 /** The handler modules `invoke` runs, by function name (the entry file under `functions/handlers/`). */
@@ -103,30 +96,6 @@ export const parseInvokeArgs = (argv: readonly string[]): InvokeArgs => {
     throw new InvokeUsageError(`Unknown function "${functionName}"; expected one of ${INVOKABLE_FUNCTIONS.join(', ')}`);
   }
   return { functionName, eventPath, ...tokens };
-};
-
-/**
- * The environment a handler needs to run against the local stack of `npm start`. Variables already
- * set in `env` win, so any of them can point elsewhere.
- */
-export const localInvokeEnvironment = (env: NodeJS.ProcessEnv): Record<string, string> => {
-  const paths = dataPaths(env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
-  const tables = localTableNames();
-  const defaults: Record<string, string> = {
-    JOBS_TABLE: tables.jobsTable,
-    AUTH_TABLE: tables.authTable,
-    DYNAMODB_ENDPOINT: localDynamoDbEndpoint(portFrom(env, 'DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT)),
-    SEARCH_ENGINE: 'embedded',
-    SEARCH_DB_PATH: paths.searchDb,
-    AWS_REGION: 'us-east-1',
-    // DynamoDB Local accepts any credentials, but the SDK needs some.
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    POWERTOOLS_SERVICE_NAME: 'jobs-api',
-  };
-  const merged: Record<string, string> = {};
-  for (const [name, value] of Object.entries(defaults)) merged[name] = env[name]?.trim() || value;
-  return merged;
 };
 
 /** The tokens to put into an API event, and where they came from. */
@@ -279,7 +248,7 @@ const main = async (): Promise<number> => {
     return 0;
   }
   const event = await readEvent(args.eventPath);
-  Object.assign(process.env, localInvokeEnvironment(process.env));
+  Object.assign(process.env, localStackEnvironment(process.env));
   const paths = dataPaths(process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
   if (paths.inMemory) note('DATA_DIR is :memory: — the search index is not shared with `npm start`.');
 

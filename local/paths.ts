@@ -81,6 +81,30 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
 /** The DynamoDB Local endpoint for a port. */
 export const localDynamoDbEndpoint = (port: number = DEFAULT_DYNAMODB_PORT): string => `http://localhost:${port}`;
 
+/**
+ * The environment under which the functions' code acts on the local stack (the CLI's local target and
+ * `npm run invoke`): its tables, DynamoDB Local, the embedded engine's file under `DATA_DIR`, and the region and
+ * placeholder credentials the SDK wants (DynamoDB Local accepts any). A non-blank value already in `env` wins.
+ */
+export const localStackEnvironment = (env: NodeJS.ProcessEnv): Record<string, string> => {
+  const paths = dataPaths(env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
+  const tables = localTableNames();
+  const defaults: Record<string, string> = {
+    JOBS_TABLE: tables.jobsTable,
+    AUTH_TABLE: tables.authTable,
+    DYNAMODB_ENDPOINT: localDynamoDbEndpoint(portFrom(env, 'DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT)),
+    SEARCH_ENGINE: 'embedded',
+    SEARCH_DB_PATH: paths.searchDb,
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    POWERTOOLS_SERVICE_NAME: 'jobs-api',
+  };
+  const merged: Record<string, string> = {};
+  for (const [name, value] of Object.entries(defaults)) merged[name] = env[name]?.trim() || value;
+  return merged;
+};
+
 /** Thrown when an environment variable of the local stack holds an unusable value. */
 export class LocalSettingError extends Error {
   public constructor(message: string) {

@@ -12,11 +12,11 @@ import {
   INVOKABLE_FUNCTIONS,
   InvokeUsageError,
   invokeHandler,
-  localInvokeEnvironment,
   parseInvokeArgs,
   resolveTokens,
   withStdoutOnStderr,
 } from '../../bin/invoke';
+import { localStackEnvironment } from '../../local/paths';
 import searchEvent from '../../events/search.json';
 import indexerEvent from '../../events/indexer.json';
 
@@ -72,7 +72,7 @@ describe('the command line', () => {
 
 describe('the local environment', () => {
   it('points the handlers at the stack of npm start by default', () => {
-    expect(localInvokeEnvironment({})).toMatchObject({
+    expect(localStackEnvironment({})).toMatchObject({
       JOBS_TABLE: 'jobs-api-local-Jobs',
       AUTH_TABLE: 'jobs-api-local-Auth',
       DYNAMODB_ENDPOINT: 'http://localhost:8000',
@@ -82,7 +82,7 @@ describe('the local environment', () => {
   });
 
   it('follows DATA_DIR and DYNAMODB_PORT as npm start does', () => {
-    expect(localInvokeEnvironment({ DATA_DIR: '/srv/jobs-data', DYNAMODB_PORT: '8123' })).toMatchObject({
+    expect(localStackEnvironment({ DATA_DIR: '/srv/jobs-data', DYNAMODB_PORT: '8123' })).toMatchObject({
       DYNAMODB_ENDPOINT: 'http://localhost:8123',
       SEARCH_DB_PATH: '/srv/jobs-data/search.sqlite',
     });
@@ -96,7 +96,7 @@ describe('the local environment', () => {
       SEARCH_DB_PATH: '/tmp/other.sqlite',
       AWS_REGION: 'eu-west-1',
     };
-    expect(localInvokeEnvironment(env)).toMatchObject(env);
+    expect(localStackEnvironment(env)).toMatchObject(env);
   });
 });
 

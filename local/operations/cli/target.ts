@@ -8,14 +8,7 @@ import { AuthStore } from '../../../functions/auth/store';
 import { documentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
 import { JobRepository } from '../../../functions/jobs/repository';
-import {
-  DEFAULT_DATA_DIR,
-  DEFAULT_DYNAMODB_PORT,
-  dataPaths,
-  localDynamoDbEndpoint,
-  localTableNames,
-  portFrom,
-} from '../../paths';
+import { IN_MEMORY, localStackEnvironment } from '../../paths';
 import { assertSearchDomainReady, describeSearchDomain, type SearchDomainState } from '../domain-status';
 import { resolveStackTarget, type StackTarget, stackTargetEnvironment } from '../stack-target';
 import { CommandFailedError, message } from './command';
@@ -43,22 +36,13 @@ export const selectTarget = async (stack: string | undefined, region: string | u
       searchIndexInMemory: false,
     };
   }
-  const tables = localTableNames();
-  const endpoint =
-    env.DYNAMODB_ENDPOINT?.trim() || localDynamoDbEndpoint(portFrom(env, 'DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT));
-  const paths = dataPaths(env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
-  Object.assign(env, {
-    JOBS_TABLE: env.JOBS_TABLE?.trim() || tables.jobsTable,
-    AUTH_TABLE: env.AUTH_TABLE?.trim() || tables.authTable,
-    DYNAMODB_ENDPOINT: endpoint,
-    SEARCH_ENGINE: 'embedded',
-    SEARCH_DB_PATH: paths.searchDb,
-  });
-  env.AWS_REGION ??= 'us-east-1';
-  env.AWS_ACCESS_KEY_ID ??= 'local';
-  env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  const local = localStackEnvironment(env);
+  Object.assign(env, local);
   resetConfig();
-  return { description: `local stack at ${endpoint}`, searchIndexInMemory: paths.inMemory };
+  return {
+    description: `local stack at ${local.DYNAMODB_ENDPOINT}`,
+    searchIndexInMemory: local.SEARCH_DB_PATH === IN_MEMORY,
+  };
 };
 
 /** The command line that runs `command` on the same target (`npm run cli -- reindex --stack …`). */
