@@ -75,6 +75,9 @@ export class OpenSearchStandIn {
   /** Alias name → the indices it points at. */
   public readonly aliases = new Map<string, Set<string>>();
   readonly #server: Server;
+  /** Counts the requests that may change documents or aliases (the version scan's cache key). */
+  #writes = 0;
+  #scan: { key: string; entries: { index: string; id: number; version: number }[] } | undefined;
   readonly #tls: ReturnType<typeof selfSignedCertificate> | undefined;
 
   public constructor(options: { tls?: boolean } = {}) {
@@ -108,6 +111,7 @@ export class OpenSearchStandIn {
 
   /** Creates a concrete index (optionally under an alias), as a deployment or a raced rebuild would. */
   public createIndex(name: string, alias?: string): void {
+    this.#writes += 1;
     this.indices.set(name, new Map());
     if (alias !== undefined) this.aliases.set(alias, new Set([...(this.aliases.get(alias) ?? []), name]));
   }
@@ -134,6 +138,9 @@ export class OpenSearchStandIn {
       this.onRequest(recorded);
       const problems = openSearchApiProblems(recorded);
       this.problems.push(...problems.map((problem) => `${recorded.method} ${request.url}: ${problem}`));
+      if (recorded.method !== 'GET' && !recorded.path.endsWith('/_search') && !recorded.path.endsWith('/_mget')) {
+        this.#writes += 1;
+      }
       const answer =
         problems.length > 0 ? error(400, 'x_content_parse_exception', problems[0]!) : this.#answer(recorded);
       const payload = answer.body === undefined ? '' : JSON.stringify(answer.body);
@@ -255,24 +262,40 @@ export class OpenSearchStandIn {
   #versionScan(indices: string[], body: Json): Answer {
     const after = (body.search_after as number[] | undefined)?.[0] ?? Number.NEGATIVE_INFINITY;
     const size = Number(body.size ?? 10);
-    const hits = indices
-      .flatMap((index) =>
-        [...(this.indices.get(index) ?? new Map<string, StoredDocument>())].map(([id, doc]) => ({ index, id, doc })),
-      )
-      .filter(({ id }) => Number(id) > after)
-      .sort((a, b) => Number(a.id) - Number(b.id))
-      .slice(0, size)
-      .map(({ index, id, doc }) => ({
-        _index: index,
-        _id: id,
-        _version: doc.version,
-        _score: null,
-        sort: [Number(id)],
-      }));
+    const sorted = this.#sortedEntries(indices);
+    let start = 0;
+    for (let end = sorted.length; start < end;) {
+      const middle = (start + end) >>> 1;
+      if (sorted[middle]!.id <= after) start = middle + 1;
+      else end = middle;
+    }
+    const hits = sorted.slice(start, start + size).map(({ index, id, version }) => ({
+      _index: index,
+      _id: String(id),
+      _version: version,
+      _score: null,
+      sort: [id],
+    }));
     return {
       status: 200,
       body: { took: 1, timed_out: false, hits: { total: { value: hits.length, relation: 'eq' }, hits } },
     };
+  }
+
+  /** Every document of `indices` ascending by id, sorted once per scan (until the next write). */
+  #sortedEntries(indices: string[]): { index: string; id: number; version: number }[] {
+    const key = `${this.#writes}:${indices.join(',')}`;
+    if (this.#scan?.key !== key) {
+      const entries = indices.flatMap((index) =>
+        [...(this.indices.get(index) ?? new Map<string, StoredDocument>())].map(([id, doc]) => ({
+          index,
+          id: Number(id),
+          version: doc.version,
+        })),
+      );
+      this.#scan = { key, entries: entries.sort((a, b) => a.id - b.id) };
+    }
+    return this.#scan.entries;
   }
 
   #multiGet(name: string, indices: string[], body: Json): Answer {
