@@ -18,11 +18,12 @@ import { ApiRateLimits } from './rate-limits';
 import { OperatorPolicy } from './operator-policy';
 import { JobsRestApi } from './rest-api';
 import { SearchDomain } from './search-domain';
+import { SearchIndexSetup } from './search-index-setup';
 import type { JobsApiConfig } from './stack-config';
 import { STACK_OUTPUTS } from './stack-outputs';
 import { StreamIndexer } from './stream-indexer';
 
-/** The OpenSearch index (an alias once `reindex` manages versions) the functions use. */
+/** The OpenSearch alias the functions use (created at deploy time by {@link SearchIndexSetup}). */
 export const SEARCH_INDEX_NAME = 'jobs';
 
 /** How long an API function may run: the contract's 10-second ceiling on any answer. */
@@ -73,6 +74,8 @@ export class JobsApiStack extends Stack {
   public readonly jobsTable: JobsTable;
   public readonly authTable: AuthTable;
   public readonly searchDomain: SearchDomain;
+  /** Creates the search index and its alias at deploy time, before the API serves. */
+  public readonly searchIndexSetup: SearchIndexSetup;
   public readonly functions: Record<FunctionName, HandlerFunction>;
   public readonly restApi: JobsRestApi;
   public readonly streamIndexer: StreamIndexer;
@@ -177,6 +180,14 @@ export class JobsApiStack extends Stack {
       topicArn: config.alarmTopicArn,
     });
 
+    this.searchIndexSetup = new SearchIndexSetup(this, 'SearchIndexSetup', {
+      domain: this.searchDomain,
+      environment,
+      detailedTracing: config.detailedTracing,
+      logRetention,
+    });
+    this.searchIndexSetup.precede(this.restApi.api.deploymentStage);
+
     this.addOutputs();
     acknowledgeAcceptedFindings(this);
   }
@@ -207,8 +218,9 @@ export class JobsApiStack extends Stack {
 
     // The indexer reads each touched job (its item and its files) with one query per job.
     allow(Indexer, dynamodb('Query'), [jobs]);
-    // The indexer writes with POST /{alias}/_bulk and, on a new domain, creates the first concrete index
-    // behind the alias with PUT /{alias}-v0. Rebuilds (reindex) run with the operator's credentials.
+    // The indexer writes with POST /{alias}/_bulk and, should the alias be missing (an index deleted by
+    // hand), creates the first concrete index behind it with PUT /{alias}-v0, as the deploy-time setup
+    // does. Rebuilds (reindex) run with the operator's credentials.
     this.searchDomain.grantPaths(Indexer.role, ['es:ESHttpPost'], [`${SEARCH_INDEX_NAME}/_bulk`]);
     this.searchDomain.grantPaths(Indexer.role, ['es:ESHttpPut'], [`${SEARCH_INDEX_NAME}-v0`]);
   }

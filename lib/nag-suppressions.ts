@@ -18,7 +18,7 @@ export interface AcknowledgedParts extends Stack {
   rateLimits: ApiRateLimits | undefined;
 }
 
-const XRAY_REASON =
+export const XRAY_REASON =
   'X-Ray tracing (Tracing.ACTIVE) needs xray:PutTraceSegments and xray:PutTelemetryRecords, which ' +
   'support no resource-level permissions, so their resource is "*".';
 

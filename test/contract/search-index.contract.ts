@@ -8,7 +8,13 @@ import type { Job, JobFile, JobStatus } from '../../functions/jobs/model';
 import { toSearchDocument } from '../../functions/search/search-document';
 import type { SearchFieldId } from '../../functions/search/fields';
 import { TEXT_FIELD_IDS, type TextFieldId } from '../../functions/search/query-text';
-import type { IndexOutcome, SearchDocument, SearchIndex, SearchQuery } from '../../functions/search/search-index';
+import {
+  type IndexOutcome,
+  type SearchDocument,
+  type SearchIndex,
+  type SearchQuery,
+  SearchUnavailableError,
+} from '../../functions/search/search-index';
 import { makeFile, makeJob } from '../support/jobs';
 
 /** Creates a fresh, empty engine for one test. */
@@ -120,6 +126,17 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory,
 
     const found = (field: SearchFieldId, text: string, overrides: Partial<SearchQuery> = {}) =>
       ids({ field, text, ...overrides });
+
+    describe('an engine that holds no index yet', () => {
+      it('answers every search with the empty page', async () => {
+        expect(await index.search(query())).toEqual({ total: 0, jobs: [] });
+        expect(await index.search(query({ field: 'JobName', text: 'spr cat', accountId: 5, offset: 40 }))).toEqual({
+          total: 0,
+          jobs: [],
+        });
+        expect(await index.get(1)).toBeUndefined();
+      });
+    });
 
     describe('text fields', () => {
       for (const field of TEXT_FIELD_IDS) {
@@ -720,6 +737,42 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory,
             ]);
           } finally {
             await reader.close();
+          }
+        });
+
+        it('leaves one complete index after two rebuilds at once, and writes apply to it', async () => {
+          await given(job(1), job(2));
+          const operator = await secondHandle();
+          try {
+            const fills = [
+              [10, 11, 12],
+              [20, 21],
+            ];
+            const rebuildWith = (engine: SearchIndex, ids: number[]) =>
+              engine.rebuild(async (writer) => {
+                for (const id of ids) {
+                  await writer.apply([upsert(doc(job(id)))]);
+                  await new Promise((resolve) => setImmediate(resolve));
+                }
+              });
+            const results = await Promise.allSettled([
+              rebuildWith(index, fills[0] ?? []),
+              rebuildWith(operator, fills[1] ?? []),
+            ]);
+            // Both may finish (the later swap wins), or one may be refused while the other holds the index.
+            const finished = fills.filter((_, position) => results[position]?.status === 'fulfilled');
+            expect(finished.length).toBeGreaterThan(0);
+            for (const result of results) {
+              if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(SearchUnavailableError);
+            }
+            const held = (await ids()).sort((a, b) => a - b);
+            expect(finished).toContainEqual(held);
+            // Exactly one index: every job is counted once, and a write lands where searches read.
+            expect((await index.search(query())).total).toBe(held.length);
+            expect(await operator.apply([upsert(doc(job(30)))])).toEqual([INDEXED]);
+            expect(await ids()).toEqual([30, ...held.slice().reverse()]);
+          } finally {
+            await operator.close();
           }
         });
       }

@@ -1,5 +1,5 @@
 /**
- * Synthesizes the app as `cdk synth` does — real esbuild bundling of the four handlers, cdk-nag as a
+ * Synthesizes the app as `cdk synth` does — real esbuild bundling of every handler, cdk-nag as a
  * validation plugin — once, into a cloud assembly inside the repository (so the bundles resolve the
  * AWS SDK from node_modules as the Lambda runtime provides it), and checks what SAM and Lambda read.
  */
@@ -14,7 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJobsApi } from '../../lib/app';
 import { ESM_BANNER, externalModulesFor, PROJECT_ROOT } from '../../lib/handler-function';
 
-const FUNCTION_IDS = ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction', 'IndexerFunction'] as const;
+const FUNCTION_IDS = [
+  'SearchFunction',
+  'SearchFieldsFunction',
+  'RejectFunction',
+  'IndexerFunction',
+  'SearchIndexSetupFunction',
+] as const;
 
 /** The largest bundle a function may have. */
 const MAX_BUNDLE_BYTES = 1024 * 1024;

@@ -55,10 +55,31 @@ beforeAll(() => {
   template = Template.fromStack(stack);
 });
 
+describe('the search index setup at deploy time', () => {
+  const setupId = () => stack.getLogicalId(stack.searchIndexSetup.resource.node.defaultChild as never);
+
+  it('creates the index and its alias through its own function, and waits at most five minutes for it', () => {
+    template.hasResource('Custom::SearchIndexSetup', {
+      Properties: {
+        ServiceToken: { 'Fn::GetAtt': ['SearchIndexSetupFunction', 'Arn'] },
+        ServiceTimeout: '300',
+        Alias: 'jobs',
+        Endpoint: Match.anyValue(),
+      },
+    });
+  });
+
+  it('runs before the API stage serves', () => {
+    const stages = Object.values(resourcesOf('AWS::ApiGateway::Stage'));
+    expect(stages).toHaveLength(1);
+    expect(stages[0]?.DependsOn).toContain(setupId());
+  });
+});
+
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(4);
+    expect(functions).toHaveLength(5);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -75,6 +96,7 @@ describe('the functions', () => {
       'RejectFunction',
       'SearchFieldsFunction',
       'SearchFunction',
+      'SearchIndexSetupFunction',
     ]);
   });
 
@@ -193,24 +215,29 @@ describe('the search domain', () => {
     expect(policy).toContain('{"Ref":"AWS::StackId"}');
   });
 
-  it('lets only the search and indexer roles in, on the index paths they use', () => {
+  it('lets only the search, indexer and index setup roles in, on the index paths they use', () => {
     const domain = Object.values(resourcesOf('AWS::OpenSearchService::Domain'))[0] as Json;
     const policy = propertiesOf(domain).AccessPolicies as { Statement: (Statement & { Principal: unknown })[] };
     const roleId = (name: FunctionName) => stack.getLogicalId(stack.functions[name].role.node.defaultChild as CfnRole);
+    const setupRole = stack.getLogicalId(stack.searchIndexSetup.handler.role.node.defaultChild as CfnRole);
     expect(policy.Statement.map((statement) => statement.Principal)).toEqual([
       { AWS: { 'Fn::GetAtt': [roleId('Search'), 'Arn'] } },
       { AWS: { 'Fn::GetAtt': [roleId('Indexer'), 'Arn'] } },
       { AWS: { 'Fn::GetAtt': [roleId('Indexer'), 'Arn'] } },
+      { AWS: { 'Fn::GetAtt': [setupRole, 'Arn'] } },
+      { AWS: { 'Fn::GetAtt': [setupRole, 'Arn'] } },
     ]);
     const paths = policy.Statement.map((statement) =>
       [statement.Resource as Json[] | Json]
         .flat()
         .map((resource) => JSON.stringify(resource).match(/"\/(jobs[^"]*)"\]/)?.[1]),
     );
-    expect(paths).toEqual([['jobs/_search'], ['jobs/_bulk'], ['jobs-v0']]);
+    expect(paths).toEqual([['jobs/_search'], ['jobs/_bulk'], ['jobs-v0'], ['jobs'], ['jobs-v0']]);
     expect(policy.Statement.map((statement) => statement.Action)).toEqual([
       'es:ESHttpPost',
       'es:ESHttpPost',
+      'es:ESHttpPut',
+      'es:ESHttpHead',
       'es:ESHttpPut',
     ]);
     expect(JSON.stringify(policy)).not.toContain('"*"');

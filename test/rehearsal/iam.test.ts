@@ -22,14 +22,20 @@ import { JobRepository } from '../../functions/jobs/repository';
 import { toSearchDocument } from '../../functions/search/search-document';
 import { resetSearchIndex } from '../../functions/search/engine';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
-import type { FunctionName } from '../../lib/jobs-api-stack';
 import { RUNTIME_GRANTS } from '../../lib/runtime-grants';
 import { ensureTable } from '../../local/dynamodb/tables';
 import { apiEvent, lambdaContext } from '../support/api-event';
-import { FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';
+import { setupEvent } from '../support/cloudformation-events';
+import { FakeOpenSearchCluster, FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';
 import { makeFile, makeJob } from '../support/jobs';
 import { type AuthorizedCall, CallRecorder } from './recorder';
-import { ACCOUNT, type RehearsalTemplate, type RehearsedFunction, synthesizeForRehearsal } from './template';
+import {
+  ACCOUNT,
+  type RehearsalTemplate,
+  type RehearsedFunction,
+  type RehearsedName,
+  synthesizeForRehearsal,
+} from './template';
 
 const suffix = crypto.randomUUID().slice(0, 8);
 const TABLES = { jobs: `rehearsal-jobs-${suffix}`, auth: `rehearsal-auth-${suffix}` };
@@ -40,11 +46,13 @@ let node: FakeOpenSearchNode;
 let nodeUrl: string;
 const recorder = new CallRecorder();
 /** Every call each function made, over all its scenarios. */
-const made = new Map<FunctionName, AuthorizedCall[]>();
+const made = new Map<RehearsedName, AuthorizedCall[]>();
 let tokens: { client: string; user: string; operator: string };
 let jobs: Job[];
 /** Whether the stand-in answers as a domain without the alias yet (the first bulk of a new domain). */
 let aliasMissing = false;
+/** Whether searches find no alias (a domain nothing created an index on). */
+let searchIndexMissing = false;
 
 /** The stand-in answers as OpenSearch does, and records each request as IAM sees it. */
 const answer = (request: RecordedRequest) => {
@@ -65,6 +73,9 @@ const answer = (request: RecordedRequest) => {
     }
     const items = actions.map((line) => ({ [Object.keys(line)[0]!]: { status: 201, result: 'created' } }));
     return { status: 200, body: { took: 2, errors: false, items } };
+  }
+  if (request.path.endsWith('/_search') && searchIndexMissing) {
+    return { status: 404, body: { error: { type: 'index_not_found_exception', reason: 'no such index [jobs]' } } };
   }
   if (request.path.endsWith('/_search')) {
     const hits = jobs
@@ -100,7 +111,7 @@ const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
   );
 };
 
-const run = async (name: FunctionName, work: () => Promise<unknown>): Promise<void> => {
+const run = async (name: RehearsedName, work: () => Promise<unknown>): Promise<void> => {
   await becomeFunction(template.functions[name]);
   const calls = await recorder.during(work);
   made.set(name, [...(made.get(name) ?? []), ...calls]);
@@ -205,7 +216,7 @@ const judge = async (fn: RehearsedFunction, call: AuthorizedCall): Promise<strin
   return response.overallResult;
 };
 
-const expectAllowed = async (name: FunctionName): Promise<void> => {
+const expectAllowed = async (name: RehearsedName): Promise<void> => {
   const calls = made.get(name) ?? [];
   expect(calls.length, `${name} made no AWS call`).toBeGreaterThan(0);
   const refused: string[] = [];
@@ -225,7 +236,7 @@ const pattern = (text: string): RegExp =>
   );
 
 /** Granted action/resource pairs no recorded call uses and no runtime grant explains. */
-const unusedGrants = (name: FunctionName): string[] => {
+const unusedGrants = (name: RehearsedName): string[] => {
   const calls = made.get(name) ?? [];
   const explained = new Set(RUNTIME_GRANTS.flatMap((grant) => grant.actions));
   const unused: string[] = [];
@@ -286,6 +297,53 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       expect(form.statusCode).toBe(200);
     });
     await expectAllowed('Search');
+  });
+
+  it('search: a domain without the alias answers 200 with the empty page, and creates nothing', async () => {
+    const { handler } = await import('../../functions/handlers/search');
+    searchIndexMissing = true;
+    try {
+      await run('Search', async () => {
+        const response = await http(handler, { method: 'POST', path: '/search', body: { query: 'spring' } });
+        expect(response.statusCode).toBe(200);
+        expect(JSON.parse(response.body)).toEqual({ _type: 'SearchResponseBody', totalJobs: 0, jobs: [] });
+      });
+    } finally {
+      searchIndexMissing = false;
+    }
+    await expectAllowed('Search');
+  });
+
+  it('search index setup: a create on a new domain, an update where the alias exists, a delete', async () => {
+    const { handler } = await import('../../functions/handlers/search-index-setup');
+    const cluster = new FakeOpenSearchCluster();
+    // The pre-signed S3 URL CloudFormation waits on (a PUT to it needs no IAM permission).
+    const cloudFormation = new FakeOpenSearchNode(() => ({ status: 200 }));
+    const responseUrl = await cloudFormation.start();
+    const events = (['Create', 'Update', 'Delete'] as const).map((type) => setupEvent(type, responseUrl));
+    node.reply = (request) => {
+      recorder.openSearch(request.method, request.path, template.domainArn);
+      return cluster.reply(request);
+    };
+    try {
+      await run('SearchIndexSetup', async () => {
+        for (const event of events) await handler(event, lambdaContext() as never);
+      });
+    } finally {
+      node.reply = answer;
+      await cloudFormation.stop();
+    }
+    const answers = cloudFormation.requests.map((request) => JSON.parse(request.body) as Record<string, unknown>);
+    expect(answers.map((sent) => [sent.RequestId, sent.Status, sent.PhysicalResourceId])).toEqual([
+      ['request-Create', 'SUCCESS', 'jobs'],
+      ['request-Update', 'SUCCESS', 'jobs'],
+      ['request-Delete', 'SUCCESS', 'jobs'],
+    ]);
+    expect(cloudFormation.requests.every((request) => request.method === 'PUT' && request.contentType === '')).toBe(
+      true,
+    );
+    expect(cluster.aliasTargets('jobs')).toEqual(['jobs-v0']);
+    await expectAllowed('SearchIndexSetup');
   });
 
   it('search-fields: both roles', async () => {
@@ -372,13 +430,13 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
   });
 
   it('uses every grant it holds, except those the runtime itself uses (lib/runtime-grants.ts)', () => {
-    for (const name of ['Search', 'SearchFields', 'Reject', 'Indexer'] as const) {
+    for (const name of ['Search', 'SearchFields', 'Reject', 'Indexer', 'SearchIndexSetup'] as const) {
       expect(unusedGrants(name), `${name} holds grants no call uses`).toEqual([]);
     }
   });
 
   it('records DynamoDB calls per item and OpenSearch calls per request', () => {
-    const actions = (name: FunctionName) => [...new Set((made.get(name) ?? []).map((call) => call.action))].sort();
+    const actions = (name: RehearsedName) => [...new Set((made.get(name) ?? []).map((call) => call.action))].sort();
     expect(actions('Search')).toEqual(['dynamodb:GetItem', 'es:ESHttpPost']);
     expect(actions('SearchFields')).toEqual(['dynamodb:GetItem']);
     expect(actions('Reject')).toEqual([
@@ -389,6 +447,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'dynamodb:UpdateItem',
     ]);
     expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut']);
+    expect(actions('SearchIndexSetup')).toEqual(['es:ESHttpHead', 'es:ESHttpPut']);
   });
 });
 
@@ -440,7 +499,7 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
     const rows: CostRow[] = [];
     const measure = async (
       operation: string,
-      fn: FunctionName,
+      fn: RehearsedName,
       work: () => Promise<unknown>,
       warm?: () => Promise<unknown>,
     ) => {

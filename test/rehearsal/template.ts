@@ -7,6 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { buildJobsApi } from '../../lib/app';
+import type { HandlerFunction } from '../../lib/handler-function';
 import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
 
 export const ACCOUNT = '123456789012';
@@ -24,9 +25,12 @@ export interface PolicyDocument {
   Statement: Json[];
 }
 
+/** The functions the rehearsal runs: the stack's handlers and the deploy-time search index setup. */
+export type RehearsedName = FunctionName | 'SearchIndexSetup';
+
 /** What the rehearsal needs of one function. */
 export interface RehearsedFunction {
-  name: FunctionName;
+  name: RehearsedName;
   roleArn: string;
   identityPolicies: PolicyDocument[];
   environment: Record<string, string>;
@@ -34,7 +38,7 @@ export interface RehearsedFunction {
 
 /** The synthesized stack, resolved. */
 export interface RehearsalTemplate {
-  functions: Record<FunctionName, RehearsedFunction>;
+  functions: Record<RehearsedName, RehearsedFunction>;
   domainName: string;
   domainArn: string;
   domainAccessPolicy: PolicyDocument;
@@ -151,9 +155,12 @@ export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string 
 
   domainName = String(resolve(resources[domainId]?.Properties?.DomainName ?? domainName));
 
-  const functions = {} as Record<FunctionName, RehearsedFunction>;
-  for (const name of Object.keys(stack.functions) as FunctionName[]) {
-    const fn = stack.functions[name];
+  const functions = {} as Record<RehearsedName, RehearsedFunction>;
+  const rehearsed: Record<RehearsedName, HandlerFunction> = {
+    ...stack.functions,
+    SearchIndexSetup: stack.searchIndexSetup.handler,
+  };
+  for (const [name, fn] of Object.entries(rehearsed) as [RehearsedName, HandlerFunction][]) {
     const roleId = stack.getLogicalId(fn.role.node.defaultChild as CfnRole);
     const functionId = Object.keys(resources).find(
       (id) =>

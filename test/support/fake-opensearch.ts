@@ -91,3 +91,423 @@ export class FakeOpenSearchNode {
     });
   }
 }
+
+/** One document of a {@link FakeOpenSearchCluster} index: its external version, and its source unless deleted. */
+interface StoredDocument {
+  version: number;
+  source?: unknown;
+}
+
+/** One concrete index of a {@link FakeOpenSearchCluster}. */
+interface ClusterIndex {
+  /** The index's aliases, each with its `is_write_index` flag when one was given. */
+  aliases: Map<string, { isWriteIndex?: boolean }>;
+  /** Every document and delete tombstone, as written. */
+  docs: Map<string, StoredDocument>;
+  /** What searches see: the documents as of the last refresh. */
+  searchable: Map<string, StoredDocument>;
+}
+
+type Json = Record<string, unknown>;
+
+/** OpenSearch's error body: `{ error: { root_cause, type, reason }, status }`. */
+const failure = (status: number, type: string, reason: string): FakeReply => ({
+  status,
+  body: { error: { root_cause: [{ type, reason }], type, reason }, status },
+});
+
+const indexMissing = (name: string): FakeReply => failure(404, 'index_not_found_exception', `no such index [${name}]`);
+
+const wildcard = (pattern: string): RegExp =>
+  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+
+const namesOf = (value: unknown): string[] => [value ?? []].flat().map(String);
+
+/** Thrown inside a request to answer it with an OpenSearch error, changing nothing. */
+class Refusal extends Error {
+  public constructor(public readonly reply: FakeReply) {
+    super(JSON.stringify(reply.body));
+  }
+}
+
+/**
+ * A fake OpenSearch cluster for unit tests: it keeps cluster state — concrete indices, their aliases and
+ * write-index flags, documents with external versions — and answers the engine's requests as an OpenSearch
+ * node does (`reply` is its {@link ReplyTo}). What it models, from OpenSearch's published API description,
+ * its upstream test stories and the behaviour its source code defines:
+ *
+ * - `POST /_aliases` resolves each action's indices (wildcards expanded) and, for a `remove`, only the
+ *   indices that carry the alias, then applies the actions in order, atomically (a refused request changes
+ *   nothing); `must_exist: true` refuses a removal whose alias an earlier action of the request already took
+ *   away; `remove_index` deletes the index. An alias may have one write index only (a second is refused with
+ *   `illegal_state_exception`, as is an index created with the alias as a second write index). Resolution and
+ *   application happen at one moment here; OpenSearch resolves on the cluster manager and applies in the
+ *   next cluster-state update, so of two swaps resolved against the same state the later is refused by that
+ *   write-index check instead of leaving two indices (the engine's rebuild then fails, changing nothing).
+ * - A search of an alias reads every index behind it. A write through an alias goes to its write index, or
+ *   to its only index when that one's flag is not `false`; with several indices and none the write index,
+ *   every bulk item is refused with OpenSearch's `illegal_argument_exception` (`no write index is defined
+ *   for alias`). `require_alias=true` refuses a target that is not an alias (`index_not_found_exception`); a
+ *   bulk to a missing concrete index without it creates the index, as OpenSearch's auto-creation does.
+ * - External versions (`external_gte`): an older version is a `version_conflict_engine_exception` (409);
+ *   deletes leave a tombstone with their version.
+ * - Searches see what the last refresh (or a `refresh=true` bulk) made visible.
+ *
+ * It evaluates no query: every search matches every searchable document of the indices it reads (sorted
+ * by `jobId` when the body sorts on it), which is what tests of the cluster's state need.
+ */
+export class FakeOpenSearchCluster {
+  public readonly indices = new Map<string, ClusterIndex>();
+  /** Called before each request is answered (a test can change the state between two requests). */
+  public beforeRequest: (request: RecordedRequest) => void = () => undefined;
+
+  /** The indices an alias points at, in name order. */
+  public aliasTargets(alias: string): string[] {
+    return [...this.indices]
+      .filter(([, index]) => index.aliases.has(alias))
+      .map(([name]) => name)
+      .sort();
+  }
+
+  /** Makes every write to `target` (an index, or the indices of an alias) searchable, as OpenSearch does each second. */
+  public refresh(target: string): void {
+    for (const name of this.#readTargets(target)) this.#refresh(name);
+  }
+
+  /** Creates an index directly in the state (a test's setup, or another client's write). */
+  public createIndex(name: string, aliases: Record<string, { is_write_index?: boolean }> = {}): void {
+    const refusal = this.#create(name, aliases);
+    if (refusal !== undefined) throw new Refusal(refusal);
+  }
+
+  /** Answers a request as an OpenSearch node with this state would. */
+  public readonly reply: ReplyTo = (request) => {
+    this.beforeRequest(request);
+    try {
+      return this.#answer(request);
+    } catch (error) {
+      if (error instanceof Refusal) return error.reply;
+      throw error;
+    }
+  };
+
+  #answer(request: RecordedRequest): FakeReply {
+    const segments = request.path
+      .split('/')
+      .filter((part) => part !== '')
+      .map(decodeURIComponent);
+    const [target = '', operation, id] = segments;
+    const body = request.body === '' ? {} : request.body;
+    if (request.method === 'HEAD' && segments.length === 1) {
+      return { status: this.indices.has(target) || this.aliasTargets(target).length > 0 ? 200 : 404 };
+    }
+    if (request.method === 'GET' && target === '_alias' && operation !== undefined) {
+      const found = this.aliasTargets(operation);
+      if (found.length === 0) return { status: 404, body: { error: `alias [${operation}] missing`, status: 404 } };
+      return { status: 200, body: Object.fromEntries(found.map((name) => [name, this.#aliasesOf(name, operation)])) };
+    }
+    if (request.method === 'PUT' && segments.length === 1) {
+      const aliases = ((JSON.parse(body as string) as Json).aliases ?? {}) as Record<string, Json>;
+      return (
+        this.#create(target, aliases) ?? {
+          status: 200,
+          body: { acknowledged: true, shards_acknowledged: true, index: target },
+        }
+      );
+    }
+    if (request.method === 'POST' && target === '_aliases') {
+      return this.#updateAliases((JSON.parse(body as string) as { actions: Json[] }).actions);
+    }
+    if (request.method === 'DELETE' && segments.length === 1) return this.#delete(target, request.query);
+    if (request.method === 'POST' && operation === '_bulk') return this.#bulk(target, request);
+    if (request.method === 'POST' && operation === '_refresh') {
+      for (const name of this.#readTargets(target)) this.#refresh(name);
+      return { status: 200, body: { _shards: { total: 1, successful: 1, failed: 0 } } };
+    }
+    if (request.method === 'POST' && operation === '_search') {
+      return this.#search(target, JSON.parse(body as string) as Json);
+    }
+    if (request.method === 'GET' && operation === '_doc' && id !== undefined) return this.#get(target, id);
+    return failure(400, 'fake_not_modelled', `${request.method} ${request.path} is not modelled`);
+  }
+
+  #aliasesOf(name: string, only?: string): Json {
+    const aliases = this.indices.get(name)?.aliases ?? new Map();
+    const shown = [...aliases].filter(([alias]) => only === undefined || alias === only);
+    return {
+      aliases: Object.fromEntries(
+        shown.map(([alias, flags]) => [
+          alias,
+          flags.isWriteIndex === undefined ? {} : { is_write_index: flags.isWriteIndex },
+        ]),
+      ),
+    };
+  }
+
+  /** Creates an index with aliases, or answers why OpenSearch would not. */
+  #create(name: string, aliases: Record<string, { is_write_index?: boolean }>): FakeReply | undefined {
+    if (this.indices.has(name)) {
+      return failure(400, 'resource_already_exists_exception', `index [${name}/fake-uuid] already exists`);
+    }
+    if (this.aliasTargets(name).length > 0) {
+      return failure(400, 'invalid_index_name_exception', `Invalid index name [${name}], already exists as alias`);
+    }
+    const created: ClusterIndex = { aliases: new Map(), docs: new Map(), searchable: new Map() };
+    for (const [alias, flags] of Object.entries(aliases)) {
+      if (this.indices.has(alias)) {
+        return failure(
+          400,
+          'invalid_alias_name_exception',
+          `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`,
+        );
+      }
+      created.aliases.set(alias, flags.is_write_index === undefined ? {} : { isWriteIndex: flags.is_write_index });
+    }
+    const next = new Map(this.indices).set(name, created);
+    const invalid = this.#validate(next);
+    if (invalid !== undefined) return invalid;
+    this.indices.set(name, created);
+    return undefined;
+  }
+
+  /** Refuses a state in which an alias has more than one write index, as OpenSearch's metadata does. */
+  #validate(state: Map<string, ClusterIndex>): FakeReply | undefined {
+    const writers = new Map<string, string[]>();
+    for (const [name, index] of state) {
+      for (const [alias, flags] of index.aliases) {
+        if (flags.isWriteIndex === true) writers.set(alias, [...(writers.get(alias) ?? []), name]);
+      }
+    }
+    for (const [alias, names] of writers) {
+      if (names.length > 1) {
+        return failure(
+          500,
+          'illegal_state_exception',
+          `alias [${alias}] has more than one write index [${names.join(',')}]`,
+        );
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * `POST /_aliases`, as OpenSearch's transport action does it: each action's indices (wildcards expanded)
+   * and, for `remove`, the aliases those indices carry are resolved against the current state; no resolved
+   * action at all is `aliases_not_found_exception`. The resolved actions then apply in order to a copy of
+   * the state, which replaces it only if every one applies and no alias ends with two write indices.
+   */
+  #updateAliases(actions: Json[]): FakeReply {
+    type Resolved =
+      | { type: 'add'; index: string; alias: string; isWriteIndex?: boolean }
+      | { type: 'remove'; index: string; alias: string; mustExist: boolean }
+      | { type: 'remove_index'; index: string };
+    const resolved: Resolved[] = [];
+    const requested: string[] = [];
+    for (const entry of actions) {
+      const [type, action] = Object.entries(entry)[0] as [string, Json];
+      const aliases = [...namesOf(action.alias), ...namesOf(action.aliases)];
+      requested.push(...aliases);
+      const indices = [...namesOf(action.index), ...namesOf(action.indices)].flatMap((pattern) => {
+        if (pattern.includes('*')) return [...this.indices.keys()].filter((name) => wildcard(pattern).test(name));
+        if (!this.indices.has(pattern)) throw new Refusal(indexMissing(pattern));
+        return [pattern];
+      });
+      for (const index of indices) {
+        if (type === 'add') {
+          const flag = action.is_write_index as boolean | undefined;
+          for (const alias of aliases)
+            resolved.push({ type, index, alias, ...(flag === undefined ? {} : { isWriteIndex: flag }) });
+        } else if (type === 'remove') {
+          const carried = aliases.filter((alias) => this.indices.get(index)?.aliases.has(alias));
+          for (const alias of carried) resolved.push({ type, index, alias, mustExist: action.must_exist === true });
+        } else if (type === 'remove_index') {
+          resolved.push({ type, index });
+        } else {
+          return failure(400, 'x_content_parse_exception', `unknown alias action [${type}]`);
+        }
+      }
+    }
+    if (resolved.length === 0)
+      return failure(404, 'aliases_not_found_exception', `aliases [${requested.join(',')}] missing`);
+    const state = new Map(
+      [...this.indices].map(([name, index]) => [name, { ...index, aliases: new Map(index.aliases) }]),
+    );
+    for (const action of resolved) {
+      const index = state.get(action.index);
+      if (index === undefined) return indexMissing(action.index);
+      if (action.type === 'add') {
+        if (state.has(action.alias)) {
+          return failure(
+            400,
+            'invalid_alias_name_exception',
+            `Invalid alias name [${action.alias}]: an index or data stream exists with the same name as the alias`,
+          );
+        }
+        index.aliases.set(action.alias, action.isWriteIndex === undefined ? {} : { isWriteIndex: action.isWriteIndex });
+      } else if (action.type === 'remove') {
+        if (!index.aliases.delete(action.alias) && action.mustExist) {
+          return failure(404, 'aliases_not_found_exception', `aliases [${action.alias}] missing`);
+        }
+      } else {
+        state.delete(action.index);
+      }
+    }
+    const invalid = this.#validate(state);
+    if (invalid !== undefined) return invalid;
+    this.indices.clear();
+    for (const [name, index] of state) this.indices.set(name, index);
+    return { status: 200, body: { acknowledged: true } };
+  }
+
+  /** `DELETE /{a,b}`: every named index, or (one missing, without `ignore_unavailable`) none. */
+  #delete(target: string, query: URLSearchParams): FakeReply {
+    const names = target.split(',');
+    const missing = names.find((name) => !this.indices.has(name));
+    if (missing !== undefined && query.get('ignore_unavailable') !== 'true') return indexMissing(missing);
+    for (const name of names) this.indices.delete(name);
+    return { status: 200, body: { acknowledged: true } };
+  }
+
+  /** The indices a read of `target` reads: the index, or every index behind the alias. */
+  #readTargets(target: string): string[] {
+    if (this.indices.has(target)) return [target];
+    const behind = this.aliasTargets(target);
+    if (behind.length === 0) throw new Refusal(indexMissing(target));
+    return behind;
+  }
+
+  /** The index a write to `target` goes to, or the refusal OpenSearch answers each item with. */
+  #writeTarget(target: string, requireAlias: boolean): string | { status: number; error: Json } {
+    const behind = this.aliasTargets(target);
+    if (behind.length === 0) {
+      if (requireAlias) {
+        return {
+          status: 404,
+          error: {
+            type: 'index_not_found_exception',
+            reason: `no such index [${target}] and [require_alias] request flag is [true] and [${target}] is not an alias`,
+          },
+        };
+      }
+      if (!this.indices.has(target)) this.#create(target, {});
+      return target;
+    }
+    const flagged = behind.find((name) => this.indices.get(name)?.aliases.get(target)?.isWriteIndex === true);
+    if (flagged !== undefined) return flagged;
+    const [only] = behind;
+    if (
+      behind.length === 1 &&
+      only !== undefined &&
+      this.indices.get(only)?.aliases.get(target)?.isWriteIndex !== false
+    ) {
+      return only;
+    }
+    return {
+      status: 400,
+      error: {
+        type: 'illegal_argument_exception',
+        reason:
+          `no write index is defined for alias [${target}]. The write index may be explicitly disabled using ` +
+          'is_write_index=false or the alias points to multiple indices without one being designated as a write index',
+      },
+    };
+  }
+
+  #bulk(target: string, request: RecordedRequest): FakeReply {
+    const lines = request.body
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Json);
+    const resolved = this.#writeTarget(target, request.query.get('require_alias') === 'true');
+    const items: Json[] = [];
+    for (let position = 0; position < lines.length; position += 1) {
+      const [action, meta] = Object.entries(lines[position] as Json)[0] as [string, Json];
+      const source = action === 'index' ? lines[++position] : undefined;
+      if (typeof resolved !== 'string') {
+        items.push({ [action]: { _index: target, _id: meta._id, ...resolved } });
+        continue;
+      }
+      const index = this.indices.get(resolved) as ClusterIndex;
+      const docId = String(meta._id);
+      const version = Number(meta.version);
+      const stored = index.docs.get(docId);
+      if (stored !== undefined && version < stored.version) {
+        items.push({
+          [action]: {
+            _index: resolved,
+            _id: docId,
+            status: 409,
+            error: { type: 'version_conflict_engine_exception', reason: `[${docId}]: version conflict` },
+          },
+        });
+        continue;
+      }
+      const live = stored?.source !== undefined;
+      index.docs.set(docId, action === 'index' ? { version, source } : { version });
+      const result = action === 'index' ? (live ? 'updated' : 'created') : live ? 'deleted' : 'not_found';
+      const status = action === 'index' ? (live ? 200 : 201) : live ? 200 : 404;
+      items.push({ [action]: { _index: resolved, _id: docId, _version: version, result, status } });
+    }
+    if (request.query.get('refresh') === 'true' && typeof resolved === 'string') this.#refresh(resolved);
+    const errors = items.some(
+      (item) =>
+        Number((Object.values(item)[0] as Json).status) >= 300 && (Object.values(item)[0] as Json).status !== 404,
+    );
+    return { status: 200, body: { took: 1, errors: errors || typeof resolved !== 'string', items } };
+  }
+
+  #refresh(name: string): void {
+    const index = this.indices.get(name);
+    if (index !== undefined) index.searchable = new Map(index.docs);
+  }
+
+  #search(target: string, body: Json): FakeReply {
+    const hits = this.#readTargets(target).flatMap((name) =>
+      [...(this.indices.get(name)?.searchable ?? [])]
+        .filter(([, stored]) => stored.source !== undefined)
+        .map(([docId, stored]) => ({ _index: name, _id: docId, stored })),
+    );
+    const byJobId = JSON.stringify(body.sort ?? '').includes('jobId');
+    if (byJobId) hits.sort((a, b) => Number(a._id) - Number(b._id));
+    const after = (body.search_after as number[] | undefined)?.[0];
+    const from = Number(body.from ?? 0);
+    const page = hits
+      .filter((hit) => after === undefined || Number(hit._id) > after)
+      .slice(from, from + Number(body.size ?? 10));
+    return {
+      status: 200,
+      body: {
+        took: 1,
+        timed_out: false,
+        hits: {
+          total: { value: hits.length, relation: 'eq' },
+          hits: page.map((hit) => ({
+            _index: hit._index,
+            _id: hit._id,
+            ...(body.version === true ? { _version: hit.stored.version } : {}),
+            ...(body._source === false ? {} : { _source: hit.stored.source }),
+            ...(byJobId ? { sort: [Number(hit._id)] } : {}),
+          })),
+        },
+      },
+    };
+  }
+
+  #get(target: string, docId: string): FakeReply {
+    const behind = this.#readTargets(target);
+    const [only] = behind;
+    if (behind.length > 1 || only === undefined) {
+      return failure(
+        400,
+        'illegal_argument_exception',
+        `alias [${target}] has more than one index associated with it [${behind.join(', ')}], can't execute a single index op`,
+      );
+    }
+    const stored = this.indices.get(only)?.docs.get(docId);
+    if (stored?.source === undefined) return { status: 404, body: { _index: only, _id: docId, found: false } };
+    return {
+      status: 200,
+      body: { _index: only, _id: docId, _version: stored.version, found: true, _source: stored.source },
+    };
+  }
+}

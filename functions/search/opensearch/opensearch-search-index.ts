@@ -2,16 +2,19 @@
  * The OpenSearch engine: the production {@link SearchIndex}.
  *
  * The functions address an alias (`jobs`), never a concrete index. The alias points at one versioned
- * concrete index (`jobs-v0`, `jobs-v1732...`); a rebuild fills a new one beside it and moves the alias in
- * one atomic `POST /_aliases`, so search never sees a missing or half-built index. Requests:
+ * concrete index (`jobs-v0`, `jobs-v1732…-…`), which is also its write index; a rebuild fills a new one
+ * beside it and moves the alias in one atomic `POST /_aliases`, so search never sees a half-built index
+ * (see ./alias-bodies.ts for why the alias can never end on two indices). Requests:
  *
- * - search: `POST /{alias}/_search` only. A missing alias is the dependency being unavailable (503).
+ * - deploy time ({@link OpenSearchSearchIndex.prepare}): `HEAD /{alias}`, and on a new domain
+ *   `PUT /{alias}-v0` with the mapping and the alias, so a new stage serves from its first request.
+ * - search: `POST /{alias}/_search` only. A missing alias is an index that holds nothing yet: the empty
+ *   page (docs/contract.md §7), never an unavailable engine.
  * - indexer: `POST /{alias}/_bulk?require_alias=true` with external versions. `require_alias` makes
- *   OpenSearch refuse to auto-create an index with a dynamic mapping; when it reports the alias missing
- *   (a new domain), the indexer creates the first concrete index `{alias}-v0` with its mapping and the
- *   alias, and sends the bulk again.
- * - rebuild (the operator's `reindex`): create `{alias}-v<ms>`, bulk into it, refresh, swap, then delete
- *   the concrete indices the alias left.
+ *   OpenSearch refuse to auto-create an index with a dynamic mapping; should it report the alias missing
+ *   (an index deleted by hand), the indexer creates `{alias}-v0` as at deploy time and sends the bulk again.
+ * - rebuild (the operator's `reindex`): create `{alias}-v<ms>-<random>`, bulk into it, refresh, read where
+ *   the alias points, swap, then delete the indices the alias left.
  */
 import type { OpenSearchSettings } from '../engine';
 import {
@@ -27,14 +30,8 @@ import {
   SearchRejectedError,
   SearchUnavailableError,
 } from '../search-index';
-import type {
-  AliasAction,
-  AliasesResponse,
-  CreateIndexBody,
-  GetResponse,
-  SearchRequestBody,
-  UpdateAliasesBody,
-} from './api-types';
+import { concreteIndexName, FIRST_INDEX_VERSION, firstIndexBody, swapBody } from './alias-bodies';
+import type { AliasesResponse, GetResponse, SearchRequestBody } from './api-types';
 import { type BulkAnswer, bulkOutcomes, bulkRequest } from './bulk';
 import {
   createClient,
@@ -77,9 +74,6 @@ const retryStaleSocket = async <T>(request: () => Promise<T>): Promise<T> => {
   }
 };
 
-/** The name of a new concrete index behind `alias`. */
-export const concreteIndexName = (alias: string, version: number | string): string => `${alias}-v${version}`;
-
 /** A {@link SearchIndex} on an OpenSearch alias. */
 export class OpenSearchSearchIndex implements SearchIndex {
   readonly #client: OpenSearchClient;
@@ -104,15 +98,16 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return this.#bulk(this.#aliasPath, operations, true);
   }
 
+  /** Runs a search; before the alias exists (nothing was ever indexed), the answer is the empty page. */
   public async search(query: SearchQuery): Promise<SearchResult> {
-    const response = await this.#read(() =>
+    const response = await this.#search(() =>
       this.#client.request<SearchAnswer<SummarySource>>({
         method: 'POST',
         path: `${this.#aliasPath}/_search`,
         body: searchBody(query),
       }),
     );
-    return searchPage(response.body);
+    return response === undefined ? { total: 0, jobs: [] } : searchPage(response.body);
   }
 
   public async *versions(): AsyncIterable<IndexedVersion> {
@@ -159,34 +154,63 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return this.#call(() => inspectAlias(this.#client, this.#alias));
   }
 
+  /**
+   * Builds the new index, then swaps: the alias's targets are read right before the swap (so the ones
+   * deleted afterwards are the ones the swap took the alias from), the swap itself removes the alias from
+   * whatever carries it when OpenSearch applies it, and the new index becomes the alias's write index.
+   * A rebuild that another one overtook (its index lost the alias again before it looked) deletes its own
+   * index too. See docs/deploy.md for two `reindex` runs at once.
+   */
   public async rebuild<T>(fill: (writer: IndexWriter) => Promise<T>): Promise<T> {
-    const previous = await this.#call(() => this.#aliasTargets());
-    const fresh = concreteIndexName(this.#alias, Date.now());
+    const fresh = concreteIndexName(this.#alias, `${Date.now()}-${crypto.randomUUID().slice(0, 8)}`);
     const freshPath = `/${pathSegment(fresh)}`;
     await this.#call(() => this.#client.request({ method: 'PUT', path: freshPath, body: INDEX_DEFINITION }));
     let result: T;
+    let swapSent = false;
+    let previous: string[];
     try {
       result = await fill({ apply: (operations) => this.#bulk(freshPath, operations, false) });
       await this.#call(() => this.#client.request({ method: 'POST', path: `${freshPath}/_refresh` }));
-      await this.#call(() =>
-        this.#client.request({ method: 'POST', path: '/_aliases', body: this.#swap(previous, fresh) }),
-      );
+      swapSent = true;
+      previous = await this.#swap(fresh);
     } catch (error) {
-      // The new index never went live: remove it, leave the live one as it was.
-      await this.#client.request({ method: 'DELETE', path: freshPath, ignore: [404] }).catch(() => undefined);
+      await this.#discard(fresh, swapSent);
       throw error;
     }
-    const retired = previous.indices.filter((index) => index !== fresh);
-    if (retired.length > 0) {
-      await this.#call(() =>
-        this.#client.request({ method: 'DELETE', path: `/${retired.map(pathSegment).join(',')}`, ignore: [404] }),
-      );
-    }
+    const now = await this.#call(() => this.#aliasTargets());
+    // `{alias}-v0` too: a first-index creation may have put the alias on it after the read above.
+    const left = [...previous, concreteIndexName(this.#alias, FIRST_INDEX_VERSION), fresh];
+    await this.#delete([...new Set(left)].filter((index) => !now.indices.includes(index)));
     return result;
   }
 
   public async clear(): Promise<void> {
     await this.rebuild(async () => undefined);
+  }
+
+  /**
+   * Makes sure the alias exists, as the deployment does before the API serves: unless the name already
+   * answers (the alias, or a concrete index of an older deployment), creates the first concrete index
+   * `{alias}-v0` with the mapping and the alias as its write index. Idempotent, and safe beside writers,
+   * other creations and rebuilds: a creation that lost a race to one of them is fine when the alias exists
+   * afterwards. Resolves with whether it created the index.
+   */
+  public async prepare(): Promise<'created' | 'existed'> {
+    if (await this.#exists()) return 'existed';
+    let failure: unknown;
+    try {
+      await this.#call(() => this.#createFirstIndex());
+    } catch (error) {
+      failure = error;
+    }
+    if (await this.#exists()) return failure === undefined ? 'created' : 'existed';
+    throw new Error(
+      `The alias ${this.#alias} could not be created` +
+        (failure === undefined
+          ? ` (an index ${concreteIndexName(this.#alias, FIRST_INDEX_VERSION)} without it exists)`
+          : ''),
+      { cause: failure },
+    );
   }
 
   public async close(): Promise<void> {
@@ -204,27 +228,74 @@ export class OpenSearchSearchIndex implements SearchIndex {
       ignore: [404],
     });
     if (aliases.statusCode !== 404) return { indices: Object.keys(aliases.body), legacy: false };
-    const concrete = await this.#client.request<boolean>({ method: 'HEAD', path: this.#aliasPath, ignore: [404] });
-    return { indices: [], legacy: concrete.body === true };
+    return { indices: [], legacy: await this.#exists() };
   }
 
-  /** The body of the one atomic `_aliases` request that makes `fresh` the alias's only index. */
-  #swap(previous: { indices: string[]; legacy: boolean }, fresh: string): UpdateAliasesBody {
-    const actions: AliasAction[] = [
-      ...(previous.legacy ? [{ remove_index: { index: this.#alias } }] : []),
-      ...previous.indices.map((index) => ({ remove: { index, alias: this.#alias } })),
-      { add: { index: fresh, alias: this.#alias } },
-    ];
-    return { actions };
+  /**
+   * Reads where the alias points, then swaps; resolves with the indices it pointed at. Two swaps OpenSearch
+   * resolved against the same cluster state would give the alias two write indices, so it refuses the
+   * later one (`illegal_state_exception`); sent again, that one resolves against the state the first left.
+   */
+  async #swap(fresh: string): Promise<string[]> {
+    const send = async (): Promise<string[]> => {
+      const live = await this.#call(() => this.#aliasTargets());
+      const body = swapBody(this.#alias, fresh, live.legacy);
+      await this.#call(() => this.#client.request({ method: 'POST', path: '/_aliases', body }));
+      return live.indices;
+    };
+    try {
+      return await send();
+    } catch (error) {
+      const cause = error instanceof SearchUnavailableError ? error.cause : error;
+      if (responseErrorType(cause) !== 'illegal_state_exception') throw error;
+      return send();
+    }
   }
 
-  /** Creates the first concrete index with its mapping and the alias; another writer may have done it. */
+  /** Whether the alias's name answers: an alias or a concrete index (`HEAD /{alias}`). */
+  async #exists(): Promise<boolean> {
+    const found = await this.#call(() =>
+      this.#client.request<boolean>({ method: 'HEAD', path: this.#aliasPath, ignore: [404] }),
+    );
+    return found.body === true;
+  }
+
+  /**
+   * Removes a rebuild's index that did not go live. When the swap was sent, its answer may have been lost
+   * though OpenSearch applied it: the index is kept if the alias points at it.
+   */
+  async #discard(fresh: string, swapSent: boolean): Promise<void> {
+    try {
+      if (swapSent && (await this.#aliasTargets()).indices.includes(fresh)) return;
+      await this.#delete([fresh]);
+    } catch {
+      // The rebuild's own failure is what the caller needs; an unused index costs only space.
+    }
+  }
+
+  /** Deletes concrete indices; one already gone (another rebuild deleted it) is no error. */
+  async #delete(indices: string[]): Promise<void> {
+    if (indices.length === 0) return;
+    await this.#call(() =>
+      this.#client.request({
+        method: 'DELETE',
+        path: `/${indices.map(pathSegment).join(',')}`,
+        querystring: { ignore_unavailable: true },
+        ignore: [404],
+      }),
+    );
+  }
+
+  /**
+   * Creates the first concrete index with its mapping and the alias as its write index; another writer
+   * may have created it already. OpenSearch refuses it when the alias already has a write index elsewhere.
+   */
   async #createFirstIndex(): Promise<void> {
     try {
       await this.#client.request({
         method: 'PUT',
-        path: `/${pathSegment(concreteIndexName(this.#alias, 0))}`,
-        body: { ...INDEX_DEFINITION, aliases: { [this.#alias]: {} } } satisfies CreateIndexBody,
+        path: `/${pathSegment(concreteIndexName(this.#alias, FIRST_INDEX_VERSION))}`,
+        body: firstIndexBody(this.#alias),
       });
     } catch (error) {
       if (responseErrorType(error) !== 'resource_already_exists_exception') throw error;
@@ -258,16 +329,13 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * Runs a read. A missing alias (a domain nothing was indexed into yet) is the search engine being
-   * unavailable; a 400 is the query being refused.
+   * Runs a search. A missing alias (a domain that holds no index yet) is `undefined`: nothing to find;
+   * a 400 is the query being refused.
    */
-  async #read<T>(request: () => Promise<T>): Promise<T> {
+  async #search<T>(request: () => Promise<T>): Promise<T | undefined> {
     try {
-      return await this.#call(request);
+      return await this.#readOrMissing(request);
     } catch (error) {
-      if (responseErrorType(error) === INDEX_MISSING) {
-        throw new SearchUnavailableError('The search index does not exist yet', { cause: error });
-      }
       if (responseStatus(error) === 400)
         throw new SearchRejectedError('OpenSearch refused the search', { cause: error });
       throw error;

@@ -152,10 +152,17 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * of its `apply` calls a savepoint within it. Readers on other connections keep the last committed
    * index (WAL snapshots) until the commit makes the new one visible at once; a failed fill rolls back to
    * the old index. Writers on other connections wait for the commit (their busy timeout) and retry.
+   * Rebuilds exclude each other: a second one (another process's `reindex`) waits for the lock as long as
+   * its busy timeout allows, then gives up with {@link SearchUnavailableError}, having changed nothing.
    */
   public async rebuild<T>(fill: (writer: IndexWriter) => Promise<T>): Promise<T> {
     if (this.#rebuilding) throw new Error('A rebuild of this index is already running');
-    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      this.#db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      if (!isTransientSqliteError(error)) throw error;
+      throw new SearchUnavailableError('The search database is held by another write (a rebuild?)', { cause: error });
+    }
     this.#rebuilding = true;
     try {
       this.#db.exec(CLEAR_ALL);

@@ -8,7 +8,7 @@ import { INDEX_DEFINITION } from '../../../functions/search/opensearch/index-def
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { searchBody } from '../../../functions/search/opensearch/search-body';
 import { type SearchQuery, SearchRejectedError, SearchUnavailableError } from '../../../functions/search/search-index';
-import { FakeOpenSearchNode, type ReplyTo } from '../../support/fake-opensearch';
+import { FakeOpenSearchCluster, FakeOpenSearchNode, type ReplyTo } from '../../support/fake-opensearch';
 import { makeFile, makeJob } from '../../support/jobs';
 
 /** What the node answers when a test routes nothing else. */
@@ -41,6 +41,13 @@ const document = (id: number, version: number) =>
     }),
     version,
   );
+
+/** The job ids an engine holds, read back with `versions()`. */
+const versionsOf = async (engine: OpenSearchSearchIndex): Promise<number[]> => {
+  const ids: number[] = [];
+  for await (const entry of engine.versions()) ids.push(entry.jobId);
+  return ids;
+};
 
 /** An index that exists, answering HEAD with 200. */
 const existing =
@@ -84,12 +91,12 @@ describe('OpenSearch engine', () => {
     ]);
   });
 
-  it('answers SearchUnavailableError when the alias does not exist yet, and creates nothing', async () => {
+  it('answers the empty page when the alias does not exist yet, and creates nothing', async () => {
     node.reply = () => ({
       status: 404,
       body: { error: { type: 'index_not_found_exception', reason: 'no such index [jobs]' }, status: 404 },
     });
-    await expect(index.search(query())).rejects.toBeInstanceOf(SearchUnavailableError);
+    await expect(index.search(query())).resolves.toEqual({ total: 0, jobs: [] });
     expect(node.requests.map((request) => request.method)).toEqual(['POST']);
   });
 
@@ -128,7 +135,7 @@ describe('OpenSearch engine', () => {
     const calls = node.requests.map((request) => `${request.method} ${request.path}`);
     expect(calls).toEqual(['POST /jobs/_bulk', 'PUT /jobs-v0', 'POST /jobs/_bulk']);
     expect(JSON.parse(node.requests[1]?.body ?? '')).toEqual(
-      JSON.parse(JSON.stringify({ ...INDEX_DEFINITION, aliases: { jobs: {} } })),
+      JSON.parse(JSON.stringify({ ...INDEX_DEFINITION, aliases: { jobs: { is_write_index: true } } })),
     );
   });
 
@@ -237,7 +244,9 @@ describe('OpenSearch engine', () => {
     await index.search(query());
     await index.clear();
     const sent = node.requests.filter((call) => call.body !== '');
-    expect(sent.map((call) => `${call.method} ${call.path.replace(/-v\d+/, '-v<ms>')} ${call.contentType}`)).toEqual([
+    expect(
+      sent.map((call) => `${call.method} ${call.path.replace(/-v\d+-[0-9a-f]{8}/, '-v<ms>')} ${call.contentType}`),
+    ).toEqual([
       'POST /jobs/_search application/json',
       'PUT /jobs-v<ms> application/json',
       'POST /_aliases application/json',
@@ -330,9 +339,14 @@ describe('OpenSearch engine', () => {
     expect(bodies[1]).toMatchObject({ search_after: [1_000] });
   });
 
-  it('rebuilds into a new concrete index and swaps the alias in one _aliases request, then drops the old one', async () => {
+  it('rebuilds into a new index, reads the alias, swaps it in one _aliases request, then drops the old one', async () => {
+    let aliasReads = 0;
     node.reply = (request) => {
-      if (request.path === '/_alias/jobs') return { status: 200, body: { 'jobs-v0': { aliases: { jobs: {} } } } };
+      if (request.path === '/_alias/jobs') {
+        aliasReads += 1;
+        const live = aliasReads === 1 ? 'jobs-v0' : /^\/(jobs-v[^/]+)\//.exec(node.requests[1]?.path ?? '')?.[1];
+        return { status: 200, body: { [live ?? '']: { aliases: { jobs: { is_write_index: true } } } } };
+      }
       if (request.path.endsWith('/_bulk')) {
         return { status: 200, body: { errors: false, items: [{ index: { status: 201, result: 'created' } }] } };
       }
@@ -341,20 +355,25 @@ describe('OpenSearch engine', () => {
     const written = await index.rebuild(async (writer) => writer.apply([{ type: 'upsert', document: document(1, 2) }]));
     expect(written).toEqual([{ status: 'indexed' }]);
     const calls = node.requests.map((call) => `${call.method} ${call.path}`);
-    const fresh = /^PUT \/(jobs-v\d+)$/.exec(calls[1] ?? '')?.[1];
+    const fresh = /^PUT \/(jobs-v\d+-[0-9a-f]{8})$/.exec(calls[0] ?? '')?.[1];
     expect(fresh).toBeDefined();
     expect(calls).toEqual([
-      'GET /_alias/jobs',
       `PUT /${fresh}`,
       `POST /${fresh}/_bulk`,
       `POST /${fresh}/_refresh`,
+      'GET /_alias/jobs',
       'POST /_aliases',
+      'GET /_alias/jobs',
       'DELETE /jobs-v0',
     ]);
     expect(JSON.parse(node.requests[4]?.body ?? '')).toEqual({
-      actions: [{ remove: { index: 'jobs-v0', alias: 'jobs' } }, { add: { index: fresh, alias: 'jobs' } }],
+      actions: [
+        { remove: { indices: ['*'], alias: 'jobs', must_exist: false } },
+        { add: { index: fresh, alias: 'jobs', is_write_index: true } },
+      ],
     });
-    expect(node.requests[2]?.query.get('require_alias')).toBeNull();
+    expect(node.requests[1]?.query.get('require_alias')).toBeNull();
+    expect(node.requests[6]?.query.get('ignore_unavailable')).toBe('true');
   });
 
   it('replaces a concrete index named like the alias (an older deployment) in the same atomic swap', async () => {
@@ -367,8 +386,9 @@ describe('OpenSearch engine', () => {
     const swap = node.requests.find((call) => call.path === '/_aliases');
     const actions = (JSON.parse(swap?.body ?? '') as { actions: object[] }).actions;
     expect(actions[0]).toEqual({ remove_index: { index: 'jobs' } });
-    expect(actions[1]).toEqual({ add: { index: expect.stringMatching(/^jobs-v\d+$/), alias: 'jobs' } });
-    expect(node.requests.some((call) => call.method === 'DELETE')).toBe(false);
+    expect(actions.at(-1)).toEqual({
+      add: { index: expect.stringMatching(/^jobs-v\d+-[0-9a-f]{8}$/), alias: 'jobs', is_write_index: true },
+    });
   });
 
   it('leaves the live index untouched when the fill fails: the new index is deleted, the alias never moves', async () => {
@@ -381,81 +401,220 @@ describe('OpenSearch engine', () => {
         throw new Error('table unreachable');
       }),
     ).rejects.toThrow('table unreachable');
-    const calls = node.requests.map((call) => `${call.method} ${call.path.replace(/-v\d{5,}/, '-v<ms>')}`);
-    expect(calls).toEqual(['GET /_alias/jobs', 'PUT /jobs-v<ms>', 'DELETE /jobs-v<ms>']);
+    const calls = node.requests.map((call) => `${call.method} ${call.path.replace(/-v\d{5,}-[0-9a-f]{8}/, '-v<ms>')}`);
+    expect(calls).toEqual(['PUT /jobs-v<ms>', 'DELETE /jobs-v<ms>']);
   });
 
-  describe('the alias during a rebuild, on a node that keeps cluster state', () => {
-    /**
-     * A node modelling what a reader could see: which concrete indices exist, how many documents each holds
-     * and how many of them a refresh has made searchable, and where the alias points. After every request
-     * it checks that the alias points at exactly one existing index whose every document is searchable.
-     */
-    const clusterNode = (state: { indices: Map<string, { docs: number; visible: number }>; alias: string[] }) => {
-      const windows: string[] = [];
-      const reply: ReplyTo = (request) => {
-        const name = decodeURIComponent(request.path.split('/')[1] ?? '');
-        let answer: ReturnType<ReplyTo> = { status: 200, body: { acknowledged: true } };
-        if (request.method === 'GET' && request.path === '/_alias/jobs') {
-          answer = {
-            status: 200,
-            body: Object.fromEntries(state.alias.map((index) => [index, { aliases: { jobs: {} } }])),
-          };
-        } else if (request.method === 'PUT') {
-          state.indices.set(name, { docs: 0, visible: 0 });
-        } else if (request.path.endsWith('/_bulk')) {
-          const actions = ndjson(request.body).filter((line) => 'index' in (line as object));
-          const target = state.indices.get(name);
-          if (target !== undefined) target.docs += actions.length;
-          answer = {
-            status: 200,
-            body: { errors: false, items: actions.map(() => ({ index: { status: 201, result: 'created' } })) },
-          };
-        } else if (request.path.endsWith('/_refresh')) {
-          const target = state.indices.get(name);
-          if (target !== undefined) target.visible = target.docs;
-        } else if (request.path === '/_aliases') {
-          const { actions } = JSON.parse(request.body) as { actions: Record<string, { index: string }>[] };
-          for (const action of actions) {
-            if (action.remove) state.alias = state.alias.filter((index) => index !== action.remove?.index);
-            if (action.add) state.alias.push(action.add.index);
-          }
-        } else if (request.method === 'DELETE') {
-          for (const index of name.split(',')) state.indices.delete(index);
-        }
-        const live = state.alias.map((index) => state.indices.get(index));
-        const [only] = live;
-        if (live.length !== 1 || only === undefined || only.visible !== only.docs) {
-          windows.push(`after ${request.method} ${request.path}: alias → ${JSON.stringify(state.alias)}`);
+  it('keeps the new index when the swap’s answer was lost but OpenSearch applied it', async () => {
+    node.reply = (request) => {
+      const fresh = /^\/(jobs-v[^/]+)$/.exec(node.requests[0]?.path ?? '')?.[1] ?? '';
+      if (request.path === '/_aliases') return { status: 0, reset: true };
+      if (request.path === '/_alias/jobs') {
+        const swapped = node.requests.some((call) => call.path === '/_aliases');
+        return { status: 200, body: { [swapped ? fresh : 'jobs-v0']: { aliases: { jobs: {} } } } };
+      }
+      return { status: 200, body: { acknowledged: true } };
+    };
+    await expect(index.rebuild(async () => undefined)).rejects.toThrow();
+    expect(node.requests.some((call) => call.method === 'DELETE')).toBe(false);
+  });
+
+  describe('the alias, on a node that keeps cluster state', () => {
+    let cluster: FakeOpenSearchCluster;
+    /** Moments after a request at which the alias pointed at no index, several, or an unrefreshed one. */
+    let windows: string[];
+    const others: OpenSearchSearchIndex[] = [];
+
+    /** Another container or operator on the same alias. */
+    const another = () => {
+      const engine = new OpenSearchSearchIndex({
+        engine: 'opensearch',
+        url,
+        index: 'jobs',
+        region: 'eu-west-1',
+        timeoutMs: 2_000,
+      });
+      others.push(engine);
+      return engine;
+    };
+    const upserts = (ids: number[]) => ids.map((id) => ({ type: 'upsert', document: document(id, 1) }) as const);
+    const jobsIndices = () => [...cluster.indices.keys()].filter((name) => name.startsWith('jobs-')).sort();
+
+    beforeEach(() => {
+      cluster = new FakeOpenSearchCluster();
+      windows = [];
+      node.reply = (request) => {
+        const answer = cluster.reply(request);
+        const live = cluster.aliasTargets('jobs');
+        const only = cluster.indices.get(live[0] ?? '');
+        if (live.length !== 1 || only === undefined || only.searchable.size !== only.docs.size) {
+          windows.push(`after ${request.method} ${request.path}: alias → ${JSON.stringify(live)}`);
         }
         return answer;
       };
-      return { reply, windows };
-    };
+    });
+
+    afterEach(async () => {
+      await Promise.all(others.splice(0).map((engine) => engine.close()));
+    });
+
+    it('prepares a new domain: jobs-v0 with the mapping and the alias as its write index, once', async () => {
+      expect(await index.prepare()).toBe('created');
+      expect(await index.prepare()).toBe('existed');
+      expect(cluster.aliasTargets('jobs')).toEqual(['jobs-v0']);
+      expect(cluster.indices.get('jobs-v0')?.aliases.get('jobs')).toEqual({ isWriteIndex: true });
+      expect(node.requests.map((call) => `${call.method} ${call.path}`)).toEqual([
+        'HEAD /jobs',
+        'PUT /jobs-v0',
+        'HEAD /jobs',
+        'HEAD /jobs',
+      ]);
+      await expect(index.search(query())).resolves.toEqual({ total: 0, jobs: [] });
+    });
+
+    it('prepares nothing where the alias already points at a rebuilt index, or the name is an older concrete index', async () => {
+      cluster.createIndex('jobs-v1700000000000-0a1b2c3d', { jobs: { is_write_index: true } });
+      expect(await index.prepare()).toBe('existed');
+      cluster.indices.clear();
+      cluster.createIndex('jobs');
+      expect(await index.prepare()).toBe('existed');
+      expect(node.calls().map((call) => call.method)).toEqual([]);
+    });
+
+    it('prepares well when a rebuild’s swap lands between its look and its creation', async () => {
+      cluster.beforeRequest = (request) => {
+        if (request.method === 'PUT' && request.path === '/jobs-v0') {
+          cluster.createIndex('jobs-v1700000000000-0a1b2c3d', { jobs: { is_write_index: true } });
+        }
+      };
+      expect(await index.prepare()).toBe('existed');
+      expect(cluster.aliasTargets('jobs')).toEqual(['jobs-v1700000000000-0a1b2c3d']);
+      expect(jobsIndices()).toEqual(['jobs-v1700000000000-0a1b2c3d']);
+    });
 
     it('never points nowhere or at a half-built index, whether the fill succeeds or fails', async () => {
-      const state = { indices: new Map([['jobs-v0', { docs: 5, visible: 5 }]]), alias: ['jobs-v0'] };
-      const cluster = clusterNode(state);
-      node.reply = cluster.reply;
-
+      await index.prepare();
+      await index.apply(upserts([1, 2, 3, 4, 5]));
+      cluster.refresh('jobs');
+      windows = [];
       await index.rebuild(async (writer) => {
-        for (let batch = 0; batch < 3; batch += 1) {
-          await writer.apply([1, 2].map((id) => ({ type: 'upsert', document: document(batch * 2 + id, 1) }) as const));
-        }
+        for (let batch = 0; batch < 3; batch += 1) await writer.apply(upserts([batch * 2 + 1, batch * 2 + 2]));
       });
       await expect(
         index.rebuild(async (writer) => {
-          await writer.apply([{ type: 'upsert', document: document(99, 1) }]);
+          await writer.apply(upserts([99]));
           throw new Error('table unreachable');
         }),
       ).rejects.toThrow('table unreachable');
 
-      expect(cluster.windows).toEqual([]);
-      const [live] = state.alias;
-      expect(state.alias).toHaveLength(1);
-      expect(state.indices.get(live ?? '')).toEqual({ docs: 6, visible: 6 });
-      // The failed rebuild's index is gone; only the live one is left.
-      expect([...state.indices.keys()]).toEqual([live]);
+      expect(windows).toEqual([]);
+      const [live] = cluster.aliasTargets('jobs');
+      expect(cluster.aliasTargets('jobs')).toHaveLength(1);
+      expect(cluster.indices.get(live ?? '')?.searchable.size).toBe(6);
+      // The failed rebuild's index and the retired one are gone; only the live one is left.
+      expect(jobsIndices()).toEqual([live]);
+    });
+
+    it('leaves the alias on the new index alone when a first index is created between its read and its swap', async () => {
+      // A new domain: no alias yet. The rebuild reads that, then the indexer creates jobs-v0 with the alias.
+      cluster.beforeRequest = (request) => {
+        if (request.path === '/_aliases' && !cluster.indices.has('jobs-v0')) {
+          cluster.createIndex('jobs-v0', { jobs: { is_write_index: true } });
+        }
+      };
+      await index.rebuild((writer) => writer.apply(upserts([1, 2])));
+
+      const live = cluster.aliasTargets('jobs');
+      expect(live).toHaveLength(1);
+      expect(live[0]).toMatch(/^jobs-v\d+-[0-9a-f]{8}$/);
+      expect(jobsIndices()).toEqual(live);
+      const indexer = another();
+      expect(await indexer.apply(upserts([3]))).toEqual([{ status: 'indexed' }]);
+      cluster.refresh('jobs');
+      expect(await versionsOf(index)).toEqual([1, 2, 3]);
+    });
+
+    it('leaves the alias on one index after two rebuilds at once, and writes through it succeed', async () => {
+      await index.prepare();
+      await index.apply(upserts([1]));
+      const operator = another();
+      const tick = () => new Promise((resolve) => setImmediate(resolve));
+      const results = await Promise.allSettled([
+        index.rebuild(async (writer) => {
+          for (const id of [10, 11, 12]) {
+            await writer.apply(upserts([id]));
+            await tick();
+          }
+        }),
+        operator.rebuild(async (writer) => {
+          for (const id of [20, 21]) {
+            await writer.apply(upserts([id]));
+            await tick();
+          }
+        }),
+      ]);
+
+      expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
+      const live = cluster.aliasTargets('jobs');
+      expect(live).toHaveLength(1);
+      expect(jobsIndices()).toEqual(live);
+      expect(await another().apply(upserts([30]))).toEqual([{ status: 'indexed' }]);
+      cluster.refresh('jobs');
+      // One rebuild's jobs, never both (each counted once), plus the write after.
+      expect([
+        [10, 11, 12, 30],
+        [20, 21, 30],
+      ]).toContainEqual((await versionsOf(index)).sort((a, b) => a - b));
+    });
+
+    it('sends its swap again when OpenSearch refused it for a second write index (two swaps resolved at once)', async () => {
+      await index.prepare();
+      let refusals = 1;
+      node.reply = (request) => {
+        if (request.path === '/_aliases' && refusals-- > 0) {
+          // Another rebuild's swap, resolved against the same state, was applied first.
+          cluster.createIndex('jobs-v1700000000000-0a1b2c3d');
+          cluster.reply({
+            ...request,
+            body: JSON.stringify({
+              actions: [
+                { remove: { indices: ['*'], alias: 'jobs' } },
+                { add: { index: 'jobs-v1700000000000-0a1b2c3d', alias: 'jobs', is_write_index: true } },
+              ],
+            }),
+          });
+          const reason = 'alias [jobs] has more than one write index [jobs-v1700000000000-0a1b2c3d,jobs-v…]';
+          return { status: 500, body: { error: { type: 'illegal_state_exception', reason }, status: 500 } };
+        }
+        return cluster.reply(request);
+      };
+      await index.rebuild((writer) => writer.apply(upserts([1])));
+      const live = cluster.aliasTargets('jobs');
+      expect(live).toHaveLength(1);
+      expect(live[0]).not.toBe('jobs-v1700000000000-0a1b2c3d');
+      expect(jobsIndices()).toEqual(live);
+    });
+
+    it('answers what a real node answers for an alias left on two indices: reads both, refuses writes', async () => {
+      // What the swap from a snapshot of the alias's targets could leave behind.
+      cluster.createIndex('jobs-v0', { jobs: {} });
+      cluster.createIndex('jobs-v1700000000000-0a1b2c3d', { jobs: {} });
+      const [outcome] = await index.apply(upserts([1]));
+      expect(outcome).toMatchObject({
+        status: 'rejected',
+        reason: expect.stringContaining('no write index is defined for alias [jobs]'),
+      });
+      // The job each index holds (written before the alias reached the second one) is read twice.
+      for (const name of cluster.aliasTargets('jobs'))
+        cluster.indices.get(name)?.docs.set('1', { version: 1, source: {} });
+      cluster.refresh('jobs');
+      expect(await versionsOf(index)).toEqual([1, 1]);
+
+      // A rebuild repairs it: one index, the write index, and writes go through again.
+      await index.rebuild((writer) => writer.apply(upserts([1])));
+      expect(cluster.aliasTargets('jobs')).toHaveLength(1);
+      expect(jobsIndices()).toEqual(cluster.aliasTargets('jobs'));
+      expect(await index.apply(upserts([2]))).toEqual([{ status: 'indexed' }]);
     });
   });
 });

@@ -9,7 +9,12 @@ import { toSearchDocument } from '../../../functions/search/search-document';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { UnexpectedSearchAnswerError } from '../../../functions/search/opensearch/search-response';
 import type { SearchQuery } from '../../../functions/search/search-index';
-import { FakeOpenSearchNode, type FakeReply, type RecordedRequest } from '../../support/fake-opensearch';
+import {
+  FakeOpenSearchCluster,
+  FakeOpenSearchNode,
+  type FakeReply,
+  type RecordedRequest,
+} from '../../support/fake-opensearch';
 import { makeJob } from '../../support/jobs';
 import { openSearchApiProblems } from '../../support/opensearch-witness';
 import { chapterPath, recordedAnswer, type StoryChapter, storyChapter } from '../../support/opensearch-stories';
@@ -152,6 +157,29 @@ describe('the OpenSearch engine on answers OpenSearch recorded', { timeout: 60_0
     });
   });
 
+  describe('the fake cluster of the engine’s tests, against the same stories', () => {
+    const request = (method: string, path: string): RecordedRequest => ({
+      method,
+      url: path,
+      path,
+      query: new URLSearchParams(),
+      headers: {},
+      contentType: undefined,
+      body: '',
+    });
+
+    it('answers an alias lookup and a look for a missing index as OpenSearch did', () => {
+      const aliasOf = storyChapter(ALIAS, 'Get an alias from index.');
+      const missing = storyChapter(INDEX, 'Check if the index `movies` exists. It should not.');
+      const cluster = new FakeOpenSearchCluster();
+      cluster.createIndex(String(aliasOf.parameters?.index), { [String(aliasOf.parameters?.name)]: {} });
+
+      const answer = cluster.reply(request('GET', `/_alias/${String(aliasOf.parameters?.name)}`));
+      expect({ status: answer.status, payload: answer.body }).toEqual(recordedAnswer(aliasOf));
+      expect(cluster.reply(request('HEAD', chapterPath(missing))).status).toBe(recordedAnswer(missing).status);
+    });
+  });
+
   describe('a rebuild, on the recorded answers of each step', () => {
     const created = storyChapter(INDEX, 'Create an index named `books` with mappings and settings.');
     const aliasOf = storyChapter(ALIAS, 'Get an alias from index.');
@@ -164,6 +192,12 @@ describe('the OpenSearch engine on answers OpenSearch recorded', { timeout: 60_0
       (aliasFound: boolean) =>
       (request: RecordedRequest): FakeReply => {
         if (request.method === 'GET' && request.path.startsWith('/_alias/')) {
+          const swapped = node.requests.some((sent) => sent.path === '/_aliases');
+          if (swapped) {
+            // After the swap: the recorded answer's shape, naming the new index.
+            const [entry] = Object.values(recordedAnswer(aliasOf).payload as object);
+            return { status: 200, body: { [node.requests[0]?.path.slice(1) ?? '']: entry } };
+          }
           return aliasFound ? replay(aliasOf) : { status: 404, body: { error: 'alias [jeux] missing', status: 404 } };
         }
         if (request.method === 'HEAD') return replay(missingIndex);
@@ -188,10 +222,14 @@ describe('the OpenSearch engine on answers OpenSearch recorded', { timeout: 60_0
       const fresh = node.requests.find((request) => request.method === 'PUT')?.path.slice(1);
       expect(previous).toEqual(['games']);
       expect(JSON.parse(swap?.body ?? '{}')).toEqual({
-        actions: [{ remove: { index: 'games', alias } }, { add: { index: fresh, alias } }],
+        actions: [
+          { remove: { indices: ['*'], alias, must_exist: false } },
+          { add: { index: fresh, alias, is_write_index: true } },
+        ],
       });
-      // The retired index is deleted after the swap; OpenSearch's 404 for one already gone ends the rebuild well.
-      expect(node.requests.at(-1)).toMatchObject({ method: 'DELETE', path: '/games' });
+      // The index OpenSearch named is deleted after the swap (with the first index, should one have been
+      // created meanwhile); OpenSearch's 404 for one already gone ends the rebuild well.
+      expect(node.requests.at(-1)).toMatchObject({ method: 'DELETE', path: '/games,jeux-v0' });
     });
 
     it('adds the alias alone when OpenSearch has neither the alias nor an index of that name', async () => {
@@ -200,10 +238,17 @@ describe('the OpenSearch engine on answers OpenSearch recorded', { timeout: 60_0
       await engineOn('jeux').rebuild(async () => undefined);
 
       const swap = node.requests.find((request) => request.path === '/_aliases');
+      const fresh = node.requests.find((request) => request.method === 'PUT')?.path.slice(1);
       expect(JSON.parse(swap?.body ?? '{}')).toEqual({
-        actions: [{ add: { index: expect.stringMatching(/^jeux-v\d+$/), alias: 'jeux' } }],
+        actions: [
+          { remove: { indices: ['*'], alias: 'jeux', must_exist: false } },
+          { add: { index: fresh, alias: 'jeux', is_write_index: true } },
+        ],
       });
-      expect(node.requests.some((request) => request.method === 'DELETE')).toBe(false);
+      // Only a first index someone may have created meanwhile is deleted; the new one is live.
+      expect(node.requests.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual([
+        '/jeux-v0',
+      ]);
     });
   });
 });

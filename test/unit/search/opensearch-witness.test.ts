@@ -9,7 +9,12 @@ import { toSearchDocument } from '../../../functions/search/search-document';
 import { OpenSearchSearchIndex } from '../../../functions/search/opensearch/opensearch-search-index';
 import { MAX_QUERY_WORDS, TEXT_FIELD_IDS } from '../../../functions/search/query-text';
 import type { SearchQuery } from '../../../functions/search/search-index';
-import { FakeOpenSearchNode, type RecordedRequest, type ReplyTo } from '../../support/fake-opensearch';
+import {
+  FakeOpenSearchCluster,
+  FakeOpenSearchNode,
+  type RecordedRequest,
+  type ReplyTo,
+} from '../../support/fake-opensearch';
 import { makeFile, makeJob } from '../../support/jobs';
 import { openSearchApiProblems } from '../../support/opensearch-witness';
 
@@ -194,18 +199,50 @@ describe('the OpenSearch engine’s requests, judged by OpenSearch’s published
 
   it('rebuild: create, fill, refresh, swap the alias, drop the retired index', async () => {
     const from = node.requests.length;
+    const cluster = new FakeOpenSearchCluster();
+    cluster.createIndex('jobs-v0', { jobs: { is_write_index: true } });
+    node.reply = cluster.reply;
     await index.rebuild((writer) =>
       writer.apply([{ type: 'upsert', document: toSearchDocument(makeJob({ id: 9 }), 1) }]),
     );
-    const methods = sentSince(from).map((sent) => `${sent.method} ${sent.path.replace(/-v\d{5,}/, '-v<ms>')}`);
+    const methods = sentSince(from).map(
+      (sent) => `${sent.method} ${sent.path.replace(/-v\d{5,}-[0-9a-f]{8}/, '-v<ms>')}`,
+    );
     expect(methods).toEqual([
-      'GET /_alias/jobs',
       'PUT /jobs-v<ms>',
       'POST /jobs-v<ms>/_bulk',
       'POST /jobs-v<ms>/_refresh',
+      'GET /_alias/jobs',
       'POST /_aliases',
+      'GET /_alias/jobs',
       'DELETE /jobs-v0',
     ]);
+    node.reply = answers;
+    // The swap's wildcard removal, must_exist and write index, and the deletion's ignore_unavailable.
+    expect(sentSince(from).find((sent) => sent.path === '/_aliases')?.body).toContain('"must_exist":false');
+    expect(sentSince(from).at(-1)?.url).toContain('ignore_unavailable=true');
+    expectValid(sentSince(from));
+  });
+
+  it('deploy time: the look for the alias, and the first index with the alias as its write index', async () => {
+    const from = node.requests.length;
+    let created = false;
+    node.reply = (recorded) => {
+      if (recorded.method === 'HEAD') return { status: created ? 200 : 404 };
+      if (recorded.method === 'PUT') {
+        created = true;
+        return { status: 200, body: { acknowledged: true, shards_acknowledged: true, index: 'jobs-v0' } };
+      }
+      return answers(recorded);
+    };
+    expect(await index.prepare()).toBe('created');
+    node.reply = answers;
+    expect(sentSince(from).map((sent) => `${sent.method} ${sent.path}`)).toEqual([
+      'HEAD /jobs',
+      'PUT /jobs-v0',
+      'HEAD /jobs',
+    ]);
+    expect(sentSince(from)[1]?.body).toContain('"is_write_index":true');
     expectValid(sentSince(from));
   });
 });
