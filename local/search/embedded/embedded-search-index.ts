@@ -126,18 +126,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   public async get(jobId: number): Promise<SearchDocument | undefined> {
-    const row = this.#read(
-      () =>
-        this.#statement('SELECT document FROM documents WHERE id = ?').get(jobId) as { document: string } | undefined,
-    );
-    return row === undefined ? undefined : (JSON.parse(row.document) as SearchDocument);
+    return (await this.getMany([jobId])).get(jobId);
   }
 
   public async getMany(jobIds: readonly number[]): Promise<Map<number, SearchDocument>> {
     const sql = 'SELECT id, document FROM documents WHERE id IN (SELECT value FROM json_each(?))';
-    const rows = this.#read(
-      () => this.#statement(sql).all(JSON.stringify(jobIds)) as { id: number; document: string }[],
-    );
+    const read = () => this.#statement(sql).all(JSON.stringify(jobIds)) as { id: number; document: string }[];
+    const rows = this.#read(read);
     return new Map(rows.map((row) => [row.id, JSON.parse(row.document) as SearchDocument]));
   }
 
