@@ -1,7 +1,8 @@
 /**
  * The stack's alarms: function errors and throttles, the indexer falling behind its stream, stream
- * records given up on, API 5xx answers and an unhealthy search domain. Each notifies the configured SNS
- * topic, when there is one.
+ * records given up on, API 5xx answers and an unhealthy search domain. Each notifies an SNS topic when it
+ * fires and when it recovers: the stack's own topic (with an optional email subscription), or an existing
+ * topic that replaces it.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -9,7 +10,8 @@ import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-c
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Domain } from 'aws-cdk-lib/aws-opensearchservice';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
@@ -23,8 +25,12 @@ export interface JobsApiAlarmsProps {
   deadLetterQueue: IQueue;
   api: RestApi;
   domain: Domain;
-  /** An SNS topic every alarm notifies. */
+  /** An existing SNS topic every alarm notifies; without it the construct creates one. */
   topicArn: string | undefined;
+  /** An email address subscribed to the created topic. */
+  email: string | undefined;
+  /** The created topic's display name (the sender name of its emails). */
+  topicDisplayName: string;
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -32,12 +38,15 @@ const FIVE_MINUTES = Duration.minutes(5);
 /** The alarms of the stack. */
 export class JobsApiAlarms extends Construct {
   public readonly alarms: Alarm[] = [];
-  private readonly action: SnsAction | undefined;
+  /** The topic every alarm notifies. */
+  public readonly topic: ITopic;
+  private readonly action: SnsAction;
 
   public constructor(scope: Construct, id: string, props: JobsApiAlarmsProps) {
     super(scope, id);
-    this.action =
-      props.topicArn === undefined ? undefined : new SnsAction(Topic.fromTopicArn(this, 'Topic', props.topicArn));
+    this.topic =
+      props.topicArn === undefined ? this.createTopic(props) : Topic.fromTopicArn(this, 'Topic', props.topicArn);
+    this.action = new SnsAction(this.topic);
 
     for (const [name, fn] of Object.entries(props.functions)) {
       this.atLeastOnce(`${name}Errors`, `The ${name} function failed`, fn.metricErrors({ period: FIVE_MINUTES }));
@@ -72,6 +81,12 @@ export class JobsApiAlarms extends Construct {
     );
   }
 
+  private createTopic(props: JobsApiAlarmsProps): Topic {
+    const topic = new Topic(this, 'Topic', { displayName: props.topicDisplayName, enforceSSL: true });
+    if (props.email !== undefined) topic.addSubscription(new EmailSubscription(props.email));
+    return topic;
+  }
+
   private atLeastOnce(id: string, description: string, metric: IMetric): void {
     this.add(id, description, metric, 1, 1);
   }
@@ -85,7 +100,8 @@ export class JobsApiAlarms extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    if (this.action !== undefined) alarm.addAlarmAction(this.action);
+    alarm.addAlarmAction(this.action);
+    alarm.addOkAction(this.action);
     this.alarms.push(alarm);
   }
 }

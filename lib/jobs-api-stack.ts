@@ -1,7 +1,7 @@
 /**
  * The Jobs API stack: the tables, the search domain, one function per handler, the REST API (with
- * optional per-client limits), the indexer's stream subscription, alarms, and the outputs tools use to
- * find it all.
+ * optional per-client limits), the indexer's stream subscription, alarms, a dashboard, and the outputs
+ * tools use to find it all.
  */
 import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -11,6 +11,8 @@ import { ROUTES } from '../functions/http/routes';
 import { JOBS_TABLE } from '../functions/tables';
 import { JobsApiAlarms } from './alarms';
 import { AuthTable } from './auth-table';
+import { acknowledgeControlTowerFindings } from './control-tower';
+import { JobsApiDashboard } from './dashboard';
 import { HandlerFunction } from './handler-function';
 import { JobsTable } from './jobs-table';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
@@ -82,6 +84,7 @@ export class JobsApiStack extends Stack {
   public readonly alarms: JobsApiAlarms;
   /** What an operator attaches to run the CLI against this stack. */
   public readonly operatorPolicy: OperatorPolicy;
+  public readonly dashboard: JobsApiDashboard;
   /** The per-client limits, when the configuration sets any. */
   public readonly rateLimits: ApiRateLimits | undefined;
 
@@ -102,6 +105,9 @@ export class JobsApiStack extends Stack {
       logRetention,
       retain: config.retainSearchDomain,
     });
+    // The domain takes the longest to create and is the likeliest part to fail. The protected tables come
+    // after it, so a first deployment that fails there rolls back before any table exists.
+    for (const table of [this.jobsTable, this.authTable]) table.node.addDependency(this.searchDomain.domain);
 
     const environment = {
       JOBS_TABLE: this.jobsTable.table.tableName,
@@ -171,13 +177,27 @@ export class JobsApiStack extends Stack {
             ipRateLimit: config.ipRateLimit,
             clientRateLimit: config.clientRateLimit,
           });
+    const functionsByName = Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function]));
     this.alarms = new JobsApiAlarms(this, 'Alarms', {
-      functions: Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function])),
+      functions: functionsByName,
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       api: this.restApi.api,
       domain: this.searchDomain.domain,
       topicArn: config.alarmTopicArn,
+      email: config.alarmEmail,
+      topicDisplayName: `Jobs API ${config.stage} alarms`,
+    });
+
+    this.dashboard = new JobsApiDashboard(this, 'Dashboard', {
+      dashboardName: `jobs-api-${config.stage}-${Aws.REGION}`,
+      api: this.restApi.api,
+      stageName: config.stage,
+      endpoints: API_ENDPOINTS.map((endpoint) => ({ path: endpoint.path, label: endpoint.description })),
+      functions: functionsByName,
+      indexer: this.functions.Indexer.function,
+      deadLetterQueue: this.streamIndexer.deadLetterQueue,
+      domain: this.searchDomain.domain,
     });
 
     this.searchIndexSetup = new SearchIndexSetup(this, 'SearchIndexSetup', {
@@ -190,6 +210,7 @@ export class JobsApiStack extends Stack {
 
     this.addOutputs();
     acknowledgeAcceptedFindings(this);
+    acknowledgeControlTowerFindings(this, config);
   }
 
   /**
@@ -244,6 +265,11 @@ export class JobsApiStack extends Stack {
       STACK_OUTPUTS.deadLetterQueueUrl,
       this.streamIndexer.deadLetterQueue.queueUrl,
       'Stream records the indexer gave up on',
+    );
+    output(
+      STACK_OUTPUTS.dashboardUrl,
+      `https://console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${this.dashboard.dashboard.dashboardName}`,
+      'The CloudWatch dashboard of the stack',
     );
   }
 }

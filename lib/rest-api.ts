@@ -4,7 +4,8 @@
  * answers by itself (unknown paths, oversized bodies, throttling, integration failures and timeouts,
  * blocked requests) carries the contract's JSON error body, and API Gateway's request id both in it and
  * in `X-Request-Id`, as the functions' answers do. `x-gateway-responses` in openapi.yaml and the table in
- * docs/deploy.md list the same answers (test/infra checks all three agree).
+ * docs/deploy.md list the same answers (test/infra checks all three agree). Both its log groups, access
+ * logs and the execution logs API Gateway would otherwise create by itself, belong to the stack.
  */
 import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
@@ -82,9 +83,18 @@ const CONTEXT_HEADERS = { 'X-Request-Id': 'context.requestId' };
 const quoted = (headers: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`]));
 
-/** The REST API of the three endpoints. */
+/**
+ * The log group API Gateway writes a stage's execution logs to. API Gateway creates it on its first write
+ * unless it exists, and then it never expires and outlives the stack; so the stack creates it first.
+ */
+export const executionLogGroupName = (restApiId: string, stageName: string): string =>
+  `API-Gateway-Execution-Logs_${restApiId}/${stageName}`;
+
+/** The REST API of the endpoints. */
 export class JobsRestApi extends Construct {
   public readonly api: RestApi;
+  /** The stage's execution logs (errors, with `loggingLevel` ERROR). */
+  public readonly executionLogs: LogGroup;
 
   public constructor(scope: Construct, id: string, props: JobsRestApiProps) {
     super(scope, id);
@@ -120,6 +130,14 @@ export class JobsRestApi extends Construct {
         }),
       },
     });
+
+    this.executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: executionLogGroupName(this.api.restApiId, props.stageName),
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // The stage starts logging once it exists, so the group must exist before it.
+    this.api.deploymentStage.node.addDependency(this.executionLogs);
 
     for (const route of props.routes) {
       const integration = new LambdaIntegration(route.handler, { proxy: true, timeout: props.integrationTimeout });

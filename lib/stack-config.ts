@@ -31,8 +31,12 @@ export interface JobsApiConfig {
   throttleBurstLimit: number;
   /** Memory of the API functions, in MB. */
   apiMemoryMiB: number;
-  /** An existing SNS topic every alarm notifies, if any. */
+  /**
+   * An existing SNS topic every alarm notifies, in place of the topic the stack creates for its alarms.
+   */
   alarmTopicArn: string | undefined;
+  /** An email address the stack's own alarm topic sends to (the address confirms the subscription once). */
+  alarmEmail: string | undefined;
   /**
    * Whether the API functions load the Powertools tracer for a handler subsegment inside Lambda's own
    * trace (about 40 ms more per cold start); Lambda's active tracing is on either way.
@@ -64,6 +68,7 @@ export const DEFAULT_CONFIG: JobsApiConfig = {
   throttleBurstLimit: 200,
   apiMemoryMiB: 1024,
   alarmTopicArn: undefined,
+  alarmEmail: undefined,
   detailedTracing: false,
   ipRateLimit: undefined,
   clientRateLimit: undefined,
@@ -83,6 +88,7 @@ export const CONTEXT_KEYS = {
   throttleBurstLimit: 'throttleBurstLimit',
   apiMemoryMiB: 'apiMemoryMiB',
   alarmTopicArn: 'alarmTopicArn',
+  alarmEmail: 'alarmEmail',
   detailedTracing: 'detailedTracing',
   ipRateLimit: 'ipRateLimit',
   clientRateLimit: 'clientRateLimit',
@@ -150,6 +156,15 @@ const optionalArn = (read: ContextReader, key: string): string | undefined => {
   return value;
 };
 
+const optionalEmail = (read: ContextReader, key: string): string | undefined => {
+  const value = read(key);
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
+    throw new StackConfigError(key, 'an email address', value);
+  }
+  return value;
+};
+
 /**
  * Builds the configuration from context, validating every value, and checks that the values agree
  * with each other (the node count must be a multiple of the zone count, the burst must cover the rate).
@@ -176,6 +191,16 @@ export const readStackConfig = (read: ContextReader): JobsApiConfig => {
     5_000,
     DEFAULT_CONFIG.throttleBurstLimit,
   );
+  const alarmTopicArn = optionalArn(read, CONTEXT_KEYS.alarmTopicArn);
+  const alarmEmail = optionalEmail(read, CONTEXT_KEYS.alarmEmail);
+  if (alarmTopicArn !== undefined && alarmEmail !== undefined) {
+    // The address would subscribe to the stack's own topic, which alarmTopicArn replaces.
+    throw new StackConfigError(
+      CONTEXT_KEYS.alarmEmail,
+      `unset when alarmTopicArn is set (subscribe the address to ${alarmTopicArn} instead)`,
+      alarmEmail,
+    );
+  }
   return {
     stage: text(read, CONTEXT_KEYS.stage, /^[a-z][a-z0-9-]{0,19}$/, DEFAULT_CONFIG.stage),
     searchInstanceType: text(
@@ -193,7 +218,8 @@ export const readStackConfig = (read: ContextReader): JobsApiConfig => {
     throttleRateLimit,
     throttleBurstLimit,
     apiMemoryMiB: integer(read, CONTEXT_KEYS.apiMemoryMiB, 128, 10_240, DEFAULT_CONFIG.apiMemoryMiB),
-    alarmTopicArn: optionalArn(read, CONTEXT_KEYS.alarmTopicArn),
+    alarmTopicArn,
+    alarmEmail,
     detailedTracing: flag(read, CONTEXT_KEYS.detailedTracing, DEFAULT_CONFIG.detailedTracing),
     ipRateLimit: optionalLimit(read, CONTEXT_KEYS.ipRateLimit),
     clientRateLimit: optionalLimit(read, CONTEXT_KEYS.clientRateLimit),

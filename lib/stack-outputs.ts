@@ -21,6 +21,8 @@ export const STACK_OUTPUTS = {
   operatorPolicyArn: 'OperatorPolicyArn',
   /** The SQS queue that holds stream records the indexer gave up on. */
   deadLetterQueueUrl: 'IndexerDeadLetterQueueUrl',
+  /** The stack's CloudWatch dashboard in the console. */
+  dashboardUrl: 'DashboardUrl',
 } as const;
 
 export type StackOutputKey = (typeof STACK_OUTPUTS)[keyof typeof STACK_OUTPUTS];

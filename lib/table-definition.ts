@@ -16,7 +16,11 @@ import type { IndexDefinition, KeyDefinition, TableDefinition } from '../functio
 
 /** How a deployed table is protected. */
 export interface TableProtection {
-  /** Deletion protection on, and the table retained when the stack is deleted. */
+  /**
+   * Deletion protection on, and the table retained when the stack is deleted or the table replaced,
+   * but not when the deployment that created it rolls back: a failed first deployment leaves no
+   * empty table behind to block its retry.
+   */
   deletionProtection: boolean;
 }
 
@@ -50,5 +54,5 @@ export const tablePropsOf = (definition: TableDefinition, protection: TableProte
   billing: Billing.onDemand(),
   pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
   deletionProtection: protection.deletionProtection,
-  removalPolicy: protection.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+  removalPolicy: protection.deletionProtection ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY,
 });

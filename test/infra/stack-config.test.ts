@@ -7,6 +7,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildJobsApi } from '../../lib/app';
+import { TEMPLATE_ONLY } from './template-only';
 import {
   type ContextReader,
   DEFAULT_CONFIG,
@@ -71,6 +72,12 @@ describe('reading the configuration from context', () => {
     });
   });
 
+  it('takes an address for the alarm topic, and none by default', () => {
+    expect(DEFAULT_CONFIG.alarmEmail).toBeUndefined();
+    expect(readStackConfig(from({ alarmEmail: 'ops@example.com' })).alarmEmail).toBe('ops@example.com');
+    expect(readStackConfig(from({ alarmEmail: '' })).alarmEmail).toBeUndefined();
+  });
+
   it('leaves the per-client limits off unless asked for', () => {
     expect(DEFAULT_CONFIG.ipRateLimit).toBeUndefined();
     expect(DEFAULT_CONFIG.clientRateLimit).toBeUndefined();
@@ -94,6 +101,8 @@ describe('reading the configuration from context', () => {
     [{ detailedTracing: 'on' }, 'detailedTracing'],
     [{ throttleRateLimit: 1.5 }, 'throttleRateLimit'],
     [{ alarmTopicArn: 'ops-alerts' }, 'alarmTopicArn'],
+    [{ alarmEmail: 'ops' }, 'alarmEmail'],
+    [{ alarmEmail: 'ops@example.com', alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops' }, 'alarmEmail'],
     [{ ipRateLimit: '9' }, 'ipRateLimit'],
     [{ ipRateLimit: 'many' }, 'ipRateLimit'],
     [{ clientRateLimit: 2.5 }, 'clientRateLimit'],
@@ -125,7 +134,7 @@ describe('a stack built from a non-default configuration', () => {
         detailedTracing: 'true',
       },
     });
-    const stack = buildJobsApi(app);
+    const stack = buildJobsApi(app, TEMPLATE_ONLY);
     expect(stack.stackName).toBe('JobsApi-dev');
     template = Template.fromStack(stack);
   });
@@ -147,7 +156,7 @@ describe('a stack built from a non-default configuration', () => {
 
   it('retains the search domain only when asked to', () => {
     const retained = Template.fromStack(
-      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], retainSearchDomain: 'true' } })),
+      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], retainSearchDomain: 'true' } }), TEMPLATE_ONLY),
     );
     expect(Object.values(retained.findResources('AWS::OpenSearchService::Domain'))[0]?.DeletionPolicy).toBe('Retain');
     expect(Object.values(template.findResources('AWS::OpenSearchService::Domain'))[0]?.DeletionPolicy).toBe('Delete');
@@ -167,11 +176,14 @@ describe('a stack built from a non-default configuration', () => {
     expect(new Set(retentions)).toEqual(new Set([14]));
   });
 
-  it('sends every alarm to the configured topic', () => {
+  it('sends every alarm to the configured topic, when it fires and when it recovers, creating none', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
     expect(alarms.length).toBeGreaterThan(0);
-    for (const alarm of alarms)
+    for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual(['arn:aws:sns:us-east-1:123456789012:ops']);
+      expect(alarm.Properties.OKActions).toEqual(['arn:aws:sns:us-east-1:123456789012:ops']);
+    }
+    template.resourceCountIs('AWS::SNS::Topic', 0);
   });
 
   it('names the API stage after the stage', () => {
@@ -201,9 +213,9 @@ describe('per-client limits switched on by context', () => {
     const app = new App({
       context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '600', clientRateLimit: '3000' },
     });
-    template = Template.fromStack(buildJobsApi(app));
+    template = Template.fromStack(buildJobsApi(app, TEMPLATE_ONLY));
     nagFindings = findingsOf(app);
-    defaults = Template.fromStack(buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [] } })));
+    defaults = Template.fromStack(buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), TEMPLATE_ONLY));
   });
 
   const rules = (): Record<string, unknown>[] =>
@@ -270,7 +282,7 @@ describe('per-client limits switched on by context', () => {
 
   it('adds one rule per limit that is set', () => {
     const one = Template.fromStack(
-      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '100' } })),
+      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '100' } }), TEMPLATE_ONLY),
     );
     const only = Object.values(one.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules as unknown[];
     expect(only).toHaveLength(1);

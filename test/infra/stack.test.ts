@@ -14,6 +14,7 @@ import { ERROR_CATALOGUE } from '../../functions/http/errors';
 import { ROUTES } from '../../functions/http/routes';
 import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { buildJobsApi } from '../../lib/app';
+import { TEMPLATE_ONLY } from './template-only';
 import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
 import { loadOpenApiDocument } from '../../local/gateway/docs';
@@ -50,7 +51,7 @@ const tableLogicalId = (which: 'jobs' | 'auth'): string =>
 
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  stack = buildJobsApi(app);
+  stack = buildJobsApi(app, TEMPLATE_ONLY);
   nagReport = new AwsSolutionsChecks(app).validateScope(app);
   template = Template.fromStack(stack);
 });
@@ -157,7 +158,11 @@ describe('the tables', () => {
     const tables = resourcesOf('AWS::DynamoDB::GlobalTable');
     expect(Object.keys(tables)).toHaveLength(2);
     for (const table of Object.values(tables)) {
-      expect(table.DeletionPolicy).toBe('Retain');
+      // Kept when the stack is deleted or the table replaced, deleted when its own first deployment rolls back.
+      expect(table.DeletionPolicy).toBe('RetainExceptOnCreate');
+      expect(table.UpdateReplacePolicy).toBe('Retain');
+      // Created after the domain, the likeliest part to fail, so its failure rolls back before any table exists.
+      expect(table.DependsOn).toContain(stack.getLogicalId(stack.searchDomain.domain.node.defaultChild as never));
       expect(propertiesOf(table).Replicas).toEqual([
         expect.objectContaining({
           DeletionProtectionEnabled: true,

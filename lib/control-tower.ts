@@ -1,0 +1,156 @@
+/**
+ * AWS Control Tower's proactive controls, checked by cfn-guard on every synthesis beside cdk-nag. The
+ * `@cdklabs/cdk-validator-cfnguard` plugin ships the cfn-guard binary (Linux and macOS, x86-64 and arm64)
+ * and the rules, so the check runs offline. A finding stops synthesis (and fails test/infra) unless it is
+ * acknowledged here, on the narrowest construct, with the reason this stack is deliberately different or
+ * the rule is wrong about it.
+ */
+import {
+  type IPolicyValidationContext,
+  type IPolicyValidationPlugin,
+  type PolicyValidationPluginReport,
+  type Stack,
+  Validations,
+} from 'aws-cdk-lib';
+import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
+import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnLogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IConstruct } from 'constructs';
+import type { JobsRestApi } from './rest-api';
+import type { SearchDomain } from './search-domain';
+import type { JobsApiConfig } from './stack-config';
+import type { StreamIndexer } from './stream-indexer';
+
+/** The plugin's name, which CDK uses as the namespace of its rule ids. */
+export const CONTROL_TOWER_PLUGIN = 'cdk-validator-cfnguard';
+
+/** The retention, in days, from which a log group meets CT.CLOUDWATCH.PR.2. */
+export const ONE_YEAR_IN_DAYS = 365;
+
+/**
+ * The validation plugin: every bundled Control Tower rule, none disabled. It runs cfn-guard through
+ * `CfnGuardValidator` and marks each finding an error: the validator leaves the severity unset, and once
+ * any finding of a report is acknowledged CDK re-judges the report by severity alone, so unmarked findings
+ * would no longer stop synthesis.
+ */
+export class ControlTowerChecks implements IPolicyValidationPlugin {
+  public readonly name = CONTROL_TOWER_PLUGIN;
+  public readonly version: string | undefined;
+  public readonly ruleIds: string[] | undefined;
+  private readonly guard = new CfnGuardValidator({ controlTowerRulesEnabled: true });
+
+  public constructor() {
+    this.version = this.guard.version;
+    this.ruleIds = this.guard.ruleIds;
+  }
+
+  public validate(context: IPolicyValidationContext): PolicyValidationPluginReport {
+    const report = this.guard.validate(context);
+    return {
+      ...report,
+      violations: report.violations.map((violation) => ({ ...violation, severity: violation.severity ?? 'error' })),
+    };
+  }
+}
+
+/** The id under which a cfn-guard rule (`cloudwatch_alarm_action_check`) is acknowledged. */
+export const guardRuleId = (rule: string): string => `${CONTROL_TOWER_PLUGIN}::${rule}`;
+
+/** The parts of the stack that carry accepted findings. */
+export interface ControlTowerParts extends Stack {
+  searchDomain: SearchDomain;
+  restApi: JobsRestApi;
+  streamIndexer: StreamIndexer;
+}
+
+const acknowledge = (scope: IConstruct, rule: string, reason: string): void => {
+  Validations.of(scope).acknowledge({ id: guardRuleId(rule), reason });
+};
+
+const NO_VPC =
+  'The functions run outside a VPC and reach DynamoDB, OpenSearch and X-Ray over HTTPS with SigV4-signed ' +
+  'requests, each role limited to the actions and paths it uses. A VPC would add NAT gateways (or an ' +
+  'endpoint per service) and cold-start network interfaces without narrowing who may call what.';
+
+/**
+ * Records the accepted Control Tower findings. Two depend on the configuration: below a year of
+ * `retentionDays` each log group that keeps it carries an acknowledgement (at a year or more the rule
+ * passes), and so does a search domain smaller than three nodes in zones.
+ */
+export const acknowledgeControlTowerFindings = (
+  stack: ControlTowerParts,
+  config: Pick<JobsApiConfig, 'retentionDays' | 'searchInstanceCount' | 'searchZoneCount'>,
+): void => {
+  const { retentionDays } = config;
+  for (const construct of stack.node.findAll()) {
+    if (construct instanceof CfnFunction)
+      acknowledge(construct, 'lambda_inside_vpc_check', `[CT.LAMBDA.PR.3] ${NO_VPC}`);
+    if (!(construct instanceof CfnLogGroup)) continue;
+    acknowledge(
+      construct,
+      'cloudwatch_log_group_encrypted_check',
+      '[CT.CLOUDWATCH.PR.3] CloudWatch Logs encrypts every log group at rest with keys it manages. A customer ' +
+        'managed KMS key would add a key policy to maintain and a monthly charge per key for a second gate on ' +
+        'reading logs that IAM permissions on the log groups already guard.',
+    );
+    if (retentionDays < ONE_YEAR_IN_DAYS && construct.retentionInDays === retentionDays) {
+      acknowledge(
+        construct,
+        'cloudwatch_log_group_retention_period_check',
+        `[CT.CLOUDWATCH.PR.2] Logs are kept for the configured retentionDays (${retentionDays}): access logs ` +
+          "hold callers' addresses, and function logs are for debugging, not an audit trail. Deploy with " +
+          `-c retentionDays=${ONE_YEAR_IN_DAYS} (or more) where a year is required.`,
+      );
+    }
+  }
+
+  acknowledge(
+    stack.searchDomain,
+    'opensearch_in_vpc_only_check',
+    '[CT.OPENSEARCH.PR.10] The functions that call the domain run outside a VPC, so its endpoint is public: ' +
+      'every request must be SigV4-signed by a role its access policy names, over HTTPS with TLS 1.2 or later. ' +
+      'A VPC would add NAT gateways and cold-start network interfaces without narrowing who may call what.',
+  );
+  acknowledge(
+    stack.searchDomain,
+    'opensearch_fine_grained_access_control_enabled_check',
+    '[CT.OPENSEARCH.PR.15] Access is IAM only: the domain access policy admits SigV4-signed requests of the ' +
+      "function roles, each on the index paths it uses. Fine-grained access control's internal users and " +
+      'roles would be a second authorization system to keep in step with IAM.',
+  );
+  acknowledge(
+    stack.searchDomain,
+    'opensearch_audit_logging_enabled_check',
+    '[CT.OPENSEARCH.PR.13] OpenSearch audit logs require fine-grained access control, which this domain does ' +
+      "not use (see CT.OPENSEARCH.PR.15); CloudTrail records the domain's configuration changes.",
+  );
+  acknowledge(
+    stack.searchDomain,
+    'opensearch_https_required_check',
+    '[CT.OPENSEARCH.PR.16] The rule accepts only Policy-Min-TLS-1-2-2019-07; the domain enforces HTTPS with ' +
+      'Policy-Min-TLS-1-2-PFS-2023-10, which also requires TLS 1.2 or later and adds forward secrecy. The rule ' +
+      'predates the stricter policy.',
+  );
+  if (config.searchZoneCount === 1 || config.searchInstanceCount < 3) {
+    acknowledge(
+      stack.searchDomain,
+      'opensearch_data_node_fault_tolerance_check',
+      `[CT.OPENSEARCH.PR.14] The context asks for ${config.searchInstanceCount} data node(s) in ` +
+        `${config.searchZoneCount} zone(s), which only a development deployment should do; the production ` +
+        'default is three nodes in three zones, which passes.',
+    );
+  }
+  acknowledge(
+    stack.restApi,
+    'lambda_function_public_access_prohibited_check',
+    '[CT.LAMBDA.PR.2] A false positive: each permission lets apigateway.amazonaws.com invoke a function only ' +
+      "with a SourceArn naming this API's own execute-api ARN, but the rule accepts only a literal string or a " +
+      'plain Ref/GetAtt there, and the ARN is built with Fn::Join.',
+  );
+  acknowledge(
+    stack.streamIndexer.deadLetterQueue,
+    'sqs_dlq_check',
+    '[CT.SQS.PR.1] This queue is itself the dead-letter destination of the stream event source; nothing ' +
+      'consumes it, so a further dead-letter queue behind it would never receive anything.',
+  );
+};

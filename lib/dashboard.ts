@@ -1,0 +1,153 @@
+/**
+ * The operator's CloudWatch dashboard: what the API answers per endpoint (requests, p50/p99 latency,
+ * 4xx, 5xx), what the functions do (errors, throttles, concurrency), how far search lags behind the jobs
+ * table (the stream's iterator age) and what it gave up on (dead letters), and the search domain's health
+ * (cluster status, JVM memory pressure, free storage). Endpoints and functions come from the stack's own
+ * lists, so a new endpoint appears without a change here. docs/deploy.md says what healthy looks like.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Dashboard,
+  GraphWidget,
+  type GraphWidgetProps,
+  type IMetric,
+  type IWidget,
+  MathExpression,
+  TextWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Domain } from 'aws-cdk-lib/aws-opensearchservice';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ITERATOR_AGE_THRESHOLD_MS } from './alarms';
+
+/** One API path and how it is shown (`POST /search`). */
+export interface DashboardEndpoint {
+  path: string;
+  label: string;
+}
+
+export interface JobsApiDashboardProps {
+  /** The dashboard's name (unique in the account: dashboards are not regional). */
+  dashboardName: string;
+  api: RestApi;
+  stageName: string;
+  /** The API's endpoints, one line each in the API widgets. */
+  endpoints: readonly DashboardEndpoint[];
+  /** Every function, by a short name used as its line's label. */
+  functions: Record<string, IFunction>;
+  indexer: IFunction;
+  deadLetterQueue: IQueue;
+  domain: Domain;
+}
+
+/** The granularity of every graph: API Gateway and Lambda publish per minute. */
+const PERIOD = Duration.minutes(1);
+
+/** A widget of one third of the dashboard's width. */
+const graph = (title: string, left: IMetric[], extra: Partial<GraphWidgetProps> = {}): GraphWidget =>
+  new GraphWidget({ title, left, width: 8, height: 6, period: PERIOD, ...extra });
+
+/** The dashboard of the stack. */
+export class JobsApiDashboard extends Construct {
+  public readonly dashboard: Dashboard;
+
+  public constructor(scope: Construct, id: string, props: JobsApiDashboardProps) {
+    super(scope, id);
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      dashboardName: props.dashboardName,
+      defaultInterval: Duration.hours(3),
+    });
+    this.dashboard.addWidgets(
+      new TextWidget({
+        markdown:
+          `## Jobs API (${props.stageName})\n` +
+          'Healthy: no 5xx, no function errors or throttles, search lag in seconds, no dead letters, cluster ' +
+          'green, JVM memory pressure mostly under 75 %. Each alarm of the stack has its own graph here; see ' +
+          'docs/deploy.md, "Watching a deployment".',
+        width: 24,
+        height: 2,
+      }),
+    );
+    this.dashboard.addWidgets(...this.apiWidgets(props));
+    this.dashboard.addWidgets(...this.functionWidgets(props));
+    this.dashboard.addWidgets(...this.searchWidgets(props));
+  }
+
+  /**
+   * Per-endpoint figures come from API Gateway's per-method metrics (the stage has detailed metrics on),
+   * found by a search on the path, so they show whatever method names API Gateway reports for `ANY`.
+   */
+  private apiWidgets(props: JobsApiDashboardProps): IWidget[] {
+    const perEndpoint = (metricName: string, statistic: string): IMetric[] =>
+      props.endpoints.map(
+        (endpoint) =>
+          new MathExpression({
+            expression:
+              `SEARCH('{AWS/ApiGateway,ApiName,Method,Resource,Stage} MetricName="${metricName}" ` +
+              `ApiName="${props.api.restApiName}" Stage="${props.stageName}" Resource="${endpoint.path}"', ` +
+              `'${statistic}', ${PERIOD.toSeconds()})`,
+            label: `${endpoint.label} \${PROP('Dim.Method')}`,
+            period: PERIOD,
+          }),
+      );
+    return [
+      graph('Requests per endpoint', perEndpoint('Count', 'Sum')),
+      graph('Latency p50 per endpoint (ms)', perEndpoint('Latency', 'p50')),
+      graph('Latency p99 per endpoint (ms)', perEndpoint('Latency', 'p99')),
+      graph('4xx answers per endpoint', perEndpoint('4XXError', 'Sum')),
+      graph('5xx answers per endpoint', perEndpoint('5XXError', 'Sum')),
+      graph('Whole API, unknown paths included', [
+        props.api.metricCount({ statistic: 'Sum', label: 'Requests' }),
+        props.api.metricClientError({ statistic: 'Sum', label: '4xx' }),
+        props.api.metricServerError({ statistic: 'Sum', label: '5xx' }),
+      ]),
+    ];
+  }
+
+  private functionWidgets(props: JobsApiDashboardProps): IWidget[] {
+    const each = (metric: (fn: IFunction, label: string) => IMetric): IMetric[] =>
+      Object.entries(props.functions).map(([name, fn]) => metric(fn, name));
+    return [
+      graph(
+        'Function errors',
+        each((fn, label) => fn.metricErrors({ statistic: 'Sum', label })),
+      ),
+      graph(
+        'Function throttles',
+        each((fn, label) => fn.metricThrottles({ statistic: 'Sum', label })),
+      ),
+      graph(
+        'Function concurrency (max)',
+        each((fn, label) => fn.metric('ConcurrentExecutions', { statistic: 'Maximum', label })),
+      ),
+    ];
+  }
+
+  private searchWidgets(props: JobsApiDashboardProps): IWidget[] {
+    const { domain } = props;
+    return [
+      graph(
+        'Search lag: stream iterator age (ms)',
+        [props.indexer.metric('IteratorAge', { statistic: 'Maximum', label: 'Iterator age' })],
+        { leftAnnotations: [{ value: ITERATOR_AGE_THRESHOLD_MS, label: 'Alarm' }] },
+      ),
+      graph('Dead letters waiting', [
+        props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', label: 'Messages' }),
+      ]),
+      graph('Search cluster status', [
+        domain.metric('ClusterStatus.green', { statistic: 'Maximum', label: 'Green' }),
+        domain.metricClusterStatusYellow({ statistic: 'Maximum', label: 'Yellow' }),
+        domain.metricClusterStatusRed({ statistic: 'Maximum', label: 'Red' }),
+        domain.metricClusterIndexWritesBlocked({ statistic: 'Maximum', label: 'Writes blocked' }),
+      ]),
+      graph('Search JVM memory pressure (%)', [
+        domain.metricJVMMemoryPressure({ statistic: 'Maximum', label: 'Highest node' }),
+      ]),
+      graph('Search free storage (MiB)', [
+        domain.metricFreeStorageSpace({ statistic: 'Minimum', label: 'Lowest node' }),
+      ]),
+    ];
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * AWS Control Tower's proactive controls as a second witness beside cdk-nag: the app is synthesized as
+ * `cdk synth` does (without bundling), with the cfn-guard plugin the app registers, and the validation
+ * report CDK writes is read back. A scratch app with a non-compliant resource shows the check can fail.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { CfnAlarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildJobsApi } from '../../lib/app';
+import { CONTROL_TOWER_PLUGIN, ControlTowerChecks, guardRuleId } from '../../lib/control-tower';
+
+interface Violation {
+  ruleName: string;
+  description: string;
+  reason?: string;
+  violatingConstructs: { constructPath: string }[];
+}
+interface PluginReport {
+  pluginName: string;
+  conclusion: string;
+  violations: Violation[];
+  suppressedViolations?: Violation[];
+}
+
+const outdirs: string[] = [];
+
+/** Synthesizes an app into a fresh directory; synthesis throws on any finding nobody acknowledged. */
+const synthesize = (app: (outdir: string) => App): PluginReport => {
+  const outdir = mkdtempSync(join(tmpdir(), 'jobs-api-guard-'));
+  outdirs.push(outdir);
+  app(outdir).synth();
+  const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')) as {
+    pluginReports: PluginReport[];
+  };
+  const guard = report.pluginReports.find((plugin) => plugin.pluginName === CONTROL_TOWER_PLUGIN);
+  if (guard === undefined) throw new Error('cfn-guard did not report');
+  return guard;
+};
+
+/** The Jobs API app of a context, as `cdk synth` builds it, failing on findings as the CLI does. */
+const jobsApi =
+  (context: Record<string, string> = {}) =>
+  (outdir: string): App => {
+    const app = new App({
+      outdir,
+      context: { 'aws:cdk:bundling-stacks': [], '@aws-cdk/core:appMode': 'inmemory', ...context },
+    });
+    buildJobsApi(app);
+    return app;
+  };
+
+const acknowledgedRules = (report: PluginReport): string[] =>
+  [...new Set((report.suppressedViolations ?? []).map((violation) => violation.ruleName))].sort();
+
+/** How long one synthesis may take on a busy machine. */
+const SYNTHESIS_TIMEOUT = 120_000;
+
+let defaults: PluginReport;
+
+beforeAll(() => {
+  defaults = synthesize(jobsApi());
+}, SYNTHESIS_TIMEOUT);
+
+afterAll(() => {
+  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('Control Tower’s proactive controls', () => {
+  /** A year of log retention, a one-node development domain and the per-client limits' web ACL. */
+  let configured: PluginReport;
+
+  beforeAll(() => {
+    configured = synthesize(
+      jobsApi({
+        stage: 'dev',
+        retentionDays: '365',
+        searchInstanceCount: '1',
+        searchZoneCount: '1',
+        ipRateLimit: '600',
+        clientRateLimit: '3000',
+      }),
+    );
+  }, SYNTHESIS_TIMEOUT);
+
+  it('load the bundled rules and run the bundled cfn-guard binary of this machine, offline', () => {
+    const checks = new ControlTowerChecks();
+    expect(checks.ruleIds?.length).toBeGreaterThan(100);
+    expect(checks.ruleIds).toEqual(expect.arrayContaining(['cloudwatchpr1', 'lambdapr3', 'opensearchpr15']));
+    expect(defaults.conclusion).toBe('success');
+  });
+
+  it('find nothing in the default stack that is not acknowledged', () => {
+    expect(defaults.violations.map((violation) => violation.ruleName)).toEqual([]);
+  });
+
+  it('accept only the deliberate differences and the known false positives, each with its written reason', () => {
+    expect(acknowledgedRules(defaults)).toEqual([
+      'cloudwatch_log_group_encrypted_check',
+      'cloudwatch_log_group_retention_period_check',
+      'lambda_function_public_access_prohibited_check',
+      'lambda_inside_vpc_check',
+      'opensearch_audit_logging_enabled_check',
+      'opensearch_fine_grained_access_control_enabled_check',
+      'opensearch_https_required_check',
+      'opensearch_in_vpc_only_check',
+      'sqs_dlq_check',
+    ]);
+    for (const violation of defaults.suppressedViolations ?? []) {
+      const control = /^\[(CT\.[A-Z]+\.PR\.\d+)\]/.exec(violation.description)?.[1];
+      expect(violation.reason, violation.ruleName).toMatch(
+        new RegExp(`^\\[${control?.replaceAll('.', '\\.')}\\] .{80,}`),
+      );
+    }
+  });
+
+  it('are met, not acknowledged, for alarm actions: every alarm notifies a topic', () => {
+    expect(acknowledgedRules(defaults)).not.toContain('cloudwatch_alarm_action_check');
+    expect(acknowledgedRules(defaults)).not.toContain('cloudwatch_alarm_action_enabled_check');
+  });
+
+  it('accept short log retention only below a year, a small search domain only when context asks for one, and the web ACL as it is', () => {
+    expect(configured.violations).toEqual([]);
+    expect(acknowledgedRules(configured)).not.toContain('cloudwatch_log_group_retention_period_check');
+    expect(acknowledgedRules(configured)).toContain('opensearch_data_node_fault_tolerance_check');
+    expect(acknowledgedRules(defaults)).not.toContain('opensearch_data_node_fault_tolerance_check');
+  });
+
+  it('stop synthesis on a finding nobody acknowledged, even beside an acknowledged one', () => {
+    const scratch = (outdir: string): App => {
+      const app = new App({ outdir, context: { '@aws-cdk/core:appMode': 'inmemory' } });
+      const stack = new Stack(app, 'Scratch');
+      const alarm = (id: string) =>
+        new CfnAlarm(stack, id, {
+          comparisonOperator: 'GreaterThanOrEqualToThreshold',
+          evaluationPeriods: 1,
+          threshold: 1,
+          metricName: 'Errors',
+          namespace: 'AWS/Lambda',
+          period: 60,
+          statistic: 'Sum',
+        });
+      Validations.of(alarm('Acknowledged')).acknowledge({
+        id: guardRuleId('cloudwatch_alarm_action_check'),
+        reason: 'acknowledged for this test',
+      });
+      alarm('Silent');
+      Validations.of(app).addPlugins(new ControlTowerChecks());
+      return app;
+    };
+    expect(() => synthesize(scratch)).toThrow(/CT\.CLOUDWATCH\.PR\.1[\s\S]*Scratch\/Silent/);
+    expect(() => synthesize(scratch)).not.toThrow(/Scratch\/Acknowledged/);
+  });
+});
