@@ -177,7 +177,19 @@ export class JobsApiStack extends Stack {
             ipRateLimit: config.ipRateLimit,
             clientRateLimit: config.clientRateLimit,
           });
-    const functionsByName = Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function]));
+    this.searchIndexSetup = new SearchIndexSetup(this, 'SearchIndexSetup', {
+      domain: this.searchDomain,
+      environment,
+      detailedTracing: config.detailedTracing,
+      logRetention,
+    });
+    this.searchIndexSetup.precede(this.restApi.api.deploymentStage);
+
+    // Alarms and dashboard watch every function of the stack, the deploy-time setup's too.
+    const functionsByName = {
+      ...Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function])),
+      SearchIndexSetup: this.searchIndexSetup.handler.function,
+    };
     this.alarms = new JobsApiAlarms(this, 'Alarms', {
       functions: functionsByName,
       indexer: this.functions.Indexer.function,
@@ -199,14 +211,6 @@ export class JobsApiStack extends Stack {
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       domain: this.searchDomain.domain,
     });
-
-    this.searchIndexSetup = new SearchIndexSetup(this, 'SearchIndexSetup', {
-      domain: this.searchDomain,
-      environment,
-      detailedTracing: config.detailedTracing,
-      logRetention,
-    });
-    this.searchIndexSetup.precede(this.restApi.api.deploymentStage);
 
     this.addOutputs();
     acknowledgeAcceptedFindings(this);
