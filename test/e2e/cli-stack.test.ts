@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
-import { AwsStandIns } from '../support/aws-stand-ins';
+import { activeDomainStatus, AwsStandIns } from '../support/aws-stand-ins';
 import { runProcess } from '../support/local-stack';
 
 const DOMAIN = 'jobs-test-3f9a1c';
@@ -17,19 +17,7 @@ let standIns: AwsStandIns;
 let endpoint: string;
 const domains = new Map<string, Record<string, unknown> | undefined>();
 
-const ACTIVE = {
-  DomainId: `123456789012/${DOMAIN}`,
-  DomainName: DOMAIN,
-  ARN: `arn:aws:es:eu-west-1:123456789012:domain/${DOMAIN}`,
-  Created: true,
-  Deleted: false,
-  Processing: false,
-  UpgradeProcessing: false,
-  Endpoint: DOMAIN_HOST,
-  EngineVersion: 'OpenSearch_3.7',
-  DomainProcessingStatus: 'Active',
-  ClusterConfig: { InstanceType: 'r6g.large.search', InstanceCount: 3, ZoneAwarenessEnabled: true },
-};
+const ACTIVE = activeDomainStatus({ name: DOMAIN, account: '123456789012', region: 'eu-west-1' }, DOMAIN_HOST);
 
 const outputs: Record<string, string> = {
   [STACK_OUTPUTS.jobsTable]: 'JobsApi-test-JobsTable-1A2B',

@@ -27,6 +27,24 @@ export interface StandInStack {
 /** A domain as DescribeDomain reports it (`DomainStatus`); undefined answers ResourceNotFoundException. */
 export type StandInDomainStatus = Record<string, unknown> | undefined;
 
+/** DescribeDomain's `DomainStatus` of an active three-node OpenSearch 3 domain serving at `endpoint` (`host[:port]`). */
+export const activeDomainStatus = (
+  domain: { name: string; account: string; region: string },
+  endpoint: string,
+): Record<string, unknown> => ({
+  DomainId: `${domain.account}/${domain.name}`,
+  DomainName: domain.name,
+  ARN: `arn:aws:es:${domain.region}:${domain.account}:domain/${domain.name}`,
+  Created: true,
+  Deleted: false,
+  Processing: false,
+  UpgradeProcessing: false,
+  Endpoint: endpoint,
+  EngineVersion: 'OpenSearch_3.7',
+  DomainProcessingStatus: 'Active',
+  ClusterConfig: { InstanceType: 'r6g.large.search', InstanceCount: 3, ZoneAwarenessEnabled: true },
+});
+
 export interface AwsStandInsOptions {
   account: string;
   region: string;
