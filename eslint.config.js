@@ -12,6 +12,7 @@ export default tseslint.config(
       '.data/',
       'coverage/',
       'client/schema.d.ts',
+      'client/dist/',
       'functions/http/generated/',
       'bench/results/',
     ],

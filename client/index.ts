@@ -12,9 +12,9 @@
  * ```
  */
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { components, paths } from './schema.js';
 
-export type { components, operations, paths } from './schema';
+export type { components, operations, paths } from './schema.js';
 
 /** The two tokens every call carries: the integrating application's and the signed-in person's. */
 export interface JobsApiTokens {

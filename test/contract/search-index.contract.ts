@@ -374,6 +374,74 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory,
         expect((await index.search(query({ accountId: 11 }))).total).toBe(1);
       });
 
+      it('restricts to account 0 like any other account: 0 names an account, not every account', async () => {
+        await given(
+          job(1, { accountId: 0, name: 'Spring' }),
+          job(2, { accountId: 5, name: 'Spring' }),
+          job(3, { accountId: 0, status: 'ERROR' }),
+          job(4, { accountId: 6, status: 'ERROR' }),
+        );
+        expect(await index.search(query({ accountId: 0 }))).toMatchObject({ total: 2 });
+        expect(await ids({ accountId: 0 })).toEqual([3, 1]);
+        expect(await ids({ accountId: 5 })).toEqual([2]);
+      });
+
+      it("finds exactly the scoped account's jobs, 0 included, with and without text, statuses and date ranges", async () => {
+        const accounts = [0, 1, 2];
+        const statusChoices: (JobStatus[] | undefined)[] = [undefined, [], ['CJ_NEW'], ['CJ_NEW', 'ERROR']];
+        const everything = { from: dayMs(0), to: dayMs(100) };
+        const ranges = [
+          [undefined, undefined],
+          [everything, undefined],
+          [undefined, everything],
+        ] as const;
+        const jobs = Array.from({ length: 12 }, (_, position) =>
+          job(position + 1, {
+            accountId: accounts[position % accounts.length] as number,
+            status: position % 2 === 0 ? 'CJ_NEW' : 'ERROR',
+            name: position % 4 < 2 ? 'Spring' : 'Autumn',
+            deliveredDate: position % 5 === 0 ? null : day(position + 1),
+          }),
+        );
+        await given(...jobs);
+        const failures: string[] = [];
+        // Every combination: each takes another path through an engine (counts, filtered rows, text matches);
+        // the date ranges hold every job, so only the delivery range's "has a delivery date" filters.
+        for (const accountId of [undefined, ...accounts]) {
+          for (const text of ['', 'spring']) {
+            for (const statuses of statusChoices) {
+              for (const [created, delivered] of ranges) {
+                const criteria: Partial<SearchQuery> = {
+                  text,
+                  ...(accountId === undefined ? {} : { accountId }),
+                  ...(statuses === undefined ? {} : { statuses }),
+                  ...(created === undefined ? {} : { created }),
+                  ...(delivered === undefined ? {} : { delivered }),
+                };
+                const expected = jobs
+                  .filter(
+                    (candidate) =>
+                      (accountId === undefined || candidate.accountId === accountId) &&
+                      (text === '' || candidate.name === 'Spring') &&
+                      (statuses === undefined || statuses.length === 0 || statuses.includes(candidate.status)) &&
+                      (delivered === undefined || candidate.deliveredDate !== null),
+                  )
+                  .map((candidate) => candidate.id)
+                  .reverse();
+                const answer = await index.search(query(criteria));
+                const got = { total: answer.total, ids: answer.jobs.map((summary) => summary.id) };
+                if (JSON.stringify(got) !== JSON.stringify({ total: expected.length, ids: expected })) {
+                  failures.push(
+                    `${JSON.stringify(criteria)}: ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`,
+                  );
+                }
+              }
+            }
+          }
+        }
+        expect(failures).toEqual([]);
+      });
+
       it('restricts to the given statuses', async () => {
         const statuses: JobStatus[] = ['CJ_NEW', 'CJ_ACCEPT', 'ERROR', 'CJ_NEW'];
         await given(...statuses.map((status, position) => job(position + 1, { status })));
@@ -406,6 +474,20 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory,
         expect(await ids({ delivered: { from: dayMs(11), to: dayMs(12) } })).toEqual([2]);
         expect(await ids({ delivered: { from: dayMs(11) } })).toEqual([3, 2]);
         expect(await ids({ delivered: { to: dayMs(11) } })).toEqual([1]);
+      });
+
+      it('keeps a date bound at the epoch (0 ms), which a job of 1969 falls before', async () => {
+        const before = '1969-12-31T00:00:00.000Z';
+        await given(
+          job(1, { deliveredDate: day(2) }),
+          job(2, { deliveredDate: day(3) }),
+          job(3, { createdDate: before, deliveredDate: before }),
+        );
+        expect(await ids({ created: { from: 0 } })).toEqual([2, 1]);
+        expect(await ids({ created: { to: 0 } })).toEqual([3]);
+        expect(await ids({ delivered: { from: 0 } })).toEqual([2, 1]);
+        expect(await ids({ delivered: { to: 0 } })).toEqual([3]);
+        expect(await index.search(query({ created: { from: 0 } }))).toMatchObject({ total: 2 });
       });
 
       it('never matches a job without a delivery date to a delivery range', async () => {

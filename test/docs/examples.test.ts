@@ -153,7 +153,7 @@ const runAsync = (
     });
   });
 
-/** Runs a TypeScript example with tsx, importing the repository's client, against the stack. */
+/** Runs a TypeScript example with tsx, importing the client package's source, against the stack. */
 const runTypeScript = async (example: TypeScriptExample, index: number) => {
   const declares = (name: string): boolean => new RegExp(`\\b(const|let)\\s+${name}\\b`).test(example.text);
   const preamble = ['clientToken', 'sessionToken']
@@ -162,7 +162,7 @@ const runTypeScript = async (example: TypeScriptExample, index: number) => {
   const program = [
     ...preamble,
     example.text
-      .replaceAll(`from './client'`, `from '${join(ROOT, 'client', 'index.ts')}'`)
+      .replaceAll(`from '@jobs-api/client'`, `from '${join(ROOT, 'client', 'index.ts')}'`)
       .replaceAll('http://localhost:3000', variables.API),
   ].join('\n');
   const file = join(directory, `example-${index}.mts`);

@@ -4,7 +4,7 @@
  * deliberate mismatch, in the answer or in the description, is caught.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobsApiClient } from '../../client';
+import { createJobsApiClient } from '../../client/index';
 import { loadOpenApiDocument } from '../../local/gateway/docs';
 import { makeFile, makeJob } from '../support/jobs';
 import {

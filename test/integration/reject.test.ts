@@ -265,6 +265,41 @@ describe('rejecting files in DynamoDB', () => {
     expect([await partition(first.id), await partition(second.id)]).toEqual(before);
   });
 
+  it("confines a user of account 0 to account 0: another account's file is not found and stays as it was", async () => {
+    const foreign = job({ accountId: 77 });
+    const mine = job({ accountId: 0 });
+    await store(foreign, mine);
+    const foreignBefore = await partition(foreign.id);
+
+    await expect(useCase().run({ files: [cropping(foreign.files[0]!.id)] }, user(0))).rejects.toMatchObject({
+      code: 'file_not_found',
+      fileId: foreign.files[0]!.id,
+    });
+    expect(await partition(foreign.id)).toEqual(foreignBefore);
+    await expect(useCase().run({ files: [cropping(mine.files[0]!.id)] }, user(77))).rejects.toMatchObject({
+      code: 'file_not_found',
+      fileId: mine.files[0]!.id,
+    });
+    await expect(useCase().run({ files: [cropping(mine.files[0]!.id)] }, user(0))).resolves.toMatchObject({
+      files: [{ fileId: mine.files[0]!.id, jobId: mine.id, isRejected: true }],
+      jobs: [{ id: mine.id, status: 'CJ_REJECT_READY' }],
+    });
+  });
+
+  it("finds account 0's own file when another account's job has a file with the same id, and leaves that one alone", async () => {
+    const fileId = newId();
+    const mine = job({ accountId: 0, files: [jobFile({ id: fileId })] });
+    const theirs = job({ accountId: 77, files: [jobFile({ id: fileId })] });
+    await store(theirs, mine);
+    const theirsBefore = await partition(theirs.id);
+
+    await expect(useCase().run({ files: [cropping(fileId)] }, user(0))).resolves.toMatchObject({
+      files: [{ fileId, jobId: mine.id, isRejected: true }],
+      jobs: [{ id: mine.id, status: 'CJ_REJECT_READY' }],
+    });
+    expect(await partition(theirs.id)).toEqual(theirsBefore);
+  });
+
   it('refuses a file id that names several files the caller may change, and changes none of them', async () => {
     const fileId = newId();
     const first = job({ accountId: 10, files: [jobFile({ id: fileId })] });
@@ -365,6 +400,46 @@ describe('rejecting files in DynamoDB', () => {
     ).rejects.toMatchObject({ code: 'job_archived' });
     expect(interfered).toBe(true);
     expect(await fileItem(stored.id, stored.files[0]!.id)).toMatchObject({ isRejected: false, reviews: null });
+  });
+
+  it('fails cleanly when a job it only checks leaves review between its read and its write: nothing is written', async () => {
+    // The request repeats an earlier rejection of one job (nothing to write there, only a check that the job
+    // is still in review) and rejects a file of another job. The checked job is archived meanwhile.
+    const repeated = job();
+    const fresh = job();
+    await store(repeated, fresh);
+    await useCase().run({ files: [cropping(repeated.files[0]!.id)] }, user(10));
+    const before = [await partition(repeated.id), await partition(fresh.id)];
+    let interfered = false;
+    const interfering = {
+      send: async (command: unknown) => {
+        if (command instanceof TransactWriteCommand && !interfered) {
+          interfered = true;
+          await client.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: { pk: jobKeys.pk(repeated.id), sk: jobKeys.jobSk },
+              UpdateExpression: 'SET #status = :archived',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':archived': 'CJ_ARCHIVED' },
+            }),
+          );
+        }
+        return client.send(command as never);
+      },
+    } as unknown as Client;
+
+    await expect(
+      useCase({ client: interfering }).run(
+        { files: [cropping(repeated.files[0]!.id), cropping(fresh.files[0]!.id)] },
+        user(10),
+      ),
+    ).rejects.toMatchObject({ code: 'job_archived', fileId: repeated.files[0]!.id });
+    expect(interfered).toBe(true);
+    expect(await partition(fresh.id)).toEqual(before[1]);
+    expect(await partition(repeated.id)).toEqual(
+      before[0]!.map((item) => (item.sk === jobKeys.jobSk ? { ...item, status: 'CJ_ARCHIVED' } : item)),
+    );
   });
 
   it('fails the write when a file changed without a version bump', async () => {

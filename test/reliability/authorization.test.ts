@@ -57,6 +57,7 @@ describe('the authorization matrix', () => {
     | 'user'
     | 'operator'
     | "another account's user"
+    | 'a user of account 0'
     | 'search-only client'
     | 'reject-only client'
     | 'expired session'
@@ -71,6 +72,8 @@ describe('the authorization matrix', () => {
     user: [200, 200, 200],
     operator: [200, 200, 200],
     "another account's user": [200, 200, 'file_not_found'],
+    // Account 0 is an account like any other, not "no account": its user sees nothing of ACCOUNT.
+    'a user of account 0': [200, 200, 'file_not_found'],
     'search-only client': [200, 200, 'forbidden'],
     'reject-only client': ['forbidden', 'forbidden', 200],
     'expired session': ['invalid_session', 'invalid_session', 'invalid_session'],
@@ -90,6 +93,7 @@ describe('the authorization matrix', () => {
     callers.user = await harness.issue({ accountId: ACCOUNT });
     callers.operator = await harness.issue({ accountId: 1, role: 'operator' });
     callers["another account's user"] = await harness.issue({ accountId: OTHER });
+    callers['a user of account 0'] = await harness.issue({ accountId: 0 });
     callers['search-only client'] = await harness.issue({ accountId: ACCOUNT, grants: ['search'] });
     callers['reject-only client'] = await harness.issue({ accountId: ACCOUNT, grants: ['reject'] });
     callers['expired session'] = await harness.issue({ accountId: ACCOUNT, ttlSeconds: 1 });
@@ -127,7 +131,7 @@ describe('the authorization matrix', () => {
     if (outcome === 200) {
       expect(answer.status, answer.body).toBe(200);
       if (path === '/search') {
-        const visible = caller === "another account's user" ? 0 : 1;
+        const visible = caller === "another account's user" || caller === 'a user of account 0' ? 0 : 1;
         expect(answer.json.totalJobs).toBe(visible);
       }
       return;
@@ -138,7 +142,8 @@ describe('the authorization matrix', () => {
 });
 
 describe('isolation between accounts', () => {
-  const ACCOUNTS = [601, 602, 603];
+  // Account 0 among them: the smallest account id, and the one a truthiness test would take for "none".
+  const ACCOUNTS = [0, 602, 603];
   const users = new Map<number, Tokens>();
   let jobs: Job[];
   let fileOwner: Map<number, number>;

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createJobsApiClient } from '../../client';
+import { createJobsApiClient } from '../../client/index';
 import { CLIENT_SCHEMA, generateClientTypes } from '../../scripts/generate-client';
 
 /** A fetch that records each request and answers with a canned JSON answer. */

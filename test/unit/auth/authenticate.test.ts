@@ -176,7 +176,7 @@ describe('authenticator', () => {
     await authenticator.authenticate('ct', 'st');
     db.sessions.delete(hashToken('st'));
     now += MAX_AUTH_CACHE_TTL_MS - 1;
-    await expect(authenticator.authenticate('ct', 'st')).resolves.toBeDefined();
+    await expect(authenticator.authenticate('ct', 'st')).resolves.toMatchObject({ sessionId: 's1' });
     now += 1;
     await expectApiError(() => authenticator.authenticate('ct', 'st'), 'invalid_session');
   });
@@ -201,7 +201,7 @@ describe('authenticator', () => {
     const { authenticator, db } = setup();
     db.lookup.getSession.mockRejectedValueOnce(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
     await expect(authenticator.authenticate('ct', 'st')).rejects.toThrow('throttled');
-    await expect(authenticator.authenticate('ct', 'st')).resolves.toBeDefined();
+    await expect(authenticator.authenticate('ct', 'st')).resolves.toMatchObject({ sessionId: 's1' });
   });
 
   it('forgets cached lookups on clearCache', async () => {

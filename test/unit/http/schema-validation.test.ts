@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import type { FormField, RequestValidationError } from '../../../functions/http/validator-types';
 import {
   rejectFormFields,
@@ -51,7 +52,11 @@ describe('the generated validators', () => {
     ]);
     expect(searchRequestFields.page).toEqual({ type: 'integer' });
     expect(searchRequestFields.statuses).toEqual({ type: 'array', items: 'string' });
-    expect(searchRequestFields.dateFrom?.pattern).toBeDefined();
+    const openapi = parse(readFileSync(new URL('../../../openapi.yaml', import.meta.url), 'utf8'));
+    expect(searchRequestFields.dateFrom).toEqual({
+      type: 'string',
+      pattern: openapi.components.schemas.RequestDateTime.pattern,
+    });
     expect(rejectFormFields).toEqual({
       fileId: { type: 'array', items: 'integer' },
       customRejection: { type: 'string' },

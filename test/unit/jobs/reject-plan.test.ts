@@ -232,6 +232,20 @@ describe('planning a rejection', () => {
     expect(planRejection({ files: [rejection(1)] }, files, operator, NOW).changedJobs).toHaveLength(1);
   });
 
+  it("answers file_not_found to a user of account 0 for another account's file: 0 is an account like any other", () => {
+    const files = new Map([[1, stored(storedJob(100, { accountId: 99 }), jobFile(1))]]);
+    expect(refusal(() => planRejection({ files: [rejection(1)] }, files, { role: 'user', accountId: 0 }, NOW))).toEqual(
+      {
+        code: 'file_not_found',
+        fileId: 1,
+      },
+    );
+    const own = new Map([[1, stored(storedJob(100, { accountId: 0 }), jobFile(1))]]);
+    expect(planRejection({ files: [rejection(1)] }, own, { role: 'user', accountId: 0 }, NOW).changedJobs).toHaveLength(
+      1,
+    );
+  });
+
   it('answers job_archived when the job is archived', () => {
     const files = new Map([[1, stored(storedJob(100, { status: 'CJ_ARCHIVED' }), jobFile(1))]]);
     expect(refusal(() => planRejection({ files: [rejection(1)] }, files, user, NOW))).toEqual({

@@ -371,6 +371,10 @@ describe('toSearchQuery', () => {
     expect(toSearchQuery(criteria(), user).accountId).toBe(42);
   });
 
+  it('confines a user of account 0 to account 0: 0 names an account, not every account', () => {
+    expect(toSearchQuery(criteria(), { role: 'user', accountId: 0 })).toHaveProperty('accountId', 0);
+  });
+
   it('lets an operator search every account', () => {
     expect(toSearchQuery(criteria({}, 'operator'), operator)).not.toHaveProperty('accountId');
   });

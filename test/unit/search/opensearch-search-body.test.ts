@@ -142,6 +142,36 @@ describe('OpenSearch search body', () => {
     ]);
   });
 
+  it('filters account 0 like any other account: 0 names an account, not every account', () => {
+    expect(filters({ accountId: 0 })).toEqual([{ term: { accountId: 0 } }]);
+    expect(filters({ accountId: 0, field: 'JobName', text: 'spring', statuses: ['CJ_NEW'] })).toEqual([
+      { term: { accountId: 0 } },
+      { terms: { status: ['CJ_NEW'] } },
+      { bool: { filter: [{ match_bool_prefix: { 'text.JobName': { query: 'spring' } } }] } },
+    ]);
+  });
+
+  it('filters exactly the given account, whichever it is, and no account only when none is given', () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.oneof(fc.constant(0), fc.nat()), { nil: undefined }),
+        fc.constantFrom('', 'spring'),
+        (accountId, text) => {
+          const accountFilters = filters({ text, ...(accountId === undefined ? {} : { accountId }) }).filter(
+            (filter) => 'term' in (filter as Record<string, unknown>),
+          );
+          expect(accountFilters).toEqual(accountId === undefined ? [] : [{ term: { accountId } }]);
+        },
+      ),
+    );
+  });
+
+  it('keeps a date bound at the epoch (0 ms) and adds no status filter for an empty status list', () => {
+    expect(filters({ created: { from: 0, to: 0 }, statuses: [] })).toEqual([
+      { range: { created: { gte: 0, lt: 0, format: 'epoch_millis' } } },
+    ]);
+  });
+
   it('requires a delivery date for any delivery range, even an open one', () => {
     expect(filters({ delivered: {} })).toEqual([
       { exists: { field: 'delivered' } },
