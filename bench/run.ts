@@ -8,7 +8,8 @@
  * temp directory), scan (the no-index baseline), search (latency at scale, which compares itself with
  * this run's scan), verify (every search's answer checked against an independent reference), indexing
  * (throughput and search delay), import, load (a fixed-rate mixed workload against `npm start`'s
- * server, bench/load/run.ts).
+ * server, bench/load/run.ts), verify-index (the operator's comparison of table and index, and the requests it
+ * sends to a domain).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -16,7 +17,17 @@ import { performance } from 'node:perf_hooks';
 import { readAllResults, ROOT, updateBenchmarksMd } from './lib/report';
 import { modeOf } from './lib/suite';
 
-const SUITES = ['bundles', 'index-build', 'scan', 'search', 'verify', 'indexing', 'import', 'load'] as const;
+const SUITES = [
+  'bundles',
+  'index-build',
+  'scan',
+  'search',
+  'verify',
+  'indexing',
+  'import',
+  'load',
+  'verify-index',
+] as const;
 
 /** Where a suite's script lives: the load run has its own folder, every other suite is in bench/suites/. */
 const suiteFile = (suite: string): string =>

@@ -17,6 +17,7 @@ import { HandlerFunction } from './handler-function';
 import { JobsTable } from './jobs-table';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
 import { ApiRateLimits } from './rate-limits';
+import { OperatorPolicy } from './operator-policy';
 import { JobsRestApi } from './rest-api';
 import { SearchDomain } from './search-domain';
 import { SearchIndexSetup } from './search-index-setup';
@@ -91,6 +92,8 @@ export class JobsApiStack extends Stack {
   public readonly restApi: JobsRestApi;
   public readonly streamIndexer: StreamIndexer;
   public readonly alarms: JobsApiAlarms;
+  /** What an operator attaches to run the CLI against this stack. */
+  public readonly operatorPolicy: OperatorPolicy;
   public readonly dashboard: JobsApiDashboard;
   /** The per-client limits, when the configuration sets any. */
   public readonly rateLimits: ApiRateLimits | undefined;
@@ -151,6 +154,12 @@ export class JobsApiStack extends Stack {
     this.functions = functions as Record<FunctionName, HandlerFunction>;
 
     this.grantLeastPrivilege();
+    this.operatorPolicy = new OperatorPolicy(this, 'OperatorPolicy', {
+      jobsTable: this.jobsTable.table,
+      authTable: this.authTable.table,
+      domain: this.searchDomain.domain,
+      indexName: SEARCH_INDEX_NAME,
+    });
 
     this.streamIndexer = new StreamIndexer(this, 'StreamIndexer', {
       table: this.jobsTable.table,
@@ -273,6 +282,11 @@ export class JobsApiStack extends Stack {
     output(STACK_OUTPUTS.opensearchDomain, this.searchDomain.domain.domainName, 'OpenSearch domain name');
     output(STACK_OUTPUTS.opensearchIndex, SEARCH_INDEX_NAME, 'OpenSearch index (OPENSEARCH_INDEX)');
     output(STACK_OUTPUTS.apiUrl, this.restApi.url, 'Base URL of the API');
+    output(
+      STACK_OUTPUTS.operatorPolicyArn,
+      this.operatorPolicy.policy.managedPolicyArn,
+      'Attach to whoever runs npm run cli -- … --stack',
+    );
     output(
       STACK_OUTPUTS.deadLetterQueueUrl,
       this.streamIndexer.deadLetterQueue.queueUrl,

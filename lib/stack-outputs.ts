@@ -17,6 +17,8 @@ export const STACK_OUTPUTS = {
   opensearchIndex: 'OpenSearchIndex',
   /** The REST API's base URL, including the stage. */
   apiUrl: 'ApiUrl',
+  /** The managed policy that grants exactly what the CLI's `--stack` commands call. */
+  operatorPolicyArn: 'OperatorPolicyArn',
   /** The SQS queue that holds stream records the indexer gave up on. */
   deadLetterQueueUrl: 'IndexerDeadLetterQueueUrl',
   /** The stack's CloudWatch dashboard in the console. */

@@ -81,6 +81,20 @@ export interface IndexedVersion {
   version: number;
 }
 
+/**
+ * What the index's name points at, for operators (`status`, `verify-index`). Healthy is exactly one
+ * concrete index; none (nothing indexed yet) and several (an interrupted or raced swap) are states an
+ * operator repairs with `reindex`.
+ */
+export interface IndexHealth {
+  /** The name the functions read and write (the alias). */
+  name: string;
+  /** The concrete indices behind the name. */
+  indices: string[];
+  /** Documents in the live index; undefined unless the name points at exactly one index. */
+  documents: number | undefined;
+}
+
 /** What a rebuild writes through. */
 export interface IndexWriter {
   apply(operations: IndexOperation[]): Promise<IndexOutcome[]>;
@@ -95,6 +109,10 @@ export interface SearchIndex {
   versions(): AsyncIterable<IndexedVersion>;
   /** The document the index holds for a job, if any. */
   get(jobId: number): Promise<SearchDocument | undefined>;
+  /** The documents the index holds for these jobs (at most 1,000), in one read; absent jobs are not in the map. */
+  getMany(jobIds: readonly number[]): Promise<Map<number, SearchDocument>>;
+  /** Which concrete indices the name points at and how many documents the live one holds. */
+  health(): Promise<IndexHealth>;
   /**
    * Builds a complete new index beside the live one and makes it live in one atomic step: `fill` writes
    * every document through the writer it is given, and searches answer from the previous index until the

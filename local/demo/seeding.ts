@@ -10,6 +10,7 @@ import { JobRepository } from '../../functions/jobs/repository';
 import { words } from '../../functions/search/text';
 import {
   createDemoAuth,
+  type DemoAuthStore,
   type DemoCommand,
   type DemoTokens,
   demoCommands,
@@ -19,8 +20,10 @@ import {
   saveDemoTokens,
 } from './auth';
 import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './data';
-import { importJobs } from '../operations/import';
 import { type DataPaths, LOCAL_REGION, type LocalTables } from '../paths';
+
+/** Demo job writes in flight at once (as many as an import's). */
+const DEMO_WRITE_CONCURRENCY = 8;
 
 /** Whether a table holds no item at all. */
 export const isEmpty = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
@@ -89,12 +92,36 @@ const seedOrLoadDemo = async (
     return { demo, seeded: false };
   }
   log('Seeding demo clients, sessions and jobs…');
-  const demo = await createDemoAuth(store, demoAccounts());
-  if (paths.demoTokens !== undefined) await saveDemoTokens(paths.demoTokens, demo);
-  const jobs = demoJobs();
-  await importJobs(jobs, { repository: new JobRepository(documents, tables.jobsTable) });
-  log(`Seeded ${jobs.length} demo jobs.`);
+  const demo = await seedDemoData(store, new JobRepository(documents, tables.jobsTable), async (tokens) => {
+    if (paths.demoTokens !== undefined) await saveDemoTokens(paths.demoTokens, tokens);
+  });
+  log(`Seeded ${demoJobs().length} demo jobs.`);
   return { demo, seeded: true };
+};
+
+/**
+ * Writes the demo clients and sessions, hands their tokens to `keep` (only hashes are stored), then upserts
+ * the demo jobs: what `npm start` seeds into an empty store and `seed-demo` into a deployed stack.
+ */
+export const seedDemoData = async (
+  store: DemoAuthStore,
+  repository: Pick<JobRepository, 'importJobs'>,
+  keep: (tokens: DemoTokens) => Promise<void> = async () => undefined,
+): Promise<DemoTokens> => {
+  const demo = await createDemoAuth(store, demoAccounts());
+  await keep(demo);
+  // The demo jobs are valid by construction: written as an import writes a batch, without its line checks.
+  const settled = await repository.importJobs(demoJobs(), {
+    concurrency: DEMO_WRITE_CONCURRENCY,
+    fallbackConcurrency: DEMO_WRITE_CONCURRENCY,
+  });
+  const failed = settled.filter((outcome) => outcome.status === 'rejected');
+  if (failed.length > 0) {
+    throw new Error(`${failed.length} demo jobs were not written`, {
+      cause: (failed[0] as PromiseRejectedResult).reason,
+    });
+  }
+  return demo;
 };
 
 /**

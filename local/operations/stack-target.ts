@@ -15,6 +15,8 @@ export interface StackTarget {
   opensearchDomain: string;
   /** The OpenSearch index (alias) the functions use. */
   opensearchIndex: string;
+  /** The API's base URL, including the stage. */
+  apiUrl: string;
   /** The region the stack was found in. */
   region: string;
 }
@@ -106,6 +108,7 @@ export const resolveStackTarget = async (
     opensearchUrl: read(STACK_OUTPUTS.opensearchUrl),
     opensearchDomain: read(STACK_OUTPUTS.opensearchDomain),
     opensearchIndex: read(STACK_OUTPUTS.opensearchIndex),
+    apiUrl: read(STACK_OUTPUTS.apiUrl),
     region: resolvedRegion,
   };
 };

@@ -737,6 +737,24 @@ export const searchIndexContract = (engine: string, factory: SearchIndexFactory,
         expect(await index.get(6)).toBeUndefined();
       });
 
+      it('returns the documents of many jobs in one read, leaving out the jobs it does not hold', async () => {
+        await index.apply([upsert(doc(job(5), 4)), upsert(doc(job(7), 1)), remove(8, 2)]);
+        expect(await index.getMany([5, 6, 7, 8])).toEqual(
+          new Map([
+            [5, doc(job(5), 4)],
+            [7, doc(job(7), 1)],
+          ]),
+        );
+        expect(await index.getMany([])).toEqual(new Map());
+      });
+
+      it('reports one live index under its name, with its document count', async () => {
+        await index.apply([upsert(doc(job(1), 1)), upsert(doc(job(2), 1)), remove(3, 1)]);
+        const health = await index.health();
+        expect(health.indices).toHaveLength(1);
+        expect(health.documents).toBe(2);
+      });
+
       it('clears every job and every tombstone', async () => {
         await index.apply([upsert(doc(job(1), 5)), upsert(doc(job(2), 5)), remove(3, 9)]);
         await index.clear();

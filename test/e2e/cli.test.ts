@@ -149,7 +149,7 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     expect(result.stdout).toBe('');
   });
 
-  it('status names the local tables, DynamoDB endpoint and search index it acts on', async () => {
+  it('status names the local tables, DynamoDB endpoint and search index it acts on, and the index’s health', async () => {
     const result = await cli('status');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
@@ -159,6 +159,13 @@ describe('npm run cli', { timeout: 120_000 }, () => {
       dynamodbEndpoint: stack.dynamodbEndpoint,
       searchEngine: 'embedded',
       searchIndex: join(dataDir, 'search.sqlite'),
+      index: {
+        name: 'jobs',
+        indices: ['jobs'],
+        documents: expect.any(Number),
+        tableJobs: expect.any(Number),
+        healthy: true,
+      },
     });
   });
 

@@ -54,6 +54,7 @@ describe('resolving a deployed stack', () => {
       opensearchUrl: 'https://search-jobs-prod-abc.eu-west-1.es.amazonaws.com',
       opensearchDomain: 'jobs-prod-3f9a1c',
       opensearchIndex: 'jobs',
+      apiUrl: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/',
       region: 'eu-west-1',
     });
     expect(cloudFormation.commandCalls(DescribeStacksCommand)).toHaveLength(1);
@@ -130,6 +131,7 @@ describe('the environment of a stack target', () => {
         opensearchUrl: 'https://search.example.com',
         opensearchDomain: 'jobs-test',
         opensearchIndex: 'jobs',
+        apiUrl: 'https://api.example.com/test/',
         region: 'eu-west-1',
       }),
     ).toEqual({

@@ -8,7 +8,6 @@
  * not explain. No AWS account and no network are involved.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { runSimulation } from '@cloud-copilot/iam-simulate';
 import type { APIGatewayProxyResult, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,14 +27,9 @@ import { apiEvent, lambdaContext } from '../support/api-event';
 import { setupEvent } from '../support/cloudformation-events';
 import { FakeOpenSearchCluster, FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';
 import { makeFile, makeJob } from '../support/jobs';
+import { judgeCall, unusedGrants as unusedGrantsOf } from './judge';
 import { type AuthorizedCall, CallRecorder } from './recorder';
-import {
-  ACCOUNT,
-  type RehearsalTemplate,
-  type RehearsedFunction,
-  type RehearsedName,
-  synthesizeForRehearsal,
-} from './template';
+import { type RehearsalTemplate, type RehearsedFunction, type RehearsedName, synthesizeForRehearsal } from './template';
 
 const suffix = crypto.randomUUID().slice(0, 8);
 const TABLES = { jobs: `rehearsal-jobs-${suffix}`, auth: `rehearsal-auth-${suffix}` };
@@ -213,25 +207,15 @@ afterAll(async () => {
   await node?.stop();
 });
 
-const judge = async (fn: RehearsedFunction, call: AuthorizedCall): Promise<string> => {
-  const response = await runSimulation(
+const judge = (fn: RehearsedFunction, call: AuthorizedCall): Promise<string> =>
+  judgeCall(
     {
+      principal: fn.roleArn,
       identityPolicies: fn.identityPolicies.map((policy, index) => ({ name: `${fn.name}-${index}`, policy })),
-      serviceControlPolicies: [],
-      resourceControlPolicies: [],
-      ...(call.action.startsWith('es:') ? { resourcePolicy: template.domainAccessPolicy } : {}),
-      request: {
-        principal: fn.roleArn,
-        action: call.action,
-        resource: { resource: call.resource, accountId: ACCOUNT },
-        contextVariables: call.leadingKeys === undefined ? {} : { 'dynamodb:LeadingKeys': call.leadingKeys },
-      },
+      domainAccessPolicy: template.domainAccessPolicy,
     },
-    {},
+    call,
   );
-  if (response.resultType === 'error') return `not evaluable: ${JSON.stringify(response.errors)}`;
-  return response.overallResult;
-};
 
 const expectAllowed = async (name: RehearsedName): Promise<void> => {
   const calls = made.get(name) ?? [];
@@ -244,33 +228,13 @@ const expectAllowed = async (name: RehearsedName): Promise<void> => {
   expect(refused, `${name}'s role refuses calls its code makes`).toEqual([]);
 };
 
-const pattern = (text: string): RegExp =>
-  new RegExp(
-    `^${text
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.')}$`,
-  );
-
 /** Granted action/resource pairs no recorded call uses and no runtime grant explains. */
-const unusedGrants = (name: RehearsedName): string[] => {
-  const calls = made.get(name) ?? [];
-  const explained = new Set(RUNTIME_GRANTS.flatMap((grant) => grant.actions));
-  const unused: string[] = [];
-  for (const policy of template.functions[name].identityPolicies) {
-    for (const statement of policy.Statement) {
-      if (statement.Effect !== 'Allow') continue;
-      for (const action of [statement.Action].flat() as string[]) {
-        if (explained.has(action)) continue;
-        for (const resource of [statement.Resource].flat() as string[]) {
-          const used = calls.some((call) => pattern(action).test(call.action) && pattern(resource).test(call.resource));
-          if (!used) unused.push(`${action} on ${resource}`);
-        }
-      }
-    }
-  }
-  return unused;
-};
+const unusedGrants = (name: RehearsedName): string[] =>
+  unusedGrantsOf(
+    template.functions[name].identityPolicies,
+    made.get(name) ?? [],
+    new Set(RUNTIME_GRANTS.flatMap((grant) => grant.actions)),
+  );
 
 describe('the cloud rehearsal: each function under its synthesized role', { timeout: 120_000 }, () => {
   it('search: every filter, each text mode, both roles, a first and a deep page', async () => {

@@ -85,6 +85,14 @@ export const dynamoCalls = (command: string, input: Json, tableArn: (name: strin
   }
 };
 
+/** The IAM request of one HTTP request to a search domain: `es:ESHttp<Method>` on the domain path. */
+export const openSearchCall = (method: string, path: string, domainArn: string): AuthorizedCall => ({
+  action: `es:ESHttp${method.charAt(0)}${method.slice(1).toLowerCase()}`,
+  resource: `${domainArn}${path}`,
+  origin: `OpenSearch ${method} ${path}`,
+  request: true,
+});
+
 /** Collects the calls made while recording is on. */
 export class CallRecorder {
   public readonly calls: AuthorizedCall[] = [];
@@ -118,8 +126,7 @@ export class CallRecorder {
   /** Records one HTTP request to the search domain. */
   public openSearch(method: string, path: string, domainArn: string): void {
     if (!this.recording) return;
-    const action = `es:ESHttp${method.charAt(0)}${method.slice(1).toLowerCase()}`;
-    this.calls.push({ action, resource: `${domainArn}${path}`, origin: `OpenSearch ${method} ${path}`, request: true });
+    this.calls.push(openSearchCall(method, path, domainArn));
   }
 
   /** Runs `work` with recording on; returns the calls it made. */

@@ -44,6 +44,13 @@ export interface RehearsalTemplate {
   domainAccessPolicy: PolicyDocument;
   /** The ARN of a table by its stack role (`jobs` or `auth`). */
   tableArn: (which: 'jobs' | 'auth') => string;
+  stackName: string;
+  /** The stack's ARN (`AWS::StackId`). */
+  stackId: string;
+  /** The stack's outputs, resolved. */
+  outputs: Record<string, string>;
+  /** The operator's managed policy (`OperatorPolicyArn`), resolved. */
+  operatorPolicy: PolicyDocument;
 }
 
 /**
@@ -53,7 +60,11 @@ export interface RehearsalTemplate {
 export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string }): RehearsalTemplate => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack: JobsApiStack = buildJobsApi(app);
-  const resources = (Template.fromStack(stack).toJSON() as { Resources: Record<string, Resource> }).Resources;
+  const synthesized = Template.fromStack(stack).toJSON() as {
+    Resources: Record<string, Resource>;
+    Outputs: Record<string, { Value: unknown }>;
+  };
+  const resources = synthesized.Resources;
   const logicalIdOf = (construct: { node: { defaultChild?: unknown } }): string =>
     stack.getLogicalId(construct.node.defaultChild as CfnRole);
   const jobsId = logicalIdOf(stack.jobsTable.table);
@@ -65,6 +76,8 @@ export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string 
     if (id === jobsId) return tableNames.jobs;
     if (id === authId) return tableNames.auth;
     if (id === domainId) return domainName;
+    // A managed policy's Ref is its ARN.
+    if (resources[id]?.Type === 'AWS::IAM::ManagedPolicy') return `arn:aws:iam::${ACCOUNT}:policy/${id}`;
     return id;
   };
   const arnOf = (id: string, attribute: string): string => {
@@ -175,5 +188,13 @@ export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string 
     domainArn: arnOf(domainId, 'Arn'),
     domainAccessPolicy: resolve(resources[domainId]?.Properties?.AccessPolicies) as PolicyDocument,
     tableArn: (which) => arnOf(which === 'jobs' ? jobsId : authId, 'Arn'),
+    stackName: stack.stackName,
+    stackId: pseudo['AWS::StackId'] as string,
+    outputs: Object.fromEntries(
+      Object.entries(synthesized.Outputs).map(([key, output]) => [key, String(resolve(output.Value))]),
+    ),
+    operatorPolicy: resolve(
+      resources[logicalIdOf(stack.operatorPolicy.policy)]?.Properties?.PolicyDocument,
+    ) as PolicyDocument,
   };
 };

@@ -9,6 +9,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /** One request as the fake node received it. */
@@ -40,16 +41,23 @@ export class FakeOpenSearchNode {
   public reply: ReplyTo;
   readonly #server: Server;
 
-  /** @param reply the answer until a test sets another. */
-  public constructor(reply: ReplyTo) {
+  readonly #scheme: 'http' | 'https';
+
+  /**
+   * @param reply the answer until a test sets another.
+   * @param tls serve HTTPS with this key and certificate (a domain's endpoint is always `https://`).
+   */
+  public constructor(reply: ReplyTo, tls?: { key: Buffer; cert: Buffer }) {
     this.reply = reply;
-    this.#server = createServer((request, response) => this.#handle(request, response));
+    const handle = (request: IncomingMessage, response: ServerResponse): void => this.#handle(request, response);
+    this.#server = tls === undefined ? createServer(handle) : createTlsServer(tls, handle);
+    this.#scheme = tls === undefined ? 'http' : 'https';
   }
 
   /** Listens on a free loopback port; resolves to the node's URL. */
   public async start(): Promise<string> {
     await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return `${this.#scheme}://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }
 
   public async stop(): Promise<void> {
@@ -228,6 +236,10 @@ export class FakeOpenSearchCluster {
       return this.#search(target, JSON.parse(body as string) as Json);
     }
     if (request.method === 'GET' && operation === '_doc' && id !== undefined) return this.#get(target, id);
+    if (request.method === 'GET' && operation === '_count') return this.#count(target);
+    if (request.method === 'POST' && operation === '_mget') {
+      return this.#multiGet(target, (JSON.parse(body as string) as { ids: string[] }).ids);
+    }
     return failure(400, 'fake_not_modelled', `${request.method} ${request.path} is not modelled`);
   }
 
@@ -491,6 +503,24 @@ export class FakeOpenSearchCluster {
         },
       },
     };
+  }
+
+  /** `_count` without a query: the searchable documents of every index behind the target. */
+  #count(target: string): FakeReply {
+    const names = this.#readTargets(target);
+    const count = names
+      .flatMap((name) => [...(this.indices.get(name)?.searchable.values() ?? [])])
+      .filter((stored) => stored.source !== undefined).length;
+    return { status: 200, body: { count, _shards: { total: names.length, successful: names.length, failed: 0 } } };
+  }
+
+  /** `_mget` by ids: each as a real-time `GET /_doc` answers it, a failure per id (an alias on several indices). */
+  #multiGet(target: string, ids: string[]): FakeReply {
+    const docs = ids.map((docId) => {
+      const answer = this.#get(target, docId).body as Json;
+      return answer.error === undefined ? answer : { _index: target, _id: docId, error: answer.error };
+    });
+    return { status: 200, body: { docs } };
   }
 
   #get(target: string, docId: string): FakeReply {

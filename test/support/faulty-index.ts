@@ -5,6 +5,7 @@
  */
 import type {
   IndexedVersion,
+  IndexHealth,
   IndexOperation,
   IndexOutcome,
   IndexWriter,
@@ -125,6 +126,14 @@ export class FaultyIndex implements SearchIndex {
 
   public get(jobId: number): Promise<SearchDocument | undefined> {
     return this.inner.get(jobId);
+  }
+
+  public getMany(jobIds: readonly number[]): Promise<Map<number, SearchDocument>> {
+    return this.inner.getMany(jobIds);
+  }
+
+  public health(): Promise<IndexHealth> {
+    return this.inner.health();
   }
 
   /** Rebuilds the inner index; the writer handed to `fill` is this one, so injected faults apply to it too. */

@@ -39,6 +39,12 @@ class RecordingIndex implements SearchIndex {
   public async get(): Promise<SearchDocument | undefined> {
     return undefined;
   }
+  public async getMany(): Promise<Map<number, SearchDocument>> {
+    return new Map();
+  }
+  public async health() {
+    return { name: 'recording', indices: ['recording'], documents: 0 };
+  }
   public async rebuild<T>(fill: (writer: IndexWriter) => Promise<T>): Promise<T> {
     return fill(this);
   }

@@ -19,6 +19,7 @@
 import type { OpenSearchSettings } from '../engine';
 import {
   type IndexedVersion,
+  type IndexHealth,
   type IndexOperation,
   type IndexOutcome,
   type IndexWriter,
@@ -42,6 +43,7 @@ import {
   responseStatus,
 } from './client';
 import { FIELDS, INDEX_DEFINITION } from './index-definition';
+import { inspectAlias, multiGet } from './index-inspection';
 import type { IndexedDocument } from './indexed-document';
 import { searchBody } from './search-body';
 import { hitVersions, type SearchAnswer, type SummarySource, searchPage } from './search-response';
@@ -142,6 +144,14 @@ export class OpenSearchSearchIndex implements SearchIndex {
     );
     const body = response?.body;
     return body?.found === true ? body._source?.document : undefined;
+  }
+
+  public async getMany(jobIds: readonly number[]): Promise<Map<number, SearchDocument>> {
+    return (await this.#readOrMissing(() => multiGet(this.#client, this.#alias, jobIds))) ?? new Map();
+  }
+
+  public async health(): Promise<IndexHealth> {
+    return this.#call(() => inspectAlias(this.#client, this.#alias));
   }
 
   /**

@@ -18,7 +18,9 @@ import { listSessionsCommand, revokeSessionCommand } from './session-commands';
 import { type CliCommand, CommandFailedError, message, type OptionValues, UsageError } from './command';
 import { attachDashValues } from './dash-values';
 import { importCommand } from './import-command';
-import { reindexCommand, statusCommand, verifyIndexCommand } from './index-commands';
+import { reindexCommand, verifyIndexCommand } from './index-commands';
+import { seedDemoCommand } from './seed-demo-command';
+import { statusCommand } from './status-command';
 import { selectTarget } from './target';
 
 /** Every command, in the order the usage lists them. */
@@ -35,6 +37,7 @@ export const COMMANDS: readonly CliCommand[] = [
   reindexCommand,
   verifyIndexCommand,
   statusCommand,
+  seedDemoCommand,
 ];
 
 /** The options every command takes: where it acts, and help. */

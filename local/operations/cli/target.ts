@@ -11,7 +11,7 @@ import { documentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
 import { JobRepository } from '../../../functions/jobs/repository';
 import { IN_MEMORY, localStackEnvironment } from '../../paths';
-import { assertSearchDomainReady, describeSearchDomain } from '../domain-status';
+import { assertSearchDomainReady, describeSearchDomain, type SearchDomainState } from '../domain-status';
 import { resolveStackTarget, type StackTarget, stackTargetEnvironment } from '../stack-target';
 import { CommandFailedError, message } from './command';
 
@@ -19,7 +19,7 @@ import { CommandFailedError, message } from './command';
 export interface Target {
   description: string;
   /** The deployed stack, when the commands act on one. */
-  stack?: StackTarget;
+  stack?: StackTarget & { name: string };
   /** Whether the search index is an in-memory one no other process can see. */
   searchIndexInMemory: boolean;
 }
@@ -32,7 +32,11 @@ export const selectTarget = async (stack: string | undefined, region: string | u
     Object.assign(env, stackTargetEnvironment(target));
     delete env.DYNAMODB_ENDPOINT;
     resetConfig();
-    return { description: `stack ${stack} (${target.region})`, stack: target, searchIndexInMemory: false };
+    return {
+      description: `stack ${stack} (${target.region})`,
+      stack: { ...target, name: stack },
+      searchIndexInMemory: false,
+    };
   }
   const local = localStackEnvironment(env);
   Object.assign(env, local);
@@ -42,6 +46,12 @@ export const selectTarget = async (stack: string | undefined, region: string | u
     searchIndexInMemory: local.SEARCH_DB_PATH === IN_MEMORY,
   };
 };
+
+/** The command line that runs `command` on the same target (`npm run cli -- reindex --stack …`). */
+export const commandFor = (target: Target, command: string): string =>
+  target.stack === undefined
+    ? `npm run cli -- ${command}`
+    : `npm run cli -- ${command} --stack ${target.stack.name} --region ${target.stack.region}`;
 
 /** Audit lines of the CLI's changes: one JSON line each on standard error, beside its other messages. */
 const cliAudit = streamAuditSink((line) => process.stderr.write(line));
@@ -66,13 +76,18 @@ export const checkSearchDomain = async (target: Target): Promise<void> => {
   if (target.stack === undefined) return;
   const state = await describeSearchDomain(target.stack.opensearchDomain, target.stack.region);
   assertSearchDomainReady(state);
+  useDomainEndpoint(state);
+  if (state.processing) {
+    message(`The domain is ${state.processingStatus}: requests are served, more slowly, until it is done.`);
+  }
+};
+
+/** Points the data-plane requests at the endpoint the control plane reports for the domain. */
+export const useDomainEndpoint = (state: SearchDomainState): void => {
   if (state.url !== undefined && state.url !== process.env.OPENSEARCH_URL) {
     message(`The domain's endpoint is ${state.url} (the stack output said ${process.env.OPENSEARCH_URL}); using it.`);
     process.env.OPENSEARCH_URL = state.url;
     resetConfig();
-  }
-  if (state.processing) {
-    message(`The domain is ${state.processingStatus}: requests are served, more slowly, until it is done.`);
   }
 };
 

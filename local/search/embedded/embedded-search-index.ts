@@ -6,6 +6,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type {
   IndexedVersion,
+  IndexHealth,
   IndexOperation,
   IndexOutcome,
   IndexWriter,
@@ -125,11 +126,20 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   public async get(jobId: number): Promise<SearchDocument | undefined> {
-    const row = this.#read(
-      () =>
-        this.#statement('SELECT document FROM documents WHERE id = ?').get(jobId) as { document: string } | undefined,
-    );
-    return row === undefined ? undefined : (JSON.parse(row.document) as SearchDocument);
+    return (await this.getMany([jobId])).get(jobId);
+  }
+
+  public async getMany(jobIds: readonly number[]): Promise<Map<number, SearchDocument>> {
+    const sql = 'SELECT id, document FROM documents WHERE id IN (SELECT value FROM json_each(?))';
+    const read = () => this.#statement(sql).all(JSON.stringify(jobIds)) as { id: number; document: string }[];
+    const rows = this.#read(read);
+    return new Map(rows.map((row) => [row.id, JSON.parse(row.document) as SearchDocument]));
+  }
+
+  /** One index, always: a rebuild replaces the rows in one transaction, so there is no alias to break. */
+  public async health(): Promise<IndexHealth> {
+    const row = this.#read(() => this.#statement('SELECT count(*) AS count FROM jobs').get() as { count: number });
+    return { name: 'jobs', indices: ['jobs'], documents: row.count };
   }
 
   /**

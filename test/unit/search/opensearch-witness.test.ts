@@ -177,6 +177,26 @@ describe('the OpenSearch engine’s requests, judged by OpenSearch’s published
     expectValid(sentSince(from));
   });
 
+  it('operator reads: what the alias points at, its document count, and documents in one _mget', async () => {
+    const from = node.requests.length;
+    node.reply = (recorded) => {
+      if (recorded.path.endsWith('/_count')) return { status: 200, body: { count: 2 } };
+      if (recorded.path.endsWith('/_mget')) {
+        return { status: 200, body: { docs: [{ _index: 'jobs-v0', _id: '7', found: false }] } };
+      }
+      return answers(recorded);
+    };
+    await expect(index.health()).resolves.toEqual({ name: 'jobs', indices: ['jobs-v0'], documents: 2 });
+    await expect(index.getMany([7])).resolves.toEqual(new Map());
+    node.reply = answers;
+    expect(sentSince(from).map((sent) => `${sent.method} ${sent.url}`)).toEqual([
+      'GET /_alias/jobs',
+      'GET /jobs/_count',
+      'POST /jobs/_mget?_source_includes=document',
+    ]);
+    expectValid(sentSince(from));
+  });
+
   it('rebuild: create, fill, refresh, swap the alias, drop the retired index', async () => {
     const from = node.requests.length;
     const cluster = new FakeOpenSearchCluster();

@@ -1,0 +1,346 @@
+/**
+ * The operator rehearsal: every `--stack` command runs through the real CLI (`bin/cli.ts`, its own process)
+ * against local stand-ins reached through the AWS SDK's `AWS_ENDPOINT_URL_<SERVICE>` settings —
+ * CloudFormation answering with the synthesized stack's outputs, the OpenSearch control plane, DynamoDB Local
+ * holding the tables under their deployed names, and an in-memory OpenSearch node over HTTPS as the domain's
+ * endpoint. Every AWS call the commands make is recorded as IAM authorizes it and judged by the IAM evaluator
+ * (`@cloud-copilot/iam-simulate`) under the stack's `OperatorPolicyArn` policy plus the domain's access
+ * policy: every call must be allowed, and every grant of the policy used by some call. Every request to the
+ * domain must also be one OpenSearch's published API description accepts.
+ *
+ * The commands are {@link STEPS}, one row each, run in order against one stack: a new `--stack` command is a
+ * new row (and, when it calls something new, a grant in lib/operator-policy.ts).
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
+import { demoJobs } from '../../local/demo/data';
+import { STACK_OUTPUTS } from '../../lib/stack-outputs';
+import { ensureTable } from '../../local/dynamodb/tables';
+import { activeDomainStatus, AwsStandIns } from '../support/aws-stand-ins';
+import { makeFile, makeJob } from '../support/jobs';
+import { runProcess } from '../support/local-stack';
+import { OpenSearchStandIn } from '../support/opensearch-stand-in';
+import { judgeCall, unusedGrants } from './judge';
+import { type AuthorizedCall, openSearchCall } from './recorder';
+import { ACCOUNT, REGION, type RehearsalTemplate, synthesizeForRehearsal } from './template';
+
+const suffix = crypto.randomUUID().slice(0, 8).toUpperCase();
+const TABLES = { jobs: `JobsApi-JobsTable${suffix}`, auth: `JobsApi-AuthTable${suffix}` };
+const OPERATOR = `arn:aws:iam::${ACCOUNT}:role/JobsApiOperator`;
+
+let template: RehearsalTemplate;
+let standIns: AwsStandIns;
+let domain: OpenSearchStandIn;
+let directory: string;
+/** What the earlier steps produced that later ones use. */
+const produced: { clientToken?: string } = {};
+
+interface CliResult {
+  code: number | string;
+  stdout: string;
+  stderr: string;
+}
+
+/** One `--stack` command of the rehearsal. */
+interface Step {
+  title: string;
+  /** The command line before `--stack <name> --region <region>`. */
+  args: () => string[];
+  /** Prepares the stand-ins (a state the command must meet). */
+  before?: () => void;
+  check: (result: CliResult) => void;
+}
+
+const json = (result: CliResult): Record<string, unknown> => {
+  expect(result.stdout, result.stderr).not.toBe('');
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+};
+
+/** The index as the stand-in holds it: the alias's indices. */
+const aliasIndices = (): string[] => domain.cluster.aliasTargets('jobs');
+
+const STEPS: Step[] = [
+  {
+    title: 'status on a new stack shows its one empty index, created at deploy time',
+    args: () => ['status'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(json(result).index).toEqual({
+        name: 'jobs',
+        indices: ['jobs-v0'],
+        documents: 0,
+        tableJobs: 0,
+        healthy: true,
+      });
+    },
+  },
+  {
+    title: 'seed-demo loads the demo data and prints curl commands for the stage URL',
+    args: () => ['seed-demo'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      const base = template.outputs[STACK_OUTPUTS.apiUrl]!.replace(/\/+$/, '');
+      expect(result.stdout).toContain(`curl -sS -X POST '${base}/search'`);
+      expect(result.stdout).toContain(`'${base}/reject'`);
+    },
+  },
+  {
+    title: 'seed-demo refuses a stack that already holds jobs',
+    args: () => ['seed-demo'],
+    check: (result) => {
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('already holds jobs');
+      expect(result.stdout).toBe('');
+    },
+  },
+  {
+    title: 'seed-demo --force loads them again beside what is there',
+    args: () => ['seed-demo', '--force'],
+    check: (result) => expect(result.code, result.stderr).toBe(0),
+  },
+  {
+    title: 'create-client registers a client',
+    args: () => ['create-client', '--name', 'Rehearsal app', '--grants', 'search,reject'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      produced.clientToken = String(json(result).token);
+    },
+  },
+  {
+    title: 'create-session opens a session for it',
+    args: () => ['create-session', '--client-token', produced.clientToken ?? '', '--account', '4242'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(json(result)).toMatchObject({ token: expect.any(String), expiresAt: expect.any(String) });
+    },
+  },
+  {
+    title: 'import writes a new job, one with more files than a transaction holds, and a changed demo job',
+    args: () => {
+      const file = join(directory, 'jobs.ndjson');
+      const [demo] = demoJobs();
+      // A demo job renamed and without its last file: a careful rewrite that deletes the file's item.
+      const changed = { ...demo!, name: `${demo!.name} (revised)`, files: demo!.files.slice(0, -1) };
+      const many = makeJob({ files: Array.from({ length: 120 }, () => makeFile()) });
+      const jobs = [makeJob({ files: [makeFile(), makeFile()] }), many, changed];
+      writeFileSync(file, `${jobs.map((job) => JSON.stringify(job)).join('\n')}\n`);
+      return ['import', file];
+    },
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(json(result)).toMatchObject({ imported: 3, failed: [] });
+    },
+  },
+  {
+    title: 'reindex builds a new index from the table and moves the alias onto it',
+    args: () => ['reindex'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(aliasIndices()).toHaveLength(1);
+    },
+  },
+  {
+    title: 'status reports one index holding a document per job',
+    args: () => ['status'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(json(result)).toMatchObject({
+        target: `stack ${template.stackName} (${REGION})`,
+        jobsTable: TABLES.jobs,
+        authTable: TABLES.auth,
+        searchEngine: 'opensearch',
+        domain: { name: template.domainName, processingStatus: 'Active', ready: true },
+      });
+      const index = json(result).index as { documents: number; tableJobs: number };
+      expect(index).toMatchObject({ name: 'jobs', indices: aliasIndices(), healthy: true });
+      expect(index.documents).toBe(index.tableJobs);
+    },
+  },
+  {
+    title: 'verify-index finds the index equal to the table',
+    args: () => ['verify-index'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(json(result)).toMatchObject({ ok: true, missing: [], stale: [], extra: [] });
+    },
+  },
+  {
+    title: 'status says plainly that an alias on two indices is broken and names the repair',
+    // An alias on two indices, as a hand-made alias action (or a release before write indices) leaves it.
+    before: () => domain.cluster.createIndex('jobs-v1', { jobs: {} }),
+    args: () => ['status'],
+    check: (result) => {
+      expect(result.code).toBe(1);
+      expect(json(result).index).toMatchObject({ indices: aliasIndices(), healthy: false });
+      expect(result.stderr).toContain('points at 2 indices');
+      expect(result.stderr).toContain(`npm run cli -- reindex --stack ${template.stackName}`);
+    },
+  },
+  {
+    title: 'verify-index reports the broken alias as a finding, not a raw engine error',
+    args: () => ['verify-index'],
+    check: (result) => {
+      expect(result.code).toBe(1);
+      expect(json(result)).toMatchObject({ ok: false, problem: expect.stringContaining('points at 2 indices') });
+      expect(result.stderr).toContain('points at 2 indices');
+      expect(result.stderr).not.toContain('illegal_argument_exception');
+    },
+  },
+  {
+    title: 'reindex repairs it: the alias on one new index, the old ones deleted',
+    args: () => ['reindex'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(aliasIndices()).toHaveLength(1);
+      expect([...domain.cluster.indices.keys()]).toEqual(aliasIndices());
+    },
+  },
+  {
+    title: 'verify-index agrees after the repair',
+    args: () => ['verify-index'],
+    check: (result) => expect(result.code, result.stderr).toBe(0),
+  },
+  {
+    title: 'status says plainly that an index deleted by hand leaves the alias on no index',
+    before: () => {
+      for (const name of [...domain.cluster.indices.keys()]) domain.cluster.indices.delete(name);
+    },
+    args: () => ['status'],
+    check: (result) => {
+      expect(result.code).toBe(1);
+      expect(json(result).index).toMatchObject({ indices: [], healthy: false });
+      expect(result.stderr).toContain('points at no index');
+    },
+  },
+  {
+    title: 'reindex builds a new index and puts the alias on it',
+    args: () => ['reindex'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(aliasIndices()).toHaveLength(1);
+    },
+  },
+  {
+    title: 'verify-index agrees after the rebuild',
+    args: () => ['verify-index'],
+    check: (result) => expect(result.code, result.stderr).toBe(0),
+  },
+];
+
+const cli = (args: string[]): Promise<CliResult> =>
+  runProcess('bin/cli.ts', [...args, '--stack', template.stackName, '--region', REGION], {
+    AWS_ENDPOINT_URL_CLOUDFORMATION: standInsUrl,
+    AWS_ENDPOINT_URL_OPENSEARCH: standInsUrl,
+    AWS_ENDPOINT_URL_DYNAMODB: standInsUrl,
+    AWS_ACCESS_KEY_ID: 'rehearsal',
+    AWS_SECRET_ACCESS_KEY: 'rehearsal',
+    NODE_EXTRA_CA_CERTS: domain.certificateFile ?? '',
+    // The stand-ins answer from this test's process, checking each request against the API description; on
+    // a busy 2-core machine that can outlast the 3-second budget meant for the API's own answers.
+    DEPENDENCY_TIMEOUT_MS: '9000',
+    CI: 'true',
+  });
+
+let standInsUrl: string;
+
+beforeAll(async () => {
+  template = synthesizeForRehearsal(TABLES);
+  directory = mkdtempSync(join(tmpdir(), 'operator-rehearsal-'));
+  const client = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: REGION });
+  await ensureTable(client, JOBS_TABLE, TABLES.jobs);
+  await ensureTable(client, AUTH_TABLE, TABLES.auth);
+  client.destroy();
+
+  domain = new OpenSearchStandIn({ tls: true });
+  // As deployed: the first index and the alias exist before the API serves.
+  domain.cluster.createIndex('jobs-v0', { jobs: { is_write_index: true } });
+  const domainUrl = await domain.start();
+  domain.onRequest = (request) => standIns.calls.push(openSearchCall(request.method, request.path, template.domainArn));
+  const host = new URL(domainUrl).host;
+  const tableArn = (name: string): string =>
+    name === TABLES.jobs
+      ? template.tableArn('jobs')
+      : name === TABLES.auth
+        ? template.tableArn('auth')
+        : `unknown-table/${name}`;
+  standIns = new AwsStandIns({
+    account: ACCOUNT,
+    region: REGION,
+    stacks: [
+      {
+        name: template.stackName,
+        id: template.stackId,
+        status: 'CREATE_COMPLETE',
+        // The domain's endpoint is the stand-in's address; every other output is the template's own.
+        outputs: { ...template.outputs, [STACK_OUTPUTS.opensearchUrl]: domainUrl },
+      },
+    ],
+    domains: new Map([
+      [template.domainName, activeDomainStatus({ name: template.domainName, account: ACCOUNT, region: REGION }, host)],
+    ]),
+    dynamodb: { endpoint: inject('dynamodbEndpoint'), tableArn },
+  });
+  standInsUrl = await standIns.start();
+}, 120_000);
+
+afterAll(async () => {
+  await standIns?.stop();
+  await domain?.stop();
+  if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
+});
+
+const judge = (call: AuthorizedCall): Promise<string> =>
+  judgeCall(
+    {
+      principal: OPERATOR,
+      identityPolicies: [{ name: 'OperatorPolicy', policy: template.operatorPolicy }],
+      domainAccessPolicy: template.domainAccessPolicy,
+    },
+    call,
+  );
+
+describe('the operator rehearsal: each --stack command under OperatorPolicyArn', { timeout: 120_000 }, () => {
+  const stepCalls = new Map<string, AuthorizedCall[]>();
+
+  for (const step of STEPS) {
+    it(step.title, async () => {
+      step.before?.();
+      const from = standIns.calls.length;
+      const result = await cli(step.args());
+      stepCalls.set(step.title, standIns.calls.slice(from));
+      step.check(result);
+    });
+  }
+
+  it('every call each command made is allowed by the operator policy', async () => {
+    const refused: string[] = [];
+    // A verdict depends on the action and the resource only: each pair is judged once.
+    const verdicts = new Map<string, Promise<string>>();
+    for (const [title, calls] of stepCalls) {
+      expect(calls.length, `${title}: no AWS call recorded`).toBeGreaterThan(0);
+      for (const call of calls) {
+        const key = `${call.action} ${call.resource}`;
+        if (!verdicts.has(key)) verdicts.set(key, judge(call));
+        const verdict = await verdicts.get(key);
+        if (verdict !== 'Allowed')
+          refused.push(`${title}: ${call.action} on ${call.resource} (${call.origin}): ${verdict}`);
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it('every grant of the operator policy is used by some command', () => {
+    expect(template.operatorPolicy.Statement.every((statement) => statement.Effect === 'Allow')).toBe(true);
+    expect(unusedGrants([template.operatorPolicy], [...stepCalls.values()].flat())).toEqual([]);
+  });
+
+  it('every request to the domain is one OpenSearch’s published API description accepts', () => {
+    expect(domain.requests.length).toBeGreaterThan(0);
+    expect(domain.problems).toEqual([]);
+    expect(standIns.unexpected).toEqual([]);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * Stand-ins for the AWS endpoints the CLI's `--stack` mode calls, on one local HTTP port that the AWS SDK
+ * reaches through `AWS_ENDPOINT_URL_CLOUDFORMATION`, `AWS_ENDPOINT_URL_OPENSEARCH` and
+ * `AWS_ENDPOINT_URL_DYNAMODB`:
+ *
+ * - CloudFormation `DescribeStacks` (the AWS query protocol: a form-encoded POST, an XML answer);
+ * - the OpenSearch control plane's `DescribeDomain` (REST-JSON, `GET /2021-01-01/opensearch/domain/{name}`);
+ * - DynamoDB (JSON protocol, `X-Amz-Target`), forwarded to DynamoDB Local.
+ *
+ * Each call is recorded as IAM authorizes it, derived from the request itself: the action from the operation
+ * the request names, the resource from the stack, domain or table it names (for DynamoDB, one entry per item
+ * of a transaction or batch, as in the cloud rehearsal's recorder).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type AuthorizedCall, dynamoCalls } from '../rehearsal/recorder';
+
+/** A stack as DescribeStacks reports it. */
+export interface StandInStack {
+  name: string;
+  /** Its ARN, `arn:aws:cloudformation:<region>:<account>:stack/<name>/<uuid>`. */
+  id: string;
+  status: string;
+  outputs: Record<string, string>;
+}
+
+/** A domain as DescribeDomain reports it (`DomainStatus`); undefined answers ResourceNotFoundException. */
+export type StandInDomainStatus = Record<string, unknown> | undefined;
+
+/** DescribeDomain's `DomainStatus` of an active three-node OpenSearch 3 domain serving at `endpoint` (`host[:port]`). */
+export const activeDomainStatus = (
+  domain: { name: string; account: string; region: string },
+  endpoint: string,
+): Record<string, unknown> => ({
+  DomainId: `${domain.account}/${domain.name}`,
+  DomainName: domain.name,
+  ARN: `arn:aws:es:${domain.region}:${domain.account}:domain/${domain.name}`,
+  Created: true,
+  Deleted: false,
+  Processing: false,
+  UpgradeProcessing: false,
+  Endpoint: endpoint,
+  EngineVersion: 'OpenSearch_3.7',
+  DomainProcessingStatus: 'Active',
+  ClusterConfig: { InstanceType: 'r6g.large.search', InstanceCount: 3, ZoneAwarenessEnabled: true },
+});
+
+export interface AwsStandInsOptions {
+  account: string;
+  region: string;
+  stacks: StandInStack[];
+  /** DescribeDomain's answer by domain name. */
+  domains: Map<string, StandInDomainStatus>;
+  /** Where DynamoDB requests go, and the ARN of a table by name (omit when no DynamoDB call is expected). */
+  dynamodb?: { endpoint: string; tableArn: (name: string) => string };
+}
+
+const CLOUDFORMATION_NS = 'http://cloudformation.amazonaws.com/doc/2010-05-15/';
+const DOMAIN_PATH = /^\/2021-01-01\/opensearch\/domain\/([^/]+)$/;
+const DYNAMODB_TARGET = /^DynamoDB_20120810\.(\w+)$/;
+
+const xmlEscape = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const readBody = async (request: IncomingMessage): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+/** The stand-ins on one port; {@link calls} holds every call as IAM sees it, in order. */
+export class AwsStandIns {
+  public readonly calls: AuthorizedCall[] = [];
+  /** Requests the stand-ins did not recognise (none expected). */
+  public readonly unexpected: string[] = [];
+  readonly #options: AwsStandInsOptions;
+  readonly #server: Server;
+
+  public constructor(options: AwsStandInsOptions) {
+    this.#options = options;
+    this.#server = createServer((request, response) => {
+      void readBody(request)
+        .then((body) => this.#handle(request, body, response))
+        .catch((error: unknown) => response.writeHead(500).end(String(error)));
+    });
+  }
+
+  public async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  }
+
+  public async stop(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  async #handle(request: IncomingMessage, body: string, response: ServerResponse): Promise<void> {
+    const target = request.headers['x-amz-target'];
+    if (request.method === 'POST' && typeof target === 'string' && DYNAMODB_TARGET.test(target)) {
+      await this.#dynamodb(request, target, body, response);
+      return;
+    }
+    if (request.method === 'POST' && request.url === '/' && target === undefined) {
+      const answer = this.#describeStacks(new URLSearchParams(body));
+      response.writeHead(answer.status, { 'Content-Type': 'text/xml' }).end(answer.xml);
+      return;
+    }
+    const domain = request.method === 'GET' ? DOMAIN_PATH.exec(request.url ?? '') : null;
+    if (domain !== null) {
+      this.#describeDomain(decodeURIComponent(domain[1]!), response);
+      return;
+    }
+    this.unexpected.push(`${request.method} ${request.url} ${String(target)}`);
+    response.writeHead(400, { 'Content-Type': 'application/json' }).end('{"message":"not a rehearsed call"}');
+  }
+
+  #describeStacks(form: URLSearchParams): { status: number; xml: string } {
+    const { account, region, stacks } = this.#options;
+    if (form.get('Action') !== 'DescribeStacks' || form.get('Version') !== '2010-05-15') {
+      this.unexpected.push(`CloudFormation ${form.get('Action')} ${form.get('Version')}`);
+      return { status: 400, xml: '' };
+    }
+    const name = form.get('StackName') ?? '';
+    const stack = stacks.find((candidate) => candidate.name === name || candidate.id === name);
+    this.calls.push({
+      action: 'cloudformation:DescribeStacks',
+      // IAM authorizes DescribeStacks on the stack's ARN (its name and unique id).
+      resource: stack?.id ?? `arn:aws:cloudformation:${region}:${account}:stack/${name}/*`,
+      origin: `CloudFormation DescribeStacks ${name}`,
+      request: true,
+    });
+    if (stack === undefined) {
+      return {
+        status: 400,
+        xml:
+          `<ErrorResponse xmlns="${CLOUDFORMATION_NS}"><Error><Type>Sender</Type><Code>ValidationError</Code>` +
+          `<Message>Stack with id ${xmlEscape(name)} does not exist</Message></Error>` +
+          '<RequestId>stand-in</RequestId></ErrorResponse>',
+      };
+    }
+    const members = Object.entries(stack.outputs)
+      .map(
+        ([key, value]) =>
+          `<member><OutputKey>${xmlEscape(key)}</OutputKey><OutputValue>${xmlEscape(value)}</OutputValue></member>`,
+      )
+      .join('');
+    return {
+      status: 200,
+      xml:
+        `<DescribeStacksResponse xmlns="${CLOUDFORMATION_NS}"><DescribeStacksResult><Stacks><member>` +
+        `<StackName>${xmlEscape(stack.name)}</StackName><StackId>${xmlEscape(stack.id)}</StackId>` +
+        `<CreationTime>2026-11-01T00:00:00Z</CreationTime><StackStatus>${stack.status}</StackStatus>` +
+        `<Outputs>${members}</Outputs></member></Stacks></DescribeStacksResult>` +
+        '<ResponseMetadata><RequestId>stand-in</RequestId></ResponseMetadata></DescribeStacksResponse>',
+    };
+  }
+
+  #describeDomain(name: string, response: ServerResponse): void {
+    const { account, region, domains } = this.#options;
+    this.calls.push({
+      action: 'es:DescribeDomain',
+      resource: `arn:aws:es:${region}:${account}:domain/${name}`,
+      origin: `OpenSearch DescribeDomain ${name}`,
+      request: true,
+    });
+    const status = domains.get(name);
+    if (status === undefined) {
+      response
+        .writeHead(409, { 'Content-Type': 'application/json', 'x-amzn-errortype': 'ResourceNotFoundException' })
+        .end(JSON.stringify({ message: `Domain not found: ${name}` }));
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ DomainStatus: status }));
+  }
+
+  async #dynamodb(request: IncomingMessage, target: string, body: string, response: ServerResponse): Promise<void> {
+    const dynamodb = this.#options.dynamodb;
+    if (dynamodb === undefined) {
+      this.unexpected.push(`DynamoDB ${target}`);
+      response.writeHead(400).end();
+      return;
+    }
+    const operation = DYNAMODB_TARGET.exec(target)![1]!;
+    const [first, ...rest] = dynamoCalls(
+      `${operation}Command`,
+      JSON.parse(body) as Record<string, unknown>,
+      dynamodb.tableArn,
+    );
+    if (first !== undefined) this.calls.push({ ...first, request: true }, ...rest);
+    const headers: Record<string, string> = {};
+    for (const name of ['content-type', 'x-amz-target', 'x-amz-date', 'authorization']) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const forwarded = await fetch(dynamodb.endpoint, { method: 'POST', headers, body });
+    const answer = await forwarded.text();
+    const reply: Record<string, string> = {
+      'Content-Type': forwarded.headers.get('content-type') ?? 'application/x-amz-json-1.0',
+    };
+    const crc = forwarded.headers.get('x-amz-crc32');
+    if (crc !== null) reply['x-amz-crc32'] = crc;
+    response.writeHead(forwarded.status, reply).end(answer);
+  }
+}
