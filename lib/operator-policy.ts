@@ -12,6 +12,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IDomain } from 'aws-cdk-lib/aws-opensearchservice';
 import { Construct } from 'constructs';
+import { AUTH_TABLE } from '../functions/tables';
 
 export interface OperatorPolicyProps {
   jobsTable: ITableV2;
@@ -51,9 +52,18 @@ export class OperatorPolicy extends Construct {
       },
       {
         purpose:
-          'create-client and create-session (and seed-demo) write clients and sessions; a session reads its client.',
-        actions: dynamodb('GetItem', 'PutItem'),
+          'create-client and create-session (and seed-demo) write clients, secrets and sessions; a session opened ' +
+          'by client token reads its client; disable-client, enable-client and rotate-secret update a client or ' +
+          'its secrets; revoke-secret and revoke-session delete one.',
+        actions: dynamodb('GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'),
         resources: [auth],
+      },
+      {
+        purpose:
+          'create-session --client-id, disable-client, enable-client, rotate-secret, revoke-secret, list-sessions ' +
+          "and revoke-session find a client's own items (client, secrets, sessions) by its id, never by a Scan.",
+        actions: dynamodb('Query'),
+        resources: [`${auth}/index/${AUTH_TABLE.globalSecondaryIndexes[0].indexName}`],
       },
       {
         purpose:

@@ -37,7 +37,7 @@ let standIns: AwsStandIns;
 let domain: OpenSearchStandIn;
 let directory: string;
 /** What the earlier steps produced that later ones use. */
-const produced: { clientToken?: string } = {};
+const produced: { clientToken?: string; clientId?: string; secretId?: string } = {};
 
 interface CliResult {
   code: number | string;
@@ -103,20 +103,75 @@ const STEPS: Step[] = [
     check: (result) => expect(result.code, result.stderr).toBe(0),
   },
   {
-    title: 'create-client registers a client',
-    args: () => ['create-client', '--name', 'Rehearsal app', '--grants', 'search,reject'],
+    title: 'create-client registers a client with a secret',
+    args: () => ['create-client', '--name', 'Rehearsal app', '--grants', 'search,reject,sessions'],
     check: (result) => {
       expect(result.code, result.stderr).toBe(0);
-      produced.clientToken = String(json(result).token);
+      const created = json(result);
+      expect(created).toMatchObject({ secret: expect.stringMatching(/^jsk_/) });
+      produced.clientToken = String(created.token);
+      produced.clientId = String(created.clientId);
     },
   },
   {
-    title: 'create-session opens a session for it',
+    title: 'create-session opens a session for it by its token',
     args: () => ['create-session', '--client-token', produced.clientToken ?? '', '--account', '4242'],
     check: (result) => {
       expect(result.code, result.stderr).toBe(0);
       expect(json(result)).toMatchObject({ token: expect.any(String), expiresAt: expect.any(String) });
     },
+  },
+  {
+    title: 'create-session --client-id opens a session for a user without the token on the command line',
+    args: () => ['create-session', '--client-id', produced.clientId ?? '', '--account', '4242', '--user', 'ann'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(json(result)).toMatchObject({ sessionId: expect.any(String), token: expect.any(String) });
+    },
+  },
+  {
+    title: "list-sessions lists the client's live sessions, never a token",
+    args: () => ['list-sessions', '--client-id', produced.clientId ?? ''],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      const sessions = JSON.parse(result.stdout) as Record<string, unknown>[];
+      expect(sessions).toHaveLength(2);
+      expect(sessions).toContainEqual(expect.objectContaining({ userId: 'ann', accountId: 4242, role: 'user' }));
+      expect(result.stdout).not.toMatch(/token|hash/i);
+    },
+  },
+  {
+    title: 'revoke-session ends every session of one user',
+    args: () => ['revoke-session', '--client-id', produced.clientId ?? '', '--user', 'ann'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(json(result)).toEqual({ revoked: 1 });
+    },
+  },
+  {
+    title: 'rotate-secret issues a new secret',
+    args: () => ['rotate-secret', '--client-id', produced.clientId ?? '', '--overlap', '60'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      const rotated = json(result);
+      expect(rotated).toMatchObject({ secretId: expect.any(String), secret: expect.stringMatching(/^jsk_/) });
+      produced.secretId = String(rotated.secretId);
+    },
+  },
+  {
+    title: 'revoke-secret ends that secret now',
+    args: () => ['revoke-secret', '--client-id', produced.clientId ?? '', '--secret-id', produced.secretId ?? ''],
+    check: (result) => expect(result.code, result.stderr).toBe(0),
+  },
+  {
+    title: 'disable-client disables the client',
+    args: () => ['disable-client', '--client-id', produced.clientId ?? ''],
+    check: (result) => expect(result.code, result.stderr).toBe(0),
+  },
+  {
+    title: 'enable-client enables it again',
+    args: () => ['enable-client', '--client-id', produced.clientId ?? ''],
+    check: (result) => expect(result.code, result.stderr).toBe(0),
   },
   {
     title: 'import writes a new job, one with more files than a transaction holds, and a changed demo job',
