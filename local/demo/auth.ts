@@ -187,7 +187,18 @@ export class DemoTokensFileError extends Error {
   }
 }
 
-const isDemoTokens = (value: unknown): value is DemoTokens => {
+/**
+ * The saved demo tokens were written before clients had secrets: the demo clients in that store cannot open
+ * sessions through `POST /sessions`, so new demo clients and sessions are issued in their place.
+ */
+export class LegacyDemoTokensError extends DemoTokensFileError {
+  public constructor(path: string) {
+    super(path, 'written before client secrets');
+    this.name = 'LegacyDemoTokensError';
+  }
+}
+
+const isDemoTokens = (value: unknown, { withSecrets = true } = {}): value is DemoTokens => {
   if (typeof value !== 'object' || value === null) return false;
   const { clients, sessions } = value as Partial<DemoTokens>;
   if (typeof clients !== 'object' || clients === null || typeof sessions !== 'object' || sessions === null)
@@ -196,7 +207,7 @@ const isDemoTokens = (value: unknown): value is DemoTokens => {
     (client) =>
       typeof client?.clientToken === 'string' &&
       typeof client.clientId === 'string' &&
-      typeof client.clientSecret === 'string',
+      (!withSecrets || typeof client.clientSecret === 'string'),
   );
   const sessionsOk = (Object.keys(SESSION_PLANS) as SessionName[]).every((name) => {
     const session = sessions[name];
@@ -220,7 +231,11 @@ export const loadDemoTokens = async (path: string): Promise<DemoTokens | undefin
   } catch {
     throw new DemoTokensFileError(path, 'not JSON');
   }
-  if (!isDemoTokens(value)) throw new DemoTokensFileError(path, 'unexpected shape');
+  if (!isDemoTokens(value)) {
+    throw isDemoTokens(value, { withSecrets: false })
+      ? new LegacyDemoTokensError(path)
+      : new DemoTokensFileError(path, 'unexpected shape');
+  }
   return value;
 };
 

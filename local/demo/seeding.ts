@@ -15,6 +15,7 @@ import {
   type DemoTokens,
   demoCommands,
   demoSessionsExpiring,
+  LegacyDemoTokensError,
   loadDemoTokens,
   renewDemoSessions,
   saveDemoTokens,
@@ -72,6 +73,13 @@ export const prepareDemo = async (
   }
 };
 
+/** Keeps issued demo tokens in the data directory's tokens file (nowhere when it is in memory). */
+const keepIn =
+  (paths: DataPaths) =>
+  async (tokens: DemoTokens): Promise<void> => {
+    if (paths.demoTokens !== undefined) await saveDemoTokens(paths.demoTokens, tokens);
+  };
+
 const seedOrLoadDemo = async (
   client: DynamoDBClient,
   documents: DynamoDBDocumentClient,
@@ -83,7 +91,17 @@ const seedOrLoadDemo = async (
   const store = new AuthStore(documents, tables.authTable);
   const empty = (await isEmpty(client, tables.jobsTable)) && (await isEmpty(client, tables.authTable));
   if (!empty || !seedDemo) {
-    let demo = paths.demoTokens === undefined ? undefined : await loadDemoTokens(paths.demoTokens);
+    let demo: DemoTokens | undefined;
+    try {
+      demo = paths.demoTokens === undefined ? undefined : await loadDemoTokens(paths.demoTokens);
+    } catch (error) {
+      if (!(error instanceof LegacyDemoTokensError) || !seedDemo) throw error;
+      log('The demo tokens predate client secrets: issuing new demo clients and sessions (the jobs stay)…');
+      return {
+        demo: await seedDemoData(store, new JobRepository(documents, tables.jobsTable), keepIn(paths)),
+        seeded: true,
+      };
+    }
     if (demo !== undefined && demoSessionsExpiring(demo) && paths.demoTokens !== undefined) {
       demo = await renewDemoSessions(store, demo);
       await saveDemoTokens(paths.demoTokens, demo);
@@ -92,9 +110,7 @@ const seedOrLoadDemo = async (
     return { demo, seeded: false };
   }
   log('Seeding demo clients, sessions and jobs…');
-  const demo = await seedDemoData(store, new JobRepository(documents, tables.jobsTable), async (tokens) => {
-    if (paths.demoTokens !== undefined) await saveDemoTokens(paths.demoTokens, tokens);
-  });
+  const demo = await seedDemoData(store, new JobRepository(documents, tables.jobsTable), keepIn(paths));
   log(`Seeded ${demoJobs().length} demo jobs.`);
   return { demo, seeded: true };
 };
