@@ -32,6 +32,9 @@ const clientManifest = JSON.parse(readFileSync(join(CLIENT, 'package.json'), 'ut
 interface Given {
   baseUrl: string;
   tokens: Pick<IssuedTokens, 'clientToken' | 'sessionToken'>;
+  /** The application's own credentials, for opening its users' sessions. */
+  backend: { clientToken: string; clientSecret: string };
+  accountId: number;
   fileId: number;
   unknownFileId: number;
 }
@@ -64,6 +67,22 @@ const CALLS: Record<string, string> = {
     const body: ApiErrorBody | undefined = error;
     // Narrowing on \`code\` reaches the fields of that one error body.
     if (body?.code === 'file_not_found') results.rejectUnknownFile = { status: response.status, fileId: body.fileId };`,
+  sessions: `
+    // A backend signs a user in, the user's session searches, and the backend signs it out.
+    const backend = createJobsApiBackendClient(given.baseUrl, given.backend);
+    const opened = await backend.POST('/sessions', { body: { userId: 'ann@example.com', accountId: given.accountId } });
+    if (opened.error) throw new Error(\`sessions: \${opened.error.code}\`);
+    const session: { sessionId: string; token: string; expiresAt: string } = opened.data;
+    const user = createJobsApiClient(given.baseUrl, { clientToken: given.backend.clientToken, sessionToken: session.token });
+    const fields = await user.GET('/search/fields');
+    const ended = await user.DELETE('/sessions/current');
+    const replayed = await user.DELETE('/sessions/current');
+    results.sessions = {
+      opened: opened.response.status,
+      fields: fields.response.status,
+      ended: ended.data?.sessionId === session.sessionId ? ended.response.status : 'another session',
+      replayed: replayed.error?.code,
+    };`,
 };
 
 /** Lines the compiler must refuse: each one under `@ts-expect-error`, which itself fails when nothing is refused. */
@@ -73,9 +92,12 @@ const REFUSED = [
   `api.POST('/reject', { body: { files: [{ fileId: '300650' }] } });`,
 ];
 
-const program = (
-  given: Given,
-): string => `import { type ApiErrorBody, createJobsApiClient, type JobSummary } from '${clientManifest.name}';
+const program = (given: Given): string => `import {
+  type ApiErrorBody,
+  createJobsApiBackendClient,
+  createJobsApiClient,
+  type JobSummary,
+} from '${clientManifest.name}';
 
 const given = ${JSON.stringify(given)} as const;
 const api = createJobsApiClient(given.baseUrl, given.tokens);
@@ -165,10 +187,12 @@ beforeAll(async () => {
   job = makeJob({ status: 'CJ_REVIEWING', name: 'Installed from a tarball', files: [makeFile(), makeFile()] });
   await stack.importJobs([job]);
   await stack.drained();
-  const tokens = await stack.issue({ accountId: job.accountId });
+  const tokens = await stack.issue({ accountId: job.accountId, grants: ['search', 'reject', 'sessions'] });
   const given: Given = {
     baseUrl: stack.baseUrl,
-    tokens,
+    tokens: { clientToken: tokens.clientToken, sessionToken: tokens.sessionToken },
+    backend: { clientToken: tokens.clientToken, clientSecret: tokens.clientSecret },
+    accountId: job.accountId,
     fileId: job.files[0]!.id,
     unknownFileId: 1,
   };
@@ -200,7 +224,7 @@ describe('the packed client', () => {
     expect({ status: compiled.status, output: compiled.stdout + compiled.stderr }).toEqual({ status: 0, output: '' });
   });
 
-  it('calls the local stack from the installed package: fields, search, reject, and a typed error', async () => {
+  it('calls the local stack from the installed package: fields, search, reject, a typed error, and a sign-in and sign-out', async () => {
     const run = await node([join('dist', 'main.js')], join(scratch, 'backend'));
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({
@@ -211,6 +235,7 @@ describe('the packed client', () => {
         jobs: [{ id: job.id, status: 'CJ_REJECT_READY' }],
       },
       rejectUnknownFile: { status: 404, fileId: 1 },
+      sessions: { opened: 201, fields: 200, ended: 200, replayed: 'invalid_session' },
     });
   });
 });
