@@ -63,6 +63,18 @@ export type ApiErrorBody =
   | components['schemas']['InternalError']
   | components['schemas']['ServiceUnavailableError'];
 
+/** An openapi-fetch client of the API at `baseUrl` that sends `Accept: application/json` and `credentials`. */
+const clientSending = (
+  baseUrl: string,
+  credentials: Record<string, string>,
+  options: Omit<ClientOptions, 'baseUrl' | 'headers'>,
+): JobsApiClient =>
+  createClient<paths, 'application/json'>({
+    ...options,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    headers: { Accept: 'application/json', ...credentials },
+  });
+
 /**
  * Creates a client for the API at `baseUrl` (for example `http://localhost:3000`, or the stage URL of
  * the deployed REST API). Every request sends `Accept: application/json` and both tokens; bodies are
@@ -74,15 +86,7 @@ export const createJobsApiClient = (
   tokens: JobsApiTokens,
   options: Omit<ClientOptions, 'baseUrl' | 'headers'> = {},
 ): JobsApiClient =>
-  createClient<paths, 'application/json'>({
-    ...options,
-    baseUrl: baseUrl.replace(/\/+$/, ''),
-    headers: {
-      Accept: 'application/json',
-      'X-Client-Token': tokens.clientToken,
-      'X-Session-Token': tokens.sessionToken,
-    },
-  });
+  clientSending(baseUrl, { 'X-Client-Token': tokens.clientToken, 'X-Session-Token': tokens.sessionToken }, options);
 
 /**
  * Creates the client an application's backend opens its users' sessions with:
@@ -94,12 +98,8 @@ export const createJobsApiBackendClient = (
   credentials: JobsApiBackendCredentials,
   options: Omit<ClientOptions, 'baseUrl' | 'headers'> = {},
 ): JobsApiClient =>
-  createClient<paths, 'application/json'>({
-    ...options,
-    baseUrl: baseUrl.replace(/\/+$/, ''),
-    headers: {
-      Accept: 'application/json',
-      'X-Client-Token': credentials.clientToken,
-      'X-Client-Secret': credentials.clientSecret,
-    },
-  });
+  clientSending(
+    baseUrl,
+    { 'X-Client-Token': credentials.clientToken, 'X-Client-Secret': credentials.clientSecret },
+    options,
+  );
