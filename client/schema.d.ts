@@ -136,11 +136,13 @@ export interface components {
              */
             query?: string | null;
             /**
-             * @description The 0-based page number.
+             * Format: int32
+             * @description The 0-based page number; `(page + 1) × pageSize` may be at most 10 000.
              * @default 0
              */
             page?: number | null;
             /**
+             * Format: int32
              * @description Jobs per page (an extension of the original interface).
              * @default 20
              */
@@ -158,9 +160,15 @@ export interface components {
         };
         /** @description A job as search returns it. Datetimes are UTC; unset dates are `null`. */
         JobSummary: {
-            /** @description The job number (an id from 1 to 2^53 − 1). */
+            /**
+             * Format: int64
+             * @description The job number (an id from 1 to 2^53 − 1).
+             */
             id: number;
-            /** @description The account that owns the job. */
+            /**
+             * Format: int64
+             * @description The account that owns the job.
+             */
             accountId: number;
             status: components["schemas"]["JobStatus"];
             /** Format: uuid */
@@ -175,13 +183,19 @@ export interface components {
             reviewedDate: components["schemas"]["UtcDateTime"] | null;
             /** @description The cost of the job. */
             realCost: number;
-            /** @description The number of files of the job. */
+            /**
+             * Format: int32
+             * @description The number of files of the job.
+             */
             fileCount: number;
         };
         SearchResponseBody: {
             /** @constant */
             _type: "SearchResponseBody";
-            /** @description The exact number of all matching jobs. */
+            /**
+             * Format: int64
+             * @description The exact number of all matching jobs.
+             */
             totalJobs: number;
             /** @description The jobs of the requested page, newest `createdDate` first, then `id` descending. */
             jobs: components["schemas"]["JobSummary"][];
@@ -192,7 +206,10 @@ export interface components {
             name: string;
             isOperatorOnly: boolean;
             isUserOnly: boolean;
-            /** @description The display order. */
+            /**
+             * Format: int32
+             * @description The display order.
+             */
             seqno: number;
         };
         SearchFieldsResponseBody: {
@@ -215,6 +232,7 @@ export interface components {
         };
         /** @description One file to reject, with at least one of `customRejection` or `rejects`. */
         FileRejection: {
+            /** Format: int64 */
             fileId: number;
             /** @description Free text for the editor; blank means none. */
             customRejection?: string | null;
@@ -222,7 +240,7 @@ export interface components {
         } | {
             customRejection: string;
         } | {
-            rejects: unknown[];
+            rejects: components["schemas"]["RejectReason"][];
         };
         /** @description The JSON body of `POST /reject`. No file may be listed twice. */
         RejectRequest: {
@@ -239,7 +257,9 @@ export interface components {
             reason?: string[];
         };
         RejectedFile: {
+            /** Format: int64 */
             fileId: number;
+            /** Format: int64 */
             jobId: number;
             isRejected: boolean;
             /** @description `" - "` and the reasons joined by `" - "`, or the custom rejection when there are no reasons. */
@@ -247,6 +267,7 @@ export interface components {
             reviewDate: components["schemas"]["UtcDateTime"];
         };
         RejectedJob: {
+            /** Format: int64 */
             id: number;
             status: components["schemas"]["JobStatus"];
         };
@@ -371,7 +392,10 @@ export interface components {
             /** @constant */
             code: "file_not_found";
             message: components["schemas"]["ErrorMessage"];
-            /** @description The first file of the request that does not exist for the caller. */
+            /**
+             * Format: int64
+             * @description The first file of the request that does not exist for the caller.
+             */
             fileId: number;
             requestId: components["schemas"]["RequestId"];
         };
@@ -379,7 +403,10 @@ export interface components {
             /** @constant */
             code: "file_not_rejectable";
             message: components["schemas"]["ErrorMessage"];
-            /** @description The first file of the request that cannot be rejected. */
+            /**
+             * Format: int64
+             * @description The first file of the request that cannot be rejected.
+             */
             fileId: number;
             requestId: components["schemas"]["RequestId"];
         };
@@ -387,7 +414,10 @@ export interface components {
             /** @constant */
             code: "job_archived";
             message: components["schemas"]["ErrorMessage"];
-            /** @description The first file of the request whose job is archived. */
+            /**
+             * Format: int64
+             * @description The first file of the request whose job is archived.
+             */
             fileId: number;
             requestId: components["schemas"]["RequestId"];
         };
