@@ -94,7 +94,8 @@ const searchDelay = (results: readonly SuiteResult[]): Plot | undefined => {
     caption: `Delay from a job's write (acknowledged by DynamoDB Local) to its first appearance in a search, through the local stack's stream poller and indexer, at ${formatNumber(rate ?? Number.NaN)} writes/s, ${runName(result)}; checked every ${formatNumber(histogram.bucketWidth)} ms. The target is p99 ≤ 500 ms.`,
     svg: histogramChart({
       title: `Write-to-searchable delay at ${formatNumber(rate ?? Number.NaN)} writes/s`,
-      axis: `milliseconds from write to searchable (buckets of ${formatNumber(histogram.bucketWidth)} ms)`,
+      axis: 'milliseconds from write to searchable',
+      unit: histogram.unit,
       bucketWidth: histogram.bucketWidth,
       counts: histogram.counts,
       limit: Math.max(quantileOf(histogram, 0.999), 500),

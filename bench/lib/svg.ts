@@ -32,8 +32,10 @@ export interface ColumnChart {
 /** Samples counted in equal buckets from zero, drawn as the share of all samples per bucket. */
 export interface HistogramChart {
   title: string;
-  /** The sample axis' caption (`ms from write to searchable`). */
+  /** The sample axis' caption (`milliseconds from write to searchable`). */
   axis: string;
+  /** The samples' unit (`ms`). */
+  unit: string;
   bucketWidth: number;
   counts: number[];
   markers?: Marker[];
@@ -217,13 +219,34 @@ export const columnChart = (chart: ColumnChart): string => {
   ]);
 };
 
-/** A histogram as the share (%) of all samples per bucket; samples past `limit` are counted in a note. */
-export const histogramChart = (chart: HistogramChart): string => {
-  const total = chart.counts.reduce((sum, count) => sum + count, 0);
-  const lastFilled = chart.counts.reduce((last, count, index) => (count > 0 ? index : last), -1);
-  const limit = chart.limit ?? (lastFilled + 1) * chart.bucketWidth;
-  const markers = chart.markers ?? [];
+/** At most this many bars: narrower ones would be hairlines at the chart's width. */
+const MAX_HISTOGRAM_BARS = 80;
+
+/** The smallest of 1, 2, 5, 10, 20, 50, … at or above `factor`, so merged buckets keep round edges. */
+const roundFactor = (factor: number): number => {
+  for (let magnitude = 1; ; magnitude *= 10) {
+    for (const step of [1, 2, 5]) if (step * magnitude >= factor) return step * magnitude;
+  }
+};
+
+/** Counts of buckets `factor` times as wide. */
+const mergeBuckets = (counts: readonly number[], factor: number): number[] =>
+  Array.from({ length: Math.ceil(counts.length / factor) }, (_, index) =>
+    counts.slice(index * factor, (index + 1) * factor).reduce((sum, count) => sum + count, 0),
+  );
+
+/**
+ * A histogram as the share (%) of all samples per bucket; samples past `limit` are counted in a note.
+ * Buckets are merged (by 2, 5, 10, …) when there would be more than {@link MAX_HISTOGRAM_BARS} bars.
+ */
+export const histogramChart = (input: HistogramChart): string => {
+  const total = input.counts.reduce((sum, count) => sum + count, 0);
+  const lastFilled = input.counts.reduce((last, count, index) => (count > 0 ? index : last), -1);
+  const limit = input.limit ?? (lastFilled + 1) * input.bucketWidth;
+  const markers = input.markers ?? [];
   const xAxis = axisOf(Math.max(limit, ...markers.map((marker) => marker.value)));
+  const factor = roundFactor(Math.ceil(Math.min(limit, xAxis.end) / input.bucketWidth / MAX_HISTOGRAM_BARS));
+  const chart = { ...input, bucketWidth: input.bucketWidth * factor, counts: mergeBuckets(input.counts, factor) };
   const shown = Math.ceil(Math.min(limit, xAxis.end) / chart.bucketWidth);
   const beyond = chart.counts.slice(shown).reduce((sum, count) => sum + count, 0);
   const share = (count: number): number => (total === 0 ? 0 : (100 * count) / total);
@@ -244,7 +267,7 @@ export const histogramChart = (chart: HistogramChart): string => {
     `<line x1="${px(frame.left)}" y1="${px(y(tick))}" x2="${px(frame.right)}" y2="${px(y(tick))}" stroke="#e3e3e3"/>`,
     text(frame.left - 8, y(tick) + 4, `${formatTick(tick)} %`, 'text-anchor="end" fill="#444444"'),
   ]);
-  const note = `${total.toLocaleString('en-US')} samples${beyond > 0 ? `; ${beyond.toLocaleString('en-US')} beyond ${formatTick(xAxis.end)} not drawn` : ''}`;
+  const note = `${total.toLocaleString('en-US')} samples in bars of ${formatTick(chart.bucketWidth)} ${chart.unit}${beyond > 0 ? `; ${beyond.toLocaleString('en-US')} past ${formatTick(shown * chart.bucketWidth)} ${chart.unit} not drawn` : ''}`;
   return document(frame.bottom + 46, chart.title, [
     ...grid,
     ...bars,

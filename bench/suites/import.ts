@@ -19,6 +19,7 @@ import { JobRepository } from '../../functions/jobs/repository';
 import { DEFAULT_IMPORT_BATCH, DEFAULT_IMPORT_CONCURRENCY, importNdjson } from '../../local/import';
 import { type BenchDynamo, BENCH_REGION, batchWrite, itemsOf, startBenchDynamo } from '../lib/dynamo';
 import { generateJob, type Population } from '../lib/generator';
+import { machine } from '../lib/machine';
 import { formatNumber, proportion } from '../lib/report';
 import { median, round } from '../lib/stats';
 import { runSuite } from '../lib/suite';
@@ -189,7 +190,7 @@ await runSuite('import', 'Import into DynamoDB Local', async ({ scale, log }) =>
           ...(vsFloor >= TARGET_VS_FLOOR
             ? {}
             : {
-                missedBecause: `the import ran at ${formatNumber(vsFloor)}× the raw transactions of the same rounds (per round: ${floorRatios.join(', ')}); what it adds to them — validating each line, building the items, the transactions' growth from 12 items — cost more than a tenth in this run`,
+                missedBecause: `the import ran at ${formatNumber(vsFloor)}× the raw transactions of the same rounds (per round: ${floorRatios.join(', ')}; 5-minute load average ${formatNumber(machine().loadAverage ?? Number.NaN)}); what it adds to them — validating each line, building the items, the transactions' growth from 12 items — cost more than a tenth in this run`,
               }),
         },
       },

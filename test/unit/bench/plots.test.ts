@@ -90,7 +90,8 @@ describe('the SVG charts', () => {
     expect(histogram.counts.slice(0, 4)).toEqual([1, 3, 2, 1]);
     const svg = histogramChart({
       title: 'Delay',
-      axis: 'ms',
+      axis: 'milliseconds',
+      unit: 'ms',
       bucketWidth: histogram.bucketWidth,
       counts: histogram.counts,
       limit: 40,
@@ -104,15 +105,26 @@ describe('the SVG charts', () => {
       '20–30: 2 (25 %)',
       '30–40: 1 (12.5 %)',
     ]);
-    expect(svg).toContain('8 samples; 1 beyond 40 not drawn');
+    expect(svg).toContain('8 samples in bars of 10 ms; 1 past 40 ms not drawn');
     expect(numbersIn(svg).every(Number.isFinite)).toBe(true);
+  });
+
+  it('merge buckets into round wider ones rather than draw hairlines', () => {
+    const counts = Array.from({ length: 600 }, (_, index) => (index % 7) + 1);
+    const root = parseSvg(
+      histogramChart({ title: 'Delay', axis: 'milliseconds', unit: 'ms', bucketWidth: 10, counts }),
+    );
+    const bars = dataRects(root);
+    expect(bars).toHaveLength(60);
+    expect(bars[0]!.title).toMatch(/^0–100: \d+ /);
+    expect(JSON.stringify(root)).toContain('in bars of 100 ms');
   });
 
   it('write a well-formed chart of no data at all', () => {
     for (const svg of [
       barChart({ title: 'empty', axis: 'ms', series: [], rows: [] }),
       columnChart({ title: 'empty', axis: 'jobs/s', columns: [] }),
-      histogramChart({ title: 'empty', axis: 'ms', bucketWidth: 10, counts: [] }),
+      histogramChart({ title: 'empty', axis: 'ms', unit: 'ms', bucketWidth: 10, counts: [] }),
     ]) {
       parseSvg(svg);
       expect(numbersIn(svg).every(Number.isFinite)).toBe(true);
