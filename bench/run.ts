@@ -1,8 +1,8 @@
 /**
  * `npm run bench [-- --quick] [-- --only=search,scan] [-- --rebuild] [-- --scan-jobs=N]`: runs every
  * benchmark suite in its own process (so each starts with a clean heap and its own handler
- * configuration), writes `bench/results/<suite>[-quick].json` and regenerates the result tables of
- * BENCHMARKS.md from every results file.
+ * configuration), writes `bench/results/<suite>[-quick].json` and regenerates the result tables and the
+ * plots (bench/plots/*.svg, bench/lib/plots.ts) of BENCHMARKS.md from every results file.
  *
  * Suites, in order: bundles (cold start and size), index-build (the large index, cached under the OS
  * temp directory), scan (the no-index baseline), search (latency at scale, which compares itself with
@@ -14,6 +14,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { writePlots } from './lib/plots';
 import { readAllResults, ROOT, updateBenchmarksMd } from './lib/report';
 import { modeOf } from './lib/suite';
 
@@ -66,9 +67,11 @@ const main = async (): Promise<number> => {
     );
     if (code !== 0) failed.push(suite);
   }
-  updateBenchmarksMd(readAllResults());
+  const results = readAllResults();
+  updateBenchmarksMd(results);
+  writePlots(results);
   process.stderr.write(
-    `\nBenchmarks (${mode}) finished in ${Math.round((performance.now() - started) / 1000)} s; BENCHMARKS.md updated.${failed.length > 0 ? ` Failed: ${failed.join(', ')}.` : ''}\n`,
+    `\nBenchmarks (${mode}) finished in ${Math.round((performance.now() - started) / 1000)} s; BENCHMARKS.md and its plots updated.${failed.length > 0 ? ` Failed: ${failed.join(', ')}.` : ''}\n`,
   );
   return failed.length === 0 ? 0 : 1;
 };

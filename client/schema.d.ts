@@ -185,11 +185,13 @@ export interface components {
              */
             query?: string | null;
             /**
-             * @description The 0-based page number.
+             * Format: int32
+             * @description The 0-based page number; `(page + 1) × pageSize` may be at most 10 000.
              * @default 0
              */
             page?: number | null;
             /**
+             * Format: int32
              * @description Jobs per page (an extension of the original interface).
              * @default 20
              */
@@ -207,9 +209,15 @@ export interface components {
         };
         /** @description A job as search returns it. Datetimes are UTC; unset dates are `null`. */
         JobSummary: {
-            /** @description The job number (an id from 1 to 2^53 − 1). */
+            /**
+             * Format: int64
+             * @description The job number (an id from 1 to 2^53 − 1).
+             */
             id: number;
-            /** @description The account that owns the job. */
+            /**
+             * Format: int64
+             * @description The account that owns the job.
+             */
             accountId: number;
             status: components["schemas"]["JobStatus"];
             /** Format: uuid */
@@ -224,13 +232,19 @@ export interface components {
             reviewedDate: components["schemas"]["UtcDateTime"] | null;
             /** @description The cost of the job. */
             realCost: number;
-            /** @description The number of files of the job. */
+            /**
+             * Format: int32
+             * @description The number of files of the job.
+             */
             fileCount: number;
         };
         SearchResponseBody: {
             /** @constant */
             _type: "SearchResponseBody";
-            /** @description The exact number of all matching jobs. */
+            /**
+             * Format: int64
+             * @description The exact number of all matching jobs.
+             */
             totalJobs: number;
             /** @description The jobs of the requested page, newest `createdDate` first, then `id` descending. */
             jobs: components["schemas"]["JobSummary"][];
@@ -241,7 +255,10 @@ export interface components {
             name: string;
             isOperatorOnly: boolean;
             isUserOnly: boolean;
-            /** @description The display order. */
+            /**
+             * Format: int32
+             * @description The display order.
+             */
             seqno: number;
         };
         SearchFieldsResponseBody: {
@@ -264,6 +281,7 @@ export interface components {
         };
         /** @description One file to reject, with at least one of `customRejection` or `rejects`. */
         FileRejection: {
+            /** Format: int64 */
             fileId: number;
             /** @description Free text for the editor; blank means none. */
             customRejection?: string | null;
@@ -271,7 +289,7 @@ export interface components {
         } | {
             customRejection: string;
         } | {
-            rejects: unknown[];
+            rejects: components["schemas"]["RejectReason"][];
         };
         /** @description The JSON body of `POST /reject`. No file may be listed twice. */
         RejectRequest: {
@@ -288,7 +306,9 @@ export interface components {
             reason?: string[];
         };
         RejectedFile: {
+            /** Format: int64 */
             fileId: number;
+            /** Format: int64 */
             jobId: number;
             isRejected: boolean;
             /** @description `" - "` and the reasons joined by `" - "`, or the custom rejection when there are no reasons. */
@@ -296,6 +316,7 @@ export interface components {
             reviewDate: components["schemas"]["UtcDateTime"];
         };
         RejectedJob: {
+            /** Format: int64 */
             id: number;
             status: components["schemas"]["JobStatus"];
         };
@@ -311,13 +332,17 @@ export interface components {
         SessionRequest: {
             /** @description The application's id of the signed-in person. */
             userId: string;
+            /** Format: int64 */
             accountId: number;
             /**
              * @default user
              * @enum {string}
              */
             role?: "user" | "operator";
-            /** @description Lifetime in seconds; see the operation for the caps. */
+            /**
+             * Format: int32
+             * @description Lifetime in seconds; see the operation for the caps.
+             */
             ttlSeconds?: number;
         };
         SessionResponseBody: {
@@ -446,7 +471,10 @@ export interface components {
             /** @constant */
             code: "file_not_found";
             message: components["schemas"]["ErrorMessage"];
-            /** @description The first file of the request that does not exist for the caller. */
+            /**
+             * Format: int64
+             * @description The first file of the request that does not exist for the caller.
+             */
             fileId: number;
             requestId: components["schemas"]["RequestId"];
         };
@@ -454,7 +482,10 @@ export interface components {
             /** @constant */
             code: "file_not_rejectable";
             message: components["schemas"]["ErrorMessage"];
-            /** @description The first file of the request that cannot be rejected. */
+            /**
+             * Format: int64
+             * @description The first file of the request that cannot be rejected.
+             */
             fileId: number;
             requestId: components["schemas"]["RequestId"];
         };
@@ -462,7 +493,10 @@ export interface components {
             /** @constant */
             code: "job_archived";
             message: components["schemas"]["ErrorMessage"];
-            /** @description The first file of the request whose job is archived. */
+            /**
+             * Format: int64
+             * @description The first file of the request whose job is archived.
+             */
             fileId: number;
             requestId: components["schemas"]["RequestId"];
         };

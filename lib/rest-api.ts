@@ -74,6 +74,18 @@ export const GATEWAY_ANSWERS: readonly GatewayAnswer[] = [
   { type: ResponseType.WAF_FILTERED, code: 'service_unavailable', headers: { 'Retry-After': '60' } },
 ];
 
+/**
+ * The media types API Gateway treats as binary: all of them. A request body of a binary media type reaches
+ * the function as its exact bytes, base64-encoded with `isBase64Encoded: true`; without a match API
+ * Gateway hands the function a UTF-8 string made of whatever bytes came, so a body that is not UTF-8
+ * would reach the function already converted, and might be accepted. With every body as bytes the
+ * function itself refuses one that is not UTF-8 (`400 invalid_json`, docs/contract.md §1), as it does
+ * behind the local server, and counts the 1 MiB limit in the bytes sent. Answers are unchanged: API
+ * Gateway decodes a function's answer only when the function marks it `isBase64Encoded`, and the functions
+ * answer JSON text, never so marked.
+ */
+export const BINARY_MEDIA_TYPES: readonly string[] = ['*/*'];
+
 /** Headers every answer carries (static values are quoted for API Gateway). */
 const COMMON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 
@@ -106,6 +118,7 @@ export class JobsRestApi extends Construct {
       restApiName: props.name,
       description: 'Jobs API: job search and file rejection',
       endpointTypes: [EndpointType.REGIONAL],
+      binaryMediaTypes: [...BINARY_MEDIA_TYPES],
       // The account-wide CloudWatch role belongs to the JobsApi-account stack (lib/api-gateway-account.ts).
       cloudWatchRole: false,
       deployOptions: {

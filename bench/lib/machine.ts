@@ -1,7 +1,7 @@
 /**
  * What machine a benchmark ran on, recorded beside every result.
  */
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 
 export interface Machine {
   cpus: number;
@@ -9,6 +9,11 @@ export interface Machine {
   memoryGiB: number;
   node: string;
   platform: string;
+  /**
+   * The 5-minute load average when the suite finished: how much other work shared the cores (about the
+   * core count or more means the figures measured a busy machine). Absent from older results.
+   */
+  loadAverage?: number;
 }
 
 /** The current machine. */
@@ -20,9 +25,10 @@ export const machine = (): Machine => {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
+    loadAverage: Math.round((loadavg()[1] ?? 0) * 10) / 10,
   };
 };
 
-/** A short label: `2 × Intel Xeon …, 23 GiB, Node v24.x`. */
+/** A short label: `2 × Intel Xeon …, 23 GiB, Node v24.x, load 1.2`. */
 export const machineLabel = (value: Machine): string =>
-  `${value.cpus} × ${value.cpuModel}, ${value.memoryGiB} GiB, Node ${value.node}`;
+  `${value.cpus} × ${value.cpuModel}, ${value.memoryGiB} GiB, Node ${value.node}${value.loadAverage === undefined ? '' : `, load ${value.loadAverage}`}`;

@@ -27,6 +27,11 @@ export interface Target {
   /** The target as stated (`p99 ≤ 50 ms`). */
   text: string;
   met: boolean;
+  /**
+   * Why the target is missed, from what the same run measured; set whenever `met` is false, so that no
+   * missed target stands in BENCHMARKS.md without its reason.
+   */
+  missedBecause?: string;
 }
 
 /** One measured figure. */
@@ -43,6 +48,27 @@ export interface Figure {
   target?: Target;
 }
 
+/**
+ * A distribution of samples, kept for the plots (bench/lib/plots.ts) and not printed in the tables:
+ * `counts[i]` samples fell in `[i × bucketWidth, (i + 1) × bucketWidth)`.
+ */
+export interface Histogram {
+  unit: string;
+  bucketWidth: number;
+  counts: number[];
+}
+
+/** The histogram of samples in buckets of `bucketWidth` (a sample on a boundary counts in the bucket above). */
+export const histogramOf = (samples: readonly number[], bucketWidth: number, unit: string): Histogram => {
+  const counts: number[] = [];
+  for (const sample of samples) {
+    const bucket = Math.max(0, Math.floor(sample / bucketWidth));
+    while (counts.length <= bucket) counts.push(0);
+    counts[bucket] = (counts[bucket] as number) + 1;
+  }
+  return { unit, bucketWidth, counts };
+};
+
 /** What one suite measured in one run. */
 export interface SuiteResult {
   suite: string;
@@ -58,6 +84,8 @@ export interface SuiteResult {
   figures: Figure[];
   /** Observations the numbers alone do not say. */
   notes: string[];
+  /** Distributions the plots draw, by name (`delay`). */
+  histograms?: Record<string, Histogram>;
 }
 
 /** The results file of a suite in a mode. */
@@ -106,11 +134,17 @@ export const formatNumber = (value: number): string => {
 
 const cell = (text: string): string => text.replaceAll('|', '\\|');
 
+/** Why a missed target is missed; a result written before reasons were recorded says that it has none. */
+const missedReason = (target: Target): string => target.missedBecause ?? 'no reason recorded by this run';
+
+const targetCell = (target: Target): string =>
+  target.met ? `✅ met: ${target.text}` : `❌ missed: ${target.text} — ${missedReason(target)}`;
+
 const figureRow = (figure: Figure, result: SuiteResult): string => {
   const baseline = figure.baseline
     ? `${formatNumber(figure.baseline.value)} ${figure.baseline.unit} (${figure.baseline.label})`
     : '—';
-  const target = figure.target ? `${figure.target.met ? '✅ met' : '❌ missed'}: ${figure.target.text}` : '—';
+  const target = figure.target ? targetCell(figure.target) : '—';
   return `| ${[
     figure.label,
     `${formatNumber(figure.value)} ${figure.unit}`,
@@ -155,7 +189,7 @@ const targetSummary = (results: SuiteResult[]): string[] => {
             .filter(({ figure }) => !figure.target?.met)
             .map(
               ({ figure }) =>
-                `- ${figure.label}: ${formatNumber(figure.value)} ${figure.unit} (target ${figure.target?.text})`,
+                `- ${figure.label}: ${formatNumber(figure.value)} ${figure.unit} (target ${figure.target?.text}). Why: ${missedReason(figure.target as Target)}`,
             ),
           '',
         ]),

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import type { Population } from './generator';
 import { machine } from './machine';
-import { type Figure, type Mode, type SuiteResult, writeResult } from './report';
+import { type Figure, type Histogram, type Mode, type SuiteResult, writeResult } from './report';
 
 /** The mode of this process: `--quick` on the command line, else full. */
 export const modeOf = (argv: readonly string[] = process.argv): Mode => (argv.includes('--quick') ? 'quick' : 'full');
@@ -95,6 +95,7 @@ export interface SuiteOutput {
   parameters: Record<string, unknown>;
   figures: Figure[];
   notes?: string[];
+  histograms?: Record<string, Histogram>;
 }
 
 /** Runs a suite body in this process and writes `bench/results/<suite>[-quick].json`. */
@@ -120,6 +121,7 @@ export const runSuite = async (
     parameters: output.parameters,
     figures: output.figures,
     notes: output.notes ?? [],
+    ...(output.histograms === undefined ? {} : { histograms: output.histograms }),
   };
   log(`wrote ${writeResult(result)}`);
   return result;

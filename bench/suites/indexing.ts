@@ -17,8 +17,9 @@ import { toSearchDocument } from '../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import type { IndexOperation, SearchDocument, SearchIndex } from '../../functions/search/search-index';
 import { startBenchDynamo } from '../lib/dynamo';
+import { machine } from '../lib/machine';
 import { generateJob, type Population } from '../lib/generator';
-import { type Figure, formatNumber, proportion } from '../lib/report';
+import { type Figure, formatNumber, histogramOf, proportion, type Target } from '../lib/report';
 import { round, summarize } from '../lib/stats';
 import { runSuite, sleep } from '../lib/suite';
 import '../../local/search/use-embedded-engine';
@@ -48,6 +49,12 @@ const MAX_WRITES_IN_FLIGHT = 32;
 const RATE_REACHED = 0.95;
 
 const POPULATION: Population = { jobs: 90_000, accounts: 1_000, largeAccountJobs: 10_000 };
+
+/** How busy the machine was, for the reason of a missed target. */
+const busyness = (): string => {
+  const { cpus, loadAverage } = machine();
+  return `5-minute load average ${formatNumber(loadAverage ?? Number.NaN)} on ${cpus} cores`;
+};
 
 /** A fresh engine in a temp file (WAL, as the local stack and reindex use it). */
 const freshIndex = (name: string): { index: EmbeddedSearchIndex; remove: () => void } => {
@@ -243,6 +250,19 @@ await runSuite('indexing', 'Indexing throughput and search delay', async ({ scal
     ]),
   );
 
+  /** The target of a targeted call size, with the reason it is missed when it is, from this run's figures. */
+  const boundTarget = (perCall: number, bulk: number, bound: number): Target => {
+    const ratio = bulk / perRecord;
+    const text = `≥ ${formatNumber(TARGET_JOBS_PER_SECOND)} jobs/s and ≥ ${TARGET_SHARE_OF_BOUND * 100} % of the bound below (${formatNumber(round(TARGET_SHARE_OF_BOUND * bound))}× one per call in this run; restated from the floor, was ${ORIGINAL_TARGET_VS_PER_RECORD}×)`;
+    if (bulk >= TARGET_JOBS_PER_SECOND && ratio >= TARGET_SHARE_OF_BOUND * bound) return { text, met: true };
+    const profile = batched[targeted.indexOf(perCall)] as ApplyProfile;
+    const missedBecause =
+      bulk < TARGET_JOBS_PER_SECOND
+        ? `under ${formatNumber(TARGET_JOBS_PER_SECOND)} jobs/s on this machine in this run (${busyness()})`
+        : `${formatNumber(ratio)}× is ${Math.round((100 * ratio) / bound)} % of the ${formatNumber(bound)}× bound; the gap is the JavaScript a ${perCall}-document call still spends per document (${formatNumber(profile.javascript)} of ${formatNumber(profile.total)} µs in this run's profile), see Indexing under Findings`;
+    return { text, met: false, missedBecause };
+  };
+
   for (const perCall of BATCH_SIZES) {
     const bulk = rates.get(perCall) as number;
     log(`${perCall} per apply: ${Math.round(bulk)} jobs/s`);
@@ -256,14 +276,7 @@ await runSuite('indexing', 'Indexing throughput and search delay', async ({ scal
       unit: 'jobs/s',
       baseline: { label: 'one apply per document', value: round(perRecord), unit: 'jobs/s' },
       ...(ratio === undefined ? {} : { ratio }),
-      ...(bound === undefined
-        ? {}
-        : {
-            target: {
-              text: `≥ ${formatNumber(TARGET_JOBS_PER_SECOND)} jobs/s and ≥ ${TARGET_SHARE_OF_BOUND * 100} % of the bound below (${formatNumber(round(TARGET_SHARE_OF_BOUND * bound))}× one per call in this run; restated from the floor, was ${ORIGINAL_TARGET_VS_PER_RECORD}×)`,
-              met: bulk >= TARGET_JOBS_PER_SECOND && bulk / perRecord >= TARGET_SHARE_OF_BOUND * bound,
-            },
-          }),
+      ...(bound === undefined ? {} : { target: boundTarget(perCall, bulk, bound) }),
     });
   }
 
@@ -296,6 +309,7 @@ await runSuite('indexing', 'Indexing throughput and search delay', async ({ scal
   const reached = delay.achievedRate >= RATE_REACHED * scale.delayRate;
   // Every delay figure names the rate the writes reached, not only the one offered.
   const at = `at ${formatNumber(delay.achievedRate)} writes/s reached (${scale.delayRate} offered)`;
+  const delayMet = reached && summary.p99 <= TARGET_DELAY_P99_MS;
   figures.push(
     {
       id: 'indexing.delay.p50',
@@ -310,7 +324,14 @@ await runSuite('indexing', 'Indexing throughput and search delay', async ({ scal
       unit: 'ms',
       target: {
         text: `p99 ≤ ${TARGET_DELAY_P99_MS} ms at ≥ ${RATE_REACHED * scale.delayRate} of ${scale.delayRate} writes/s`,
-        met: reached && summary.p99 <= TARGET_DELAY_P99_MS,
+        met: delayMet,
+        ...(delayMet
+          ? {}
+          : {
+              missedBecause: reached
+                ? `p99 ${formatNumber(summary.p99)} ms (${busyness()}): on two shared cores the delay measures the machine as much as the pipeline; see Search delay under Findings`
+                : `the writes reached only ${formatNumber(delay.achievedRate)} of ${scale.delayRate} writes/s against DynamoDB Local (${busyness()}), so the delay was not measured at the rate the target names`,
+            }),
       },
     },
     {
@@ -336,5 +357,7 @@ await runSuite('indexing', 'Indexing throughput and search delay', async ({ scal
       `Throughput: the same generated documents written into one fresh SQLite file (WAL, synchronous=NORMAL) per call size, interleaved ${formatNumber(SLICE)} documents at a time in rotating order; document generation is not timed.`,
       'Search delay: each write is a new job with one file, created as the import creates it (JobRepository.importJobs: one TransactWriteItems conditioned on the job not existing, no read first); the local stack streams it with its Lambda-faithful poller (batch window 50 ms, poll interval 50 ms) into the indexer handler; visibility is checked every 10 ms, so delays are rounded up to that.',
     ],
+    // Every delay, in buckets of the visibility check's interval, for the delay plot.
+    histograms: { delay: histogramOf(delay.delaysMs, 10, 'ms') },
   };
 });

@@ -436,6 +436,16 @@ describe('the REST API', () => {
     expect(routed).toHaveLength(ROUTES.length);
   });
 
+  it('hands every request body to the functions as its bytes, base64-encoded, and converts no answer', () => {
+    // Every media type is binary, so API Gateway turns no body into text before the function sees it
+    // (lib/rest-api.ts, BINARY_MEDIA_TYPES); no integration converts content on its own.
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
+    const integrations = Object.values(resourcesOf('AWS::ApiGateway::Method')).map(
+      (method) => propertiesOf(method).Integration as Json,
+    );
+    expect(integrations.filter((integration) => 'ContentHandling' in integration)).toEqual([]);
+  });
+
   it('answers unknown paths 404 with the contract error body and API Gateway’s request id', () => {
     for (const type of ['MISSING_AUTHENTICATION_TOKEN', 'RESOURCE_NOT_FOUND']) {
       template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {

@@ -26,6 +26,8 @@ import { MAX_BODY_BYTES } from '../../../functions/http/middlewares/body-size';
 import type { RequestBody } from '../../../functions/http/request';
 import { coerceFields, formInteger } from '../../../functions/http/schema-validation';
 import { type ApiEventOptions, apiEvent, lambdaContext } from '../../support/api-event';
+import { BINARY_MEDIA_TYPES } from '../../../lib/rest-api';
+import { eventBody } from '../../../local/gateway/api-event';
 import { serveAuthTable } from './auth-fixture';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -305,5 +307,62 @@ describe('the shared chain around a POST endpoint', () => {
       expect(output).not.toContain('client-all');
       expect(output).not.toContain('session-user');
     });
+  });
+});
+
+describe('bodies as API Gateway hands them to the function', () => {
+  /** Whether a media range of `binaryMediaTypes` (`*\/*`, `image/*`, `application/json`) covers a Content-Type. */
+  const covers = (range: string, contentType: string): boolean => {
+    const [rangeType, rangeSubtype] = range.toLowerCase().split('/');
+    const [type, subtype] = (contentType.split(';')[0] ?? '').trim().toLowerCase().split('/');
+    return (rangeType === '*' || rangeType === type) && (rangeSubtype === '*' || rangeSubtype === subtype);
+  };
+
+  /** The proxy event's body for bytes of a binary media type: base64, flagged (AWS's content type conversions). */
+  const gatewayBody = (bytes: Buffer): ApiEventOptions => ({ body: bytes.toString('base64'), isBase64Encoded: true });
+
+  /** The same bytes as the local server hands them over (local/gateway/api-event.ts). */
+  const localBody = (bytes: Buffer): ApiEventOptions => {
+    const { body, isBase64Encoded } = eventBody(bytes);
+    return { body, isBase64Encoded };
+  };
+
+  const JSON_TYPE = 'application/json; charset=utf-8';
+  const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+  it('makes every Content-Type the API reads a binary media type of the stack, so the function gets the bytes', () => {
+    for (const contentType of [JSON_TYPE, 'Application/JSON', FORM_TYPE, `${FORM_TYPE}; charset=utf-8`]) {
+      expect(BINARY_MEDIA_TYPES.some((range) => covers(range, contentType))).toBe(true);
+    }
+  });
+
+  it.each([
+    [
+      'a JSON body in Latin-1',
+      JSON_TYPE,
+      Buffer.concat([Buffer.from('{"page":1,"note":"caf'), Buffer.from([0xe9, 0x22, 0x7d])]),
+    ],
+    [
+      'a form body with a raw Latin-1 byte',
+      FORM_TYPE,
+      Buffer.concat([Buffer.from('page=1&note=caf'), Buffer.from([0xe9])]),
+    ],
+    ['a JSON body with a lone continuation byte', JSON_TYPE, Buffer.from([0x7b, 0x80, 0x7d])],
+  ])('answers 400 invalid_json to %s, from API Gateway and from the local server alike', async (_, type, bytes) => {
+    const headers = { ...good, 'Content-Type': type };
+    await expectCode({ headers, ...gatewayBody(bytes) }, 400, 'invalid_json');
+    await expectCode({ headers, ...localBody(bytes) }, 400, 'invalid_json');
+    expect(handled).not.toHaveBeenCalled();
+  });
+
+  it('reads a UTF-8 body API Gateway base64-encoded as the local server’s text, and answers JSON text', async () => {
+    const bytes = Buffer.from(JSON.stringify({ page: 2, note: 'Über café' }));
+    const fromGateway = await call({ headers: { ...good, 'Content-Type': JSON_TYPE }, ...gatewayBody(bytes) });
+    const fromLocal = await call({ headers: { ...good, 'Content-Type': JSON_TYPE }, ...localBody(bytes) });
+    expect(fromGateway.statusCode).toBe(200);
+    expect(fromGateway.json.input).toEqual({ fileIds: [], page: 2 });
+    expect(fromLocal.json.input).toEqual(fromGateway.json.input);
+    // Not flagged as base64, so API Gateway passes the answer on as the JSON text it is.
+    expect(fromGateway.isBase64Encoded).not.toBe(true);
   });
 });
