@@ -32,7 +32,7 @@ export const buildJobsApi = (app: App, options: BuildOptions = {}): JobsApiStack
     config,
     description: `Jobs API (${config.stage}): job search and file rejection`,
   });
-  stack.addDependency(account);
+  stack.addStackDependency(account);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   if (options.controlTowerChecks ?? true) Validations.of(app).addPlugins(new ControlTowerChecks());
   return stack;

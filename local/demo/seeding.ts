@@ -33,7 +33,7 @@ export const isEmpty = async (client: DynamoDBClient, tableName: string): Promis
 };
 
 /** The two accounts demo sessions belong to: the first two accounts of the demo jobs. */
-const demoAccounts = (): { first: number; other: number } => {
+export const demoAccounts = (): { first: number; other: number } => {
   const accounts = [...new Set(demoJobs().map((job) => job.accountId))].sort((a, b) => a - b);
   const first = accounts[0] ?? 1;
   return { first, other: accounts[1] ?? first + 1 };
@@ -97,10 +97,9 @@ const seedOrLoadDemo = async (
     } catch (error) {
       if (!(error instanceof LegacyDemoTokensError) || !seedDemo) throw error;
       log('The demo tokens predate client secrets: issuing new demo clients and sessions (the jobs stay)…');
-      return {
-        demo: await seedDemoData(store, new JobRepository(documents, tables.jobsTable), keepIn(paths)),
-        seeded: true,
-      };
+      const reissued = await createDemoAuth(store, demoAccounts());
+      await keepIn(paths)(reissued);
+      return { demo: reissued, seeded: false };
     }
     if (demo !== undefined && demoSessionsExpiring(demo) && paths.demoTokens !== undefined) {
       demo = await renewDemoSessions(store, demo);

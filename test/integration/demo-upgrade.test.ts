@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthStore } from '../../functions/auth/store';
 import { hashToken } from '../../functions/auth/tokens';
 import { JobRepository } from '../../functions/jobs/repository';
-import { demoJobs } from '../../local/demo/data';
-import { prepareDemo } from '../../local/demo/seeding';
+import { createDemoAuth } from '../../local/demo/auth';
+import { demoAccounts, prepareDemo } from '../../local/demo/seeding';
 import { dataPaths } from '../../local/paths';
 import { createTestTables, localClient, type TestTables } from '../support/dynamo';
+import { makeJob } from '../support/jobs';
 
 let tables: TestTables;
 let directory: string;
@@ -33,40 +34,37 @@ afterAll(async () => {
 describe('a data directory from before client secrets', { timeout: 120_000 }, () => {
   it('gets new demo clients and sessions with secrets, and keeps its jobs', async () => {
     const paths = dataPaths(directory);
-    const prepare = (log: (line: string) => void) =>
-      prepareDemo(
-        client,
-        tables.endpoint,
-        { jobsTable: tables.jobsTable, authTable: tables.authTable },
-        paths,
-        true,
-        log,
-      );
-    const first = await prepare(() => undefined);
-    expect(first.seeded).toBe(true);
-
-    // The file as the earlier version wrote it: the same clients, without secrets.
-    const saved = JSON.parse(await readFile(paths.demoTokens as string, 'utf8'));
-    for (const demoClient of Object.values(saved.clients) as Record<string, unknown>[]) delete demoClient.clientSecret;
-    await writeFile(paths.demoTokens as string, JSON.stringify(saved));
+    const documents = DynamoDBDocumentClient.from(client);
+    // What the earlier version left: a store with jobs, and demo tokens whose clients have no secret.
+    const kept = makeJob({ accountId: 7 });
+    await new JobRepository(documents, tables.jobsTable).putJob(kept);
+    const earlier = await createDemoAuth(new AuthStore(documents, tables.authTable), demoAccounts());
+    for (const demoClient of Object.values(earlier.clients) as unknown as Record<string, unknown>[]) {
+      delete demoClient.clientSecret;
+    }
+    await writeFile(paths.demoTokens as string, JSON.stringify(earlier));
 
     const lines: string[] = [];
-    const upgraded = await prepare((line) => lines.push(line));
+    const upgraded = await prepareDemo(
+      client,
+      tables.endpoint,
+      { jobsTable: tables.jobsTable, authTable: tables.authTable },
+      paths,
+      true,
+      (line) => lines.push(line),
+    );
     expect(lines.join('\n')).toContain('predate client secrets');
-    expect(upgraded.seeded).toBe(true);
     const demoApp = upgraded.demo?.clients.demoApp;
     expect(demoApp?.clientSecret).toMatch(/^jsk_/);
-    expect(demoApp?.clientToken).not.toBe(saved.clients.demoApp.clientToken);
+    expect(demoApp?.clientToken).not.toBe(earlier.clients.demoApp.clientToken);
     expect(JSON.parse(await readFile(paths.demoTokens as string, 'utf8')).clients.demoApp.clientSecret).toBe(
       demoApp?.clientSecret,
     );
-
-    const documents = DynamoDBDocumentClient.from(client);
     const secret = await new AuthStore(documents, tables.authTable).getSecret(hashToken(demoApp!.clientSecret));
     expect(secret?.clientId).toBe(demoApp?.clientId);
 
-    let jobs = 0;
-    for await (const _id of new JobRepository(documents, tables.jobsTable).scanJobIds()) jobs += 1;
-    expect(jobs).toBe(demoJobs().length);
+    const ids: number[] = [];
+    for await (const id of new JobRepository(documents, tables.jobsTable).scanJobIds()) ids.push(id);
+    expect(ids).toEqual([kept.id]);
   });
 });

@@ -231,25 +231,28 @@ describe('rejecting files in DynamoDB', () => {
     });
   });
 
-  it("finds a user's own file when another account's job has a file with the same id, and leaves that one alone", async () => {
-    const fileId = newId();
-    const mine = job({ accountId: 10, files: [jobFile({ id: fileId })] });
-    const theirs = job({ accountId: 77, files: [jobFile({ id: fileId })] });
-    // Both orders of creation, so the file index cannot happen to list the caller's file first.
-    await store(theirs, mine);
-    const theirsBefore = await partition(theirs.id);
+  it.each([10, 0])(
+    "finds the own file of a user of account %i when another account's job has a file with the same id, and leaves that one alone",
+    async (account) => {
+      const fileId = newId();
+      const mine = job({ accountId: account, files: [jobFile({ id: fileId })] });
+      const theirs = job({ accountId: 77, files: [jobFile({ id: fileId })] });
+      // Both orders of creation, so the file index cannot happen to list the caller's file first.
+      await store(theirs, mine);
+      const theirsBefore = await partition(theirs.id);
 
-    await expect(useCase().run({ files: [cropping(fileId)] }, user(10))).resolves.toMatchObject({
-      files: [{ fileId, jobId: mine.id, isRejected: true }],
-      jobs: [{ id: mine.id, status: 'CJ_REJECT_READY' }],
-    });
-    expect(await partition(theirs.id)).toEqual(theirsBefore);
-    expect(await fileItem(mine.id, fileId)).toMatchObject({ isRejected: true });
+      await expect(useCase().run({ files: [cropping(fileId)] }, user(account))).resolves.toMatchObject({
+        files: [{ fileId, jobId: mine.id, isRejected: true }],
+        jobs: [{ id: mine.id, status: 'CJ_REJECT_READY' }],
+      });
+      expect(await partition(theirs.id)).toEqual(theirsBefore);
+      expect(await fileItem(mine.id, fileId)).toMatchObject({ isRejected: true });
 
-    await expect(useCase().run({ files: [cropping(fileId)] }, user(77))).resolves.toMatchObject({
-      files: [{ fileId, jobId: theirs.id, isRejected: true }],
-    });
-  });
+      await expect(useCase().run({ files: [cropping(fileId)] }, user(77))).resolves.toMatchObject({
+        files: [{ fileId, jobId: theirs.id, isRejected: true }],
+      });
+    },
+  );
 
   it("answers file_not_found to a user when only another account's jobs have the file id", async () => {
     const fileId = newId();
@@ -284,20 +287,6 @@ describe('rejecting files in DynamoDB', () => {
       files: [{ fileId: mine.files[0]!.id, jobId: mine.id, isRejected: true }],
       jobs: [{ id: mine.id, status: 'CJ_REJECT_READY' }],
     });
-  });
-
-  it("finds account 0's own file when another account's job has a file with the same id, and leaves that one alone", async () => {
-    const fileId = newId();
-    const mine = job({ accountId: 0, files: [jobFile({ id: fileId })] });
-    const theirs = job({ accountId: 77, files: [jobFile({ id: fileId })] });
-    await store(theirs, mine);
-    const theirsBefore = await partition(theirs.id);
-
-    await expect(useCase().run({ files: [cropping(fileId)] }, user(0))).resolves.toMatchObject({
-      files: [{ fileId, jobId: mine.id, isRejected: true }],
-      jobs: [{ id: mine.id, status: 'CJ_REJECT_READY' }],
-    });
-    expect(await partition(theirs.id)).toEqual(theirsBefore);
   });
 
   it('refuses a file id that names several files the caller may change, and changes none of them', async () => {

@@ -1,7 +1,8 @@
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
+import { startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
 import { ensureTable } from '../../local/dynamodb/tables';
 import { createTestTables, localClient } from '../support/dynamo';
 
@@ -21,15 +22,27 @@ describe('local tables built from the shared definitions', () => {
   });
 
   it("adds the auth table's byClient index to a table made before it existed", async () => {
-    const tableName = `auth-before-index-${randomUUID().slice(0, 8)}`;
-    await ensureTable(client, { ...AUTH_TABLE, globalSecondaryIndexes: [] }, tableName);
-    await expect(ensureTable(client, AUTH_TABLE, tableName)).resolves.toBe(false);
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    expect(Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus])).toEqual([
-      ['byClient', 'ACTIVE'],
-    ]);
-    // DynamoDB Local builds an added index in the background; on a loaded machine that can take a while.
-  }, 120_000);
+    // On a DynamoDB Local of its own: the run's shared instance, busy with every other file's tables and
+    // streams, can leave an added index CREATING for minutes, which says nothing about ensureTable.
+    const own = await startDynamoDbLocal({ port: 0 });
+    const ownClient = new DynamoDBClient({
+      endpoint: own.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    try {
+      const tableName = `auth-before-index-${randomUUID().slice(0, 8)}`;
+      await ensureTable(ownClient, { ...AUTH_TABLE, globalSecondaryIndexes: [] }, tableName);
+      await expect(ensureTable(ownClient, AUTH_TABLE, tableName)).resolves.toBe(false);
+      const { Table } = await ownClient.send(new DescribeTableCommand({ TableName: tableName }));
+      expect(Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus])).toEqual([
+        ['byClient', 'ACTIVE'],
+      ]);
+    } finally {
+      ownClient.destroy();
+      await own.stop();
+    }
+  }, 60_000);
 
   it('leaves an existing table alone when asked to create it again', async () => {
     const { jobsTable, authTable } = await createTestTables(client);
