@@ -362,32 +362,42 @@ describe('rejecting files in DynamoDB', () => {
     expect(await jobItem(fresh.id)).toMatchObject({ version: 2, status: 'CJ_REJECT_READY' });
   });
 
-  it('never overwrites a change made between its read and its write: it reads again and decides again', async () => {
-    const stored = job();
-    await store(stored);
+  /**
+   * A client that archives a job once, just before the first transaction it is asked to send: a change that
+   * lands between the reject's read and its write (with or without the version bump every writer makes).
+   */
+  const archivingBeforeTheWrite = (jobId: number, { bumpVersion }: { bumpVersion: boolean }) => {
     let interfered = false;
+    const archive = new UpdateCommand({
+      TableName: tableName,
+      Key: { pk: jobKeys.pk(jobId), sk: jobKeys.jobSk },
+      UpdateExpression: bumpVersion ? 'SET #status = :archived, #version = #version + :one' : 'SET #status = :archived',
+      ExpressionAttributeNames: bumpVersion ? { '#status': 'status', '#version': 'version' } : { '#status': 'status' },
+      ExpressionAttributeValues: bumpVersion
+        ? { ':archived': 'CJ_ARCHIVED', ':one': 1 }
+        : { ':archived': 'CJ_ARCHIVED' },
+    });
     const interfering = {
       send: async (command: unknown) => {
         if (command instanceof TransactWriteCommand && !interfered) {
           interfered = true;
-          await client.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: { pk: jobKeys.pk(stored.id), sk: jobKeys.jobSk },
-              UpdateExpression: 'SET #status = :archived, #version = #version + :one',
-              ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-              ExpressionAttributeValues: { ':archived': 'CJ_ARCHIVED', ':one': 1 },
-            }),
-          );
+          await client.send(archive);
         }
         return client.send(command as never);
       },
     } as unknown as Client;
+    return { client: interfering, interfered: () => interfered };
+  };
+
+  it('never overwrites a change made between its read and its write: it reads again and decides again', async () => {
+    const stored = job();
+    await store(stored);
+    const interfering = archivingBeforeTheWrite(stored.id, { bumpVersion: true });
 
     await expect(
-      useCase({ client: interfering }).run({ files: [cropping(stored.files[0]!.id)] }, user(10)),
+      useCase({ client: interfering.client }).run({ files: [cropping(stored.files[0]!.id)] }, user(10)),
     ).rejects.toMatchObject({ code: 'job_archived' });
-    expect(interfered).toBe(true);
+    expect(interfering.interfered()).toBe(true);
     expect(await fileItem(stored.id, stored.files[0]!.id)).toMatchObject({ isRejected: false, reviews: null });
   });
 
@@ -399,32 +409,15 @@ describe('rejecting files in DynamoDB', () => {
     await store(repeated, fresh);
     await useCase().run({ files: [cropping(repeated.files[0]!.id)] }, user(10));
     const before = [await partition(repeated.id), await partition(fresh.id)];
-    let interfered = false;
-    const interfering = {
-      send: async (command: unknown) => {
-        if (command instanceof TransactWriteCommand && !interfered) {
-          interfered = true;
-          await client.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: { pk: jobKeys.pk(repeated.id), sk: jobKeys.jobSk },
-              UpdateExpression: 'SET #status = :archived',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':archived': 'CJ_ARCHIVED' },
-            }),
-          );
-        }
-        return client.send(command as never);
-      },
-    } as unknown as Client;
+    const interfering = archivingBeforeTheWrite(repeated.id, { bumpVersion: false });
 
     await expect(
-      useCase({ client: interfering }).run(
+      useCase({ client: interfering.client }).run(
         { files: [cropping(repeated.files[0]!.id), cropping(fresh.files[0]!.id)] },
         user(10),
       ),
     ).rejects.toMatchObject({ code: 'job_archived', fileId: repeated.files[0]!.id });
-    expect(interfered).toBe(true);
+    expect(interfering.interfered()).toBe(true);
     expect(await partition(fresh.id)).toEqual(before[1]);
     expect(await partition(repeated.id)).toEqual(
       before[0]!.map((item) => (item.sk === jobKeys.jobSk ? { ...item, status: 'CJ_ARCHIVED' } : item)),
