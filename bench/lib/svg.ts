@@ -139,7 +139,10 @@ const verticalMarkers = (
     .filter((marker) => marker.value >= 0 && marker.value <= end)
     .flatMap((marker, index) => [
       `<line x1="${px(x(marker.value))}" y1="${px(frame.top - 4)}" x2="${px(x(marker.value))}" y2="${px(frame.bottom)}" stroke="${MARKER_COLOUR}" stroke-width="1.5" stroke-dasharray="5 4"/>`,
-      text(x(marker.value) + 4, frame.top + 8 + index * 14, marker.label, MARKER_TEXT),
+      // A label near the right edge stands left of its line, so the picture does not cut it off.
+      x(marker.value) > WIDTH * 0.75
+        ? text(x(marker.value) - 4, frame.top + 8 + index * 14, marker.label, `text-anchor="end" ${MARKER_TEXT}`)
+        : text(x(marker.value) + 4, frame.top + 8 + index * 14, marker.label, MARKER_TEXT),
     ]);
 
 /** Grouped horizontal bars, a row per category (labels on the left), values on a shared axis from 0. */
