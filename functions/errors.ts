@@ -17,7 +17,7 @@ export const ERROR_MESSAGES = {
   missing_header: 'A required header was not supplied.',
   invalid_json: 'The request body could not be parsed.',
   invalid_parameter: 'A request parameter is invalid.',
-  invalid_client: 'The client token is unknown or disabled.',
+  invalid_client: 'The client is unknown or disabled, or its credentials are not valid.',
   invalid_session: 'The session token is unknown, expired or not issued to this client.',
   forbidden: 'The client has no permission for this operation.',
   file_not_found: 'The file does not exist.',

@@ -96,7 +96,11 @@ describe('assertMatchesOpenApi', () => {
   });
 
   it('rejects an error code that belongs to another status', () => {
-    const body = { code: 'invalid_client', message: 'The client token is unknown or disabled.', requestId: 'r-1' };
+    const body = {
+      code: 'invalid_client',
+      message: 'The client is unknown or disabled, or its credentials are not valid.',
+      requestId: 'r-1',
+    };
     expect(problemsOf(search, { status: 403, headers, body })).toEqual(['body/code must be "forbidden"']);
   });
 
