@@ -45,12 +45,23 @@ export const createTableInput = (definition: TableDefinition, tableName: string)
   };
 };
 
-/** Waits until a table and its indexes are ACTIVE; returns its description. */
+/** How long a table and its indexes may take to become ACTIVE before start-up gives up and says so. */
+const ACTIVE_WITHIN_MS = 120_000;
+
+/** Waits until a table and its indexes are ACTIVE; returns its description, or fails naming what is not. */
 const waitUntilActive = async (client: DynamoDBClient, tableName: string): Promise<TableDescription | undefined> => {
+  const deadline = Date.now() + ACTIVE_WITHIN_MS;
   for (;;) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    const indexesReady = (Table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE');
-    if (Table?.TableStatus === 'ACTIVE' && indexesReady) return Table;
+    const pending = (Table?.GlobalSecondaryIndexes ?? []).filter((index) => index.IndexStatus !== 'ACTIVE');
+    if (Table?.TableStatus === 'ACTIVE' && pending.length === 0) return Table;
+    if (Date.now() > deadline) {
+      const what = [
+        ...(Table?.TableStatus === 'ACTIVE' ? [] : [`the table is ${Table?.TableStatus}`]),
+        ...pending.map((index) => `index ${index.IndexName} is ${index.IndexStatus}`),
+      ];
+      throw new Error(`Table ${tableName} is not ready after ${ACTIVE_WITHIN_MS / 1000} s: ${what.join(', ')}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 };
