@@ -2,31 +2,50 @@
  * AuthStore: clients, client secrets and sessions in the auth table, keyed by the SHA-256 of their token or
  * secret (see `functions/tables.ts`). Tokens and secrets are returned once, when created, and never stored;
  * a secret is found by the hash of what the caller presents, never compared as a string. Every credential
- * issued or ended writes one audit line ({@link AuditSink}).
+ * issued or ended writes one audit record ({@link AuditSink}).
+ *
+ * A client is created in one transaction with its first secret, so no failure can leave a client without
+ * one; the client item keeps its secrets' ids and ends (exact, where the `byClient` index lags), and a session
+ * records the secret that opened it and the client's session generation, so ending a client's sessions or a
+ * secret's never depends on the index having seen them.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { authKeys, byClientEntries } from '../tables';
-import { type AuditSink, type AuditSource, noAudit } from './audit';
+import { type AuditEntry, type AuditSink, type AuditSource, auditRecord, localOperator, noAudit } from './audit';
 import { type Grant, ROLES, type Role } from './principal';
 import {
   asClient,
   asSecret,
   asSession,
+  type ClientAccounts,
   type ClientRecord,
   isGrant,
   isRole,
+  type SecretEntry,
   type SecretRecord,
+  servesAccount,
   type SessionRecord,
 } from './records';
 import { DEFAULT_SESSION_ROLES, defaultSessionTtl, sessionTtlCap, USER_ID_PATTERN } from './session-limits';
 import { generateSecret, generateToken, hashToken } from './tokens';
 
-export type { ClientRecord, SecretRecord, SessionRecord } from './records';
+export type { ClientAccounts, ClientRecord, SecretRecord, SessionRecord } from './records';
 
 export interface CreateClientInput {
   name: string;
   grants: readonly Grant[];
+  /**
+   * The accounts its sessions may belong to: account ids, or `*` for every account. Default `*` for code
+   * (tests, the load bench); the CLI's `create-client` always asks which.
+   */
+  accounts?: ClientAccounts;
   /** Default `true`. */
   enabled?: boolean;
   /** The roles it may open sessions for; default `["user"]`. */
@@ -62,9 +81,11 @@ export interface OpenSessionInput {
   ttlSeconds?: number;
   /** The shortest lifetime accepted: 60 s through the API, 1 s from the CLI (tests). */
   minTtlSeconds?: number;
+  /** The secret the client presented (`POST /sessions`); the session records it. */
+  secretId?: string;
 }
 
-export interface CreateSessionInput extends Omit<OpenSessionInput, 'client' | 'minTtlSeconds'> {
+export interface CreateSessionInput extends Omit<OpenSessionInput, 'client' | 'minTtlSeconds' | 'secretId'> {
   /** The token of the client the session is issued to. */
   clientToken: string;
 }
@@ -77,7 +98,7 @@ export interface CreatedSession {
   expiresAt: string;
 }
 
-/** A request the store refuses (blank name, unknown grant or role, bad account, user or lifetime). */
+/** A request the store refuses (blank name, unknown grant or role, bad accounts, user or lifetime). */
 export class InvalidAuthInputError extends Error {
   /** The input field at fault. */
   public readonly field: string;
@@ -97,6 +118,14 @@ export class SessionRoleNotAllowedError extends Error {
   }
 }
 
+/** A session was asked for an account outside the client's `accounts`. */
+export class AccountNotAllowedError extends Error {
+  public constructor(accountId: number) {
+    super(`The client may not open sessions for account ${accountId}`);
+    this.name = 'AccountNotAllowedError';
+  }
+}
+
 /** A session was requested for a client token that is unknown or disabled. */
 export class UnknownClientError extends Error {
   public constructor() {
@@ -110,11 +139,49 @@ export interface AuthStoreOptions {
   timeoutMs?: number;
   /** The clock (tests). */
   now?: () => Date;
-  /** Where audit lines go (default: nowhere, for stores that only read). */
+  /** Where audit records go (default: nowhere, for stores that only read). */
   audit?: AuditSink;
+  /** Who acts when a call names no one (the CLI's operator); default the OS user. */
+  source?: AuditSource;
 }
 
 const positiveInteger = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
+
+/** A new secret of a client: what to show once, its item, and what the client item keeps of it. */
+export interface NewSecret extends IssuedSecret {
+  key: string;
+  item: Record<string, unknown>;
+  entry: SecretEntry;
+}
+
+/** Makes a secret for a client (nothing written): 256 random bits, stored only as the hash in its key. */
+export const newSecret = (clientId: string, now: Date): NewSecret => {
+  const secret = generateSecret();
+  const secretId = randomUUID();
+  const key = authKeys.secret(hashToken(secret));
+  const createdAt = now.toISOString();
+  return {
+    secretId,
+    secret,
+    key,
+    item: { pk: key, type: 'secret', secretId, clientId, clientEntry: byClientEntries.secret(secretId), createdAt },
+    entry: { key, createdAt },
+  };
+};
+
+const validateAccounts = (input: CreateClientInput): void => {
+  const { accounts = '*' } = input;
+  if (accounts === '*') return;
+  if (!Array.isArray(accounts) || accounts.length === 0 || !accounts.every(positiveInteger)) {
+    throw new InvalidAuthInputError('accounts', 'accounts must be "*" or a non-empty list of account ids');
+  }
+  if ((input.sessionRoles ?? []).includes('operator')) {
+    throw new InvalidAuthInputError(
+      'sessionRoles',
+      'A client limited to a list of accounts may not open operator sessions (an operator sees every account)',
+    );
+  }
+};
 
 const validateClient = (input: CreateClientInput): void => {
   if (typeof input.name !== 'string' || input.name.trim() === '') {
@@ -129,9 +196,13 @@ const validateClient = (input: CreateClientInput): void => {
   if (input.maxSessionTtlSeconds !== undefined && !positiveInteger(input.maxSessionTtlSeconds)) {
     throw new InvalidAuthInputError('maxSessionTtlSeconds', 'maxSessionTtlSeconds must be a positive integer');
   }
+  validateAccounts(input);
 };
 
-/** The lifetime of a session to open, checked against every cap; then the role against the client's. */
+/**
+ * The lifetime of a session to open, checked against every cap; then the role against the client's, then the
+ * account against its `accounts` (both `403` through the API, last).
+ */
 const checkSession = (input: OpenSessionInput): number => {
   const { client, role } = input;
   if (!Number.isSafeInteger(input.accountId) || input.accountId < 0) {
@@ -148,6 +219,7 @@ const checkSession = (input: OpenSessionInput): number => {
     throw new InvalidAuthInputError('ttlSeconds', `ttlSeconds must be an integer from ${min} to ${max} for this role`);
   }
   if (!client.sessionRoles.includes(role)) throw new SessionRoleNotAllowedError(role);
+  if (!servesAccount(client, input.accountId)) throw new AccountNotAllowedError(input.accountId);
   return ttlSeconds;
 };
 
@@ -161,8 +233,10 @@ export class AuthStore {
   readonly #timeoutMs: number | undefined;
   readonly #now: () => Date;
   readonly #audit: AuditSink;
+  readonly #source: AuditSource | undefined;
 
   public constructor(client: DynamoDBDocumentClient, tableName: string, options: AuthStoreOptions = {}) {
+    this.#source = options.source;
     this.#client = client;
     this.#tableName = tableName;
     this.#timeoutMs = options.timeoutMs;
@@ -189,41 +263,72 @@ export class AuthStore {
     );
   }
 
-  /** Registers a client and issues its first secret; returns its id, token and secret (neither stored). */
-  public async createClient(input: CreateClientInput, source: AuditSource = { via: 'cli' }): Promise<CreatedClient> {
+  async #record(entry: AuditEntry, source: AuditSource): Promise<void> {
+    await this.#audit(auditRecord(entry, source, this.#now()));
+  }
+
+  /**
+   * Registers a client and its first secret in one transaction; returns its id, token and secret (neither
+   * stored).
+   */
+  public async createClient(
+    input: CreateClientInput,
+    source: AuditSource = this.#source ?? localOperator(),
+  ): Promise<CreatedClient> {
     validateClient(input);
     const token = generateToken();
     const clientId = randomUUID();
-    await this.#putNew({
-      pk: authKeys.client(hashToken(token)),
-      type: 'client',
-      clientId,
-      clientEntry: byClientEntries.client,
-      name: input.name.trim(),
-      grants: [...new Set(input.grants)],
-      enabled: input.enabled ?? true,
-      sessionRoles: [...new Set(input.sessionRoles ?? DEFAULT_SESSION_ROLES)],
-      ...(input.maxSessionTtlSeconds === undefined ? {} : { maxSessionTtlSeconds: input.maxSessionTtlSeconds }),
-      createdAt: this.#now().toISOString(),
-    });
-    const { secretId, secret } = await this.issueSecret(clientId, source);
-    return { clientId, token, secretId, secret };
-  }
-
-  /** Issues a new secret to a client (its other secrets are untouched); the secret is shown once. */
-  public async issueSecret(clientId: string, source: AuditSource): Promise<IssuedSecret> {
-    const secret = generateSecret();
-    const secretId = randomUUID();
-    await this.#putNew({
-      pk: authKeys.secret(hashToken(secret)),
-      type: 'secret',
-      secretId,
-      clientId,
-      clientEntry: byClientEntries.secret(secretId),
-      createdAt: this.#now().toISOString(),
-    });
-    this.#audit({ action: 'secret.issued', clientId, secretId, source });
-    return { secretId, secret };
+    const now = this.#now();
+    const first = newSecret(clientId, now);
+    const name = input.name.trim();
+    const grants = [...new Set(input.grants)];
+    const sessionRoles = [...new Set(input.sessionRoles ?? DEFAULT_SESSION_ROLES)];
+    const accounts = input.accounts === undefined || input.accounts === '*' ? '*' : [...new Set(input.accounts)];
+    await this.#client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.#tableName,
+              Item: {
+                pk: authKeys.client(hashToken(token)),
+                type: 'client',
+                clientId,
+                clientEntry: byClientEntries.client,
+                name,
+                grants,
+                enabled: input.enabled ?? true,
+                sessionRoles,
+                accounts,
+                ...(input.maxSessionTtlSeconds === undefined
+                  ? {}
+                  : { maxSessionTtlSeconds: input.maxSessionTtlSeconds }),
+                secrets: { [first.secretId]: first.entry },
+                sessionGeneration: 0,
+                createdAt: now.toISOString(),
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          { Put: { TableName: this.#tableName, Item: first.item, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ],
+      }),
+      this.#sendOptions(),
+    );
+    await this.#record(
+      {
+        action: 'client.created',
+        clientId,
+        name,
+        grants,
+        sessionRoles,
+        accounts,
+        ...(input.maxSessionTtlSeconds === undefined ? {} : { maxSessionTtlSeconds: input.maxSessionTtlSeconds }),
+      },
+      source,
+    );
+    await this.#record({ action: 'secret.issued', clientId, secretId: first.secretId }, source);
+    return { clientId, token, secretId: first.secretId, secret: first.secret };
   }
 
   /**
@@ -231,6 +336,7 @@ export class AuthStore {
    *
    * @throws {@link InvalidAuthInputError} for a bad account, user, role or lifetime (over a cap included).
    * @throws {@link SessionRoleNotAllowedError} when the client may not open sessions of that role.
+   * @throws {@link AccountNotAllowedError} when the account is not one of the client's `accounts`.
    */
   public async openSession(input: OpenSessionInput, source: AuditSource): Promise<CreatedSession> {
     const ttlSeconds = checkSession(input);
@@ -240,7 +346,7 @@ export class AuthStore {
     const now = this.#now();
     const expiresAtMs = now.getTime() + ttlSeconds * 1000;
     const expiresAt = new Date(expiresAtMs).toISOString();
-    const { clientId } = input.client;
+    const { clientId, sessionGeneration } = input.client;
     await this.#putNew({
       pk: authKeys.session(hashToken(token)),
       type: 'session',
@@ -253,17 +359,22 @@ export class AuthStore {
       createdAt: now.toISOString(),
       expiresAt,
       ttl: Math.ceil(expiresAtMs / 1000),
+      generation: sessionGeneration,
+      ...(input.secretId === undefined ? {} : { secretId: input.secretId }),
     });
-    this.#audit({
-      action: 'session.opened',
-      clientId,
-      sessionId,
-      userId,
-      accountId: input.accountId,
-      role: input.role,
-      expiresAt,
+    await this.#record(
+      {
+        action: 'session.opened',
+        clientId,
+        sessionId,
+        userId,
+        accountId: input.accountId,
+        role: input.role,
+        expiresAt,
+        ...(input.secretId === undefined ? {} : { secretId: input.secretId }),
+      },
       source,
-    });
+    );
     return { sessionId, token, expiresAt };
   }
 
@@ -272,7 +383,10 @@ export class AuthStore {
    *
    * @throws {@link UnknownClientError} when the client token is unknown or the client disabled.
    */
-  public async createSession(input: CreateSessionInput, source: AuditSource = { via: 'cli' }): Promise<CreatedSession> {
+  public async createSession(
+    input: CreateSessionInput,
+    source: AuditSource = this.#source ?? localOperator(),
+  ): Promise<CreatedSession> {
     const { clientToken, ...session } = input;
     const client = await this.getClient(hashToken(clientToken));
     if (client === undefined || !client.enabled) throw new UnknownClientError();
@@ -328,7 +442,7 @@ export class AuthStore {
     }
     if (ended !== undefined) {
       const { sessionId, userId, accountId, role, expiresAt } = ended;
-      this.#audit({ action: 'session.ended', clientId, sessionId, userId, accountId, role, expiresAt, source });
+      await this.#record({ action: 'session.ended', clientId, sessionId, userId, accountId, role, expiresAt }, source);
     }
     return ended;
   }

@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthAdministration } from '../../functions/auth/administration';
-import { CLI_SOURCE } from '../../functions/auth/audit';
+import type { AuditSource } from '../../functions/auth/audit';
+
+const CLI_SOURCE: AuditSource = { via: 'cli', who: 'os-user:test' };
 import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
 import { MAX_OPERATOR_SESSION_TTL_SECONDS, MAX_USER_SESSION_TTL_SECONDS } from '../../functions/auth/session-limits';
 import { hashToken } from '../../functions/auth/tokens';

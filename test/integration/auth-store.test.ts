@@ -1,7 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthAdministration, ClientNotFoundError } from '../../functions/auth/administration';
-import { CLI_SOURCE } from '../../functions/auth/audit';
+import type { AuditSource } from '../../functions/auth/audit';
+
+const CLI_SOURCE: AuditSource = { via: 'cli', who: 'os-user:test' };
 import { Authenticator } from '../../functions/auth/authenticate';
 import { AuthStore, UnknownClientError } from '../../functions/auth/store';
 import { hashToken } from '../../functions/auth/tokens';

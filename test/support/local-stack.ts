@@ -197,6 +197,7 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
     disableClient: async (clientId) => {
       await new AuthAdministration(documentClient(), stack.tables.authTable).setClientEnabled(clientId, false, {
         via: 'cli',
+        who: 'os-user:test',
       });
     },
     importJobs: async (jobs) => {

@@ -18,7 +18,10 @@ const client = (overrides: Partial<ClientRecord> = {}): ClientRecord => ({
   grants: ['search'],
   enabled: true,
   sessionRoles: ['user'],
+  accounts: '*',
   createdAt: '2024-01-01T00:00:00.000Z',
+  revokedSecretIds: [],
+  sessionGeneration: 0,
   ...overrides,
 });
 
@@ -30,6 +33,7 @@ const session = (overrides: Partial<SessionRecord> = {}): SessionRecord => ({
   role: 'user',
   createdAt: '2024-12-31T00:00:00.000Z',
   expiresAt: new Date(T0 + 3_600_000).toISOString(),
+  generation: 0,
   ...overrides,
 });
 

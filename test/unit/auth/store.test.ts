@@ -168,8 +168,8 @@ describe('AuthStore (mocked DynamoDB)', () => {
       .on(DeleteCommand)
       .resolvesOnce({ Attributes: sessionItem })
       .rejectsOnce(Object.assign(new Error('failed'), { name: 'ConditionalCheckFailedException' }));
-    await expect(store().endSession('h', 'c1', { via: 'cli' })).resolves.toMatchObject({ sessionId: 's1' });
-    await expect(store().endSession('h', 'c1', { via: 'cli' })).resolves.toBeUndefined();
+    await expect(store().endSession('h', 'c1', { via: 'cli', who: 'os-user:test' })).resolves.toMatchObject({ sessionId: 's1' });
+    await expect(store().endSession('h', 'c1', { via: 'cli', who: 'os-user:test' })).resolves.toBeUndefined();
     expect(ddb.commandCalls(DeleteCommand)[0]?.args[0].input).toMatchObject({
       Key: { pk: 'SESSION#h' },
       ConditionExpression: 'clientId = :clientId',
