@@ -17,7 +17,6 @@ import {
   GetCommand,
   type NativeAttributeValue,
   QueryCommand,
-  ScanCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -33,29 +32,17 @@ import {
   type SecretEntry,
   type SessionRecord,
 } from './records';
-import { type IssuedSecret, newSecret } from './store';
+import { type ClientSummary, listClients } from './client-listing';
+import { ClientNotFoundError, SecretNotFoundError } from './errors';
+import { type IssuedSecret, newSecret } from './secrets';
+
+export { ClientNotFoundError, SecretNotFoundError } from './errors';
 
 /** The index operators find a client's items by. */
 export const BY_CLIENT_INDEX = AUTH_TABLE.globalSecondaryIndexes[0].indexName;
 
 /** How long the previous secrets keep working after a rotation, by default: 24 hours. */
 export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 60 * 60;
-
-/** No client has this id. */
-export class ClientNotFoundError extends Error {
-  public constructor(clientId: string) {
-    super(`No client has the id ${clientId}`);
-    this.name = 'ClientNotFoundError';
-  }
-}
-
-/** The client has no secret of this id. */
-export class SecretNotFoundError extends Error {
-  public constructor(secretId: string) {
-    super(`The client has no secret with the id ${secretId}`);
-    this.name = 'SecretNotFoundError';
-  }
-}
 
 export interface AuthAdministrationOptions {
   timeoutMs?: number;
@@ -67,21 +54,6 @@ export interface AuthAdministrationOptions {
 export interface FoundClient {
   pk: string;
   client: ClientRecord;
-}
-
-/** A client as `list-clients` shows it: never its token, a secret or a hash. */
-export interface ClientSummary {
-  clientId: string;
-  name: string;
-  enabled: boolean;
-  grants: string[];
-  sessionRoles: string[];
-  /** Account ids, or `*` (every account; also a client stored before clients had accounts). */
-  accounts: number[] | '*';
-  maxSessionTtlSeconds?: number;
-  createdAt: string;
-  /** Its live secrets: id and end (`null` while it has none). */
-  secrets: { secretId: string; createdAt: string; expiresAt: string | null }[];
 }
 
 /** Which sessions of a client to revoke: one by id, every one of a user, or all of them. */
@@ -203,7 +175,7 @@ export class AuthAdministration {
   }
 
   /** The client's secrets as the client item knows them; for a client stored before, as their items say. */
-  async #secretsOf(found: FoundClient): Promise<Record<string, SecretEntry>> {
+  public async secretsOf(found: FoundClient): Promise<Record<string, SecretEntry>> {
     if (found.client.secrets !== undefined) return { ...found.client.secrets };
     const entries: Record<string, SecretEntry> = {};
     for (const item of await this.#query(found.client.clientId, { prefix: byClientEntries.secretPrefix })) {
@@ -228,7 +200,7 @@ export class AuthAdministration {
     const now = this.#now();
     const endMs = now.getTime() + overlapSeconds * 1000;
     const expiresAt = new Date(endMs).toISOString();
-    const previous = await this.#secretsOf(found);
+    const previous = await this.secretsOf(found);
     const next: Record<string, SecretEntry> = {};
     const ending: [string, SecretEntry][] = [];
     for (const [secretId, entry] of Object.entries(previous)) {
@@ -290,7 +262,7 @@ export class AuthAdministration {
    */
   public async revokeSecret(clientId: string, secretId: string, source: AuditSource): Promise<void> {
     const found = await this.findClient(clientId);
-    const entry = (await this.#secretsOf(found))[secretId];
+    const entry = (await this.secretsOf(found))[secretId];
     if (entry === undefined) throw new SecretNotFoundError(secretId);
     const legacy = found.client.secrets === undefined;
     await this.#client.send(
@@ -314,53 +286,9 @@ export class AuthAdministration {
     await this.#endSessions(clientId, opened, 'secret', source);
   }
 
-  /**
-   * Every client, oldest first, with the ids and ends of its live secrets. Clients have no index of their own,
-   * so this reads the whole table (sessions included, filtered out by DynamoDB): an operator's listing, not
-   * a path any request takes.
-   */
-  public async listClients(): Promise<ClientSummary[]> {
-    const found: FoundClient[] = [];
-    let ExclusiveStartKey: Item | undefined;
-    do {
-      const page = await this.#client.send(
-        new ScanCommand({
-          TableName: this.#tableName,
-          FilterExpression: '#type = :client',
-          ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':client': 'client' },
-          ConsistentRead: true,
-          ExclusiveStartKey,
-        }),
-        this.#sendOptions(),
-      );
-      for (const item of page.Items ?? []) {
-        const client = asClient(item);
-        if (client !== undefined) found.push({ pk: String(item.pk), client });
-      }
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey !== undefined);
-    const nowMs = this.#now().getTime();
-    const summaries: ClientSummary[] = [];
-    for (const one of found.sort((a, b) => a.client.createdAt.localeCompare(b.client.createdAt))) {
-      const { client } = one;
-      const secrets = Object.entries(await this.#secretsOf(one))
-        .filter(([, entry]) => isLive(entry.expiresAt, nowMs))
-        .sort(([, a], [, b]) => a.createdAt.localeCompare(b.createdAt))
-        .map(([secretId, entry]) => ({ secretId, createdAt: entry.createdAt, expiresAt: entry.expiresAt ?? null }));
-      summaries.push({
-        clientId: client.clientId,
-        name: client.name,
-        enabled: client.enabled,
-        grants: [...client.grants],
-        sessionRoles: [...client.sessionRoles],
-        accounts: client.accounts === '*' ? '*' : [...client.accounts],
-        ...(client.maxSessionTtlSeconds === undefined ? {} : { maxSessionTtlSeconds: client.maxSessionTtlSeconds }),
-        createdAt: client.createdAt,
-        secrets,
-      });
-    }
-    return summaries;
+  /** Every client, oldest first, with the ids and ends of its live secrets (`list-clients`). */
+  public listClients(): Promise<ClientSummary[]> {
+    return listClients(this.#client, this.#tableName, this);
   }
 
   /** The client's live sessions, or one user's (ids, user, account, role, created, expires; never a token). */

@@ -5,11 +5,7 @@
  * (redacted by value once more, though a record has no field that could hold a credential).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  CloudWatchLogsClient,
-  CreateLogStreamCommand,
-  PutLogEventsCommand,
-} from '@aws-sdk/client-cloudwatch-logs';
+import { CloudWatchLogsClient, CreateLogStreamCommand, PutLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { redactSecrets } from '../observability';
 import type { AuditRecord, AuditSink } from './audit';
 
@@ -27,7 +23,11 @@ export const createLogsClient = (settings: { region: string; dependencyTimeoutMs
   new CloudWatchLogsClient({
     region: settings.region,
     maxAttempts: 2,
-    requestHandler: { requestTimeout: settings.dependencyTimeoutMs, throwOnRequestTimeout: true, connectionTimeout: 1_000 },
+    requestHandler: {
+      requestTimeout: settings.dependencyTimeoutMs,
+      throwOnRequestTimeout: true,
+      connectionTimeout: 1_000,
+    },
   });
 
 /** A record as one log line: JSON, with anything that looks like a credential redacted. */

@@ -19,24 +19,30 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { authKeys, byClientEntries } from '../tables';
 import { type AuditEntry, type AuditSink, type AuditSource, auditRecord, localOperator, noAudit } from './audit';
-import { type Grant, ROLES, type Role } from './principal';
+import { checkSession, validateClient } from './checks';
+import { UnknownClientError } from './errors';
+import type { Grant, Role } from './principal';
 import {
   asClient,
   asSecret,
   asSession,
   type ClientAccounts,
   type ClientRecord,
-  isGrant,
-  isRole,
-  type SecretEntry,
   type SecretRecord,
-  servesAccount,
   type SessionRecord,
 } from './records';
-import { DEFAULT_SESSION_ROLES, defaultSessionTtl, sessionTtlCap, USER_ID_PATTERN } from './session-limits';
-import { generateSecret, generateToken, hashToken } from './tokens';
+import { newSecret } from './secrets';
+import { DEFAULT_SESSION_ROLES } from './session-limits';
+import { generateToken, hashToken } from './tokens';
 
 export type { ClientAccounts, ClientRecord, SecretRecord, SessionRecord } from './records';
+export {
+  AccountNotAllowedError,
+  InvalidAuthInputError,
+  SessionRoleNotAllowedError,
+  UnknownClientError,
+} from './errors';
+export { type IssuedSecret, newSecret } from './secrets';
 
 export interface CreateClientInput {
   name: string;
@@ -61,12 +67,6 @@ export interface CreatedClient {
   /** The id of the client's first secret. */
   secretId: string;
   /** The client's first secret: shown once, stored only as its hash. */
-  secret: string;
-}
-
-export interface IssuedSecret {
-  secretId: string;
-  /** Shown once, stored only as its hash. */
   secret: string;
 }
 
@@ -98,42 +98,6 @@ export interface CreatedSession {
   expiresAt: string;
 }
 
-/** A request the store refuses (blank name, unknown grant or role, bad accounts, user or lifetime). */
-export class InvalidAuthInputError extends Error {
-  /** The input field at fault. */
-  public readonly field: string;
-
-  public constructor(field: string, message: string) {
-    super(message);
-    this.name = 'InvalidAuthInputError';
-    this.field = field;
-  }
-}
-
-/** A session was asked for a role the client may not open sessions for. */
-export class SessionRoleNotAllowedError extends Error {
-  public constructor(role: Role) {
-    super(`The client may not open ${role} sessions`);
-    this.name = 'SessionRoleNotAllowedError';
-  }
-}
-
-/** A session was asked for an account outside the client's `accounts`. */
-export class AccountNotAllowedError extends Error {
-  public constructor(accountId: number) {
-    super(`The client may not open sessions for account ${accountId}`);
-    this.name = 'AccountNotAllowedError';
-  }
-}
-
-/** A session was requested for a client token that is unknown or disabled. */
-export class UnknownClientError extends Error {
-  public constructor() {
-    super('The client is unknown or disabled');
-    this.name = 'UnknownClientError';
-  }
-}
-
 export interface AuthStoreOptions {
   /** Budget of one DynamoDB call, retries included, in milliseconds. */
   timeoutMs?: number;
@@ -144,84 +108,6 @@ export interface AuthStoreOptions {
   /** Who acts when a call names no one (the CLI's operator); default the OS user. */
   source?: AuditSource;
 }
-
-const positiveInteger = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
-
-/** A new secret of a client: what to show once, its item, and what the client item keeps of it. */
-export interface NewSecret extends IssuedSecret {
-  key: string;
-  item: Record<string, unknown>;
-  entry: SecretEntry;
-}
-
-/** Makes a secret for a client (nothing written): 256 random bits, stored only as the hash in its key. */
-export const newSecret = (clientId: string, now: Date): NewSecret => {
-  const secret = generateSecret();
-  const secretId = randomUUID();
-  const key = authKeys.secret(hashToken(secret));
-  const createdAt = now.toISOString();
-  return {
-    secretId,
-    secret,
-    key,
-    item: { pk: key, type: 'secret', secretId, clientId, clientEntry: byClientEntries.secret(secretId), createdAt },
-    entry: { key, createdAt },
-  };
-};
-
-const validateAccounts = (input: CreateClientInput): void => {
-  const { accounts = '*' } = input;
-  if (accounts === '*') return;
-  if (!Array.isArray(accounts) || accounts.length === 0 || !accounts.every(positiveInteger)) {
-    throw new InvalidAuthInputError('accounts', 'accounts must be "*" or a non-empty list of account ids');
-  }
-  if ((input.sessionRoles ?? []).includes('operator')) {
-    throw new InvalidAuthInputError(
-      'sessionRoles',
-      'A client limited to a list of accounts may not open operator sessions (an operator sees every account)',
-    );
-  }
-};
-
-const validateClient = (input: CreateClientInput): void => {
-  if (typeof input.name !== 'string' || input.name.trim() === '') {
-    throw new InvalidAuthInputError('name', 'A client needs a non-blank name');
-  }
-  for (const grant of input.grants) {
-    if (!isGrant(grant)) throw new InvalidAuthInputError('grants', `Unknown grant "${String(grant)}"`);
-  }
-  for (const role of input.sessionRoles ?? []) {
-    if (!isRole(role)) throw new InvalidAuthInputError('sessionRoles', `Unknown role "${String(role)}"`);
-  }
-  if (input.maxSessionTtlSeconds !== undefined && !positiveInteger(input.maxSessionTtlSeconds)) {
-    throw new InvalidAuthInputError('maxSessionTtlSeconds', 'maxSessionTtlSeconds must be a positive integer');
-  }
-  validateAccounts(input);
-};
-
-/**
- * The lifetime of a session to open, checked against every cap; then the role against the client's, then the
- * account against its `accounts` (both `403` through the API, last).
- */
-const checkSession = (input: OpenSessionInput): number => {
-  const { client, role } = input;
-  if (!Number.isSafeInteger(input.accountId) || input.accountId < 0) {
-    throw new InvalidAuthInputError('accountId', 'accountId must be a non-negative integer');
-  }
-  if (!isRole(role)) throw new InvalidAuthInputError('role', `role must be one of ${ROLES.join(', ')}`);
-  if (input.userId !== undefined && !USER_ID_PATTERN.test(input.userId)) {
-    throw new InvalidAuthInputError('userId', 'userId must be 1 to 128 letters, digits or ._@:-');
-  }
-  const ttlSeconds = input.ttlSeconds ?? defaultSessionTtl(role, client);
-  const min = input.minTtlSeconds ?? 1;
-  const max = sessionTtlCap(role, client);
-  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < min || ttlSeconds > max) {
-    throw new InvalidAuthInputError('ttlSeconds', `ttlSeconds must be an integer from ${min} to ${max} for this role`);
-  }
-  if (!client.sessionRoles.includes(role)) throw new SessionRoleNotAllowedError(role);
-  if (!servesAccount(client, input.accountId)) throw new AccountNotAllowedError(input.accountId);
-  return ttlSeconds;
-};
 
 const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';

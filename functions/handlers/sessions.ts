@@ -18,12 +18,7 @@ import type { AuditSource } from '../auth/audit';
 import { containerAuditSink } from '../auth/audit-sink';
 import { defaultAuthenticator, type SignedInClient } from '../auth/authenticate';
 import type { ClientRecord } from '../auth/records';
-import {
-  AccountNotAllowedError,
-  AuthStore,
-  InvalidAuthInputError,
-  SessionRoleNotAllowedError,
-} from '../auth/store';
+import { AccountNotAllowedError, AuthStore, InvalidAuthInputError, SessionRoleNotAllowedError } from '../auth/store';
 import { hashToken } from '../auth/tokens';
 import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';

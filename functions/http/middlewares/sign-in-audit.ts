@@ -36,22 +36,20 @@ export const signInAudit = (options: SignInAuditOptions): HttpMiddleware => {
       const clientId = refusedClientId(request, request.error);
       const asked = request.context?.validatedRequest?.input as { accountId?: number; role?: string } | undefined;
       const { headerName, parameter } = error.context;
-      await options.sink()(
-        {
-          at: new Date().toISOString(),
-          action: 'session.refused',
-          ...(clientId === undefined ? {} : { clientId }),
-          ...(asked?.accountId === undefined ? {} : { accountId: asked.accountId }),
-          ...(asked?.role === 'user' || asked?.role === 'operator' ? { role: asked.role } : {}),
-          reason: {
-            code: error.code,
-            message: error.message,
-            ...(headerName === undefined ? {} : { headerName }),
-            ...(parameter === undefined ? {} : { parameter }),
-          },
-          ...options.source(request),
+      await options.sink()({
+        at: new Date().toISOString(),
+        action: 'session.refused',
+        ...(clientId === undefined ? {} : { clientId }),
+        ...(asked?.accountId === undefined ? {} : { accountId: asked.accountId }),
+        ...(asked?.role === 'user' || asked?.role === 'operator' ? { role: asked.role } : {}),
+        reason: {
+          code: error.code,
+          message: error.message,
+          ...(headerName === undefined ? {} : { headerName }),
+          ...(parameter === undefined ? {} : { parameter }),
         },
-      );
+        ...options.source(request),
+      });
     } catch (failure) {
       logger.error('Audit of a refused sign-in failed', { error: failure });
     }

@@ -87,7 +87,8 @@ const awsOperator = async (): Promise<AuditSource> => {
 /** The audit records of the target: its audit log group under `--stack`, `$DATA_DIR/audit.ndjson` locally. */
 const auditSinkFor = (stack: Target['stack']): AuditSink => {
   const group = process.env.AUDIT_LOG_GROUP?.trim();
-  if (stack === undefined || !group) return fileAuditSink(dataPaths(process.env.DATA_DIR?.trim() || undefined).auditLog);
+  if (stack === undefined || !group)
+    return fileAuditSink(dataPaths(process.env.DATA_DIR?.trim() || undefined).auditLog);
   const region = stack.region;
   return cloudWatchAuditSink({
     logGroupName: group,
