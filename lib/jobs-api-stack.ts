@@ -10,6 +10,7 @@ import type { Construct } from 'constructs';
 import { ROUTES } from '../functions/http/routes';
 import { authKeys, JOBS_TABLE } from '../functions/tables';
 import { JobsApiAlarms } from './alarms';
+import { AuditLog } from './audit-log';
 import { AuthTable } from './auth-table';
 import { acknowledgeControlTowerFindings } from './control-tower';
 import { JobsApiDashboard } from './dashboard';
@@ -85,6 +86,7 @@ const dynamodb = (...actions: string[]): string[] => actions.map((action) => `dy
 export class JobsApiStack extends Stack {
   public readonly jobsTable: JobsTable;
   public readonly authTable: AuthTable;
+  public readonly auditLog: AuditLog;
   public readonly searchDomain: SearchDomain;
   /** Creates the search index and its alias at deploy time, before the API serves. */
   public readonly searchIndexSetup: SearchIndexSetup;
@@ -119,6 +121,8 @@ export class JobsApiStack extends Stack {
     // after it, so a first deployment that fails there rolls back before any table exists.
     for (const table of [this.jobsTable, this.authTable]) table.node.addDependency(this.searchDomain.domain);
 
+    this.auditLog = new AuditLog(this, 'AuditLog', { retentionDays: config.auditRetentionDays });
+
     const environment = {
       JOBS_TABLE: this.jobsTable.table.tableName,
       AUTH_TABLE: this.authTable.table.tableName,
@@ -137,7 +141,11 @@ export class JobsApiStack extends Stack {
         memoryMiB: config.apiMemoryMiB,
         timeout: API_TIMEOUT,
         detailedTracing: config.detailedTracing,
-        environment,
+        // Only the sessions function writes audit records.
+        environment:
+          endpoint.name === 'Sessions'
+            ? { ...environment, AUDIT_LOG_GROUP: this.auditLog.logGroup.logGroupName }
+            : environment,
         logRetention,
       });
     }
@@ -157,6 +165,7 @@ export class JobsApiStack extends Stack {
     this.operatorPolicy = new OperatorPolicy(this, 'OperatorPolicy', {
       jobsTable: this.jobsTable.table,
       authTable: this.authTable.table,
+      auditLogGroup: this.auditLog.logGroup,
       domain: this.searchDomain.domain,
       indexName: SEARCH_INDEX_NAME,
     });
@@ -254,6 +263,8 @@ export class JobsApiStack extends Stack {
     // only: the one function that writes the auth table.
     allow(Sessions, dynamodb('GetItem'), [auth], [clientPrefix, secretPrefix, sessionPrefix]);
     allow(Sessions, dynamodb('PutItem', 'DeleteItem'), [auth], [sessionPrefix]);
+    // ... and writes the audit records of what it opened, ended and refused to the audit log group.
+    this.auditLog.grantWrite(Sessions.role);
 
     // Search sends one request: POST /{alias}/_search.
     this.searchDomain.grantPaths(Search.role, ['es:ESHttpPost'], [`${SEARCH_INDEX_NAME}/_search`]);
@@ -286,6 +297,11 @@ export class JobsApiStack extends Stack {
       STACK_OUTPUTS.operatorPolicyArn,
       this.operatorPolicy.policy.managedPolicyArn,
       'Attach to whoever runs npm run cli -- … --stack',
+    );
+    output(
+      STACK_OUTPUTS.auditLogGroup,
+      this.auditLog.logGroup.logGroupName,
+      'Audit records of clients, secrets and sessions (kept when the stack is deleted)',
     );
     output(
       STACK_OUTPUTS.deadLetterQueueUrl,
