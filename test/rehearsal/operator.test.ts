@@ -104,7 +104,15 @@ const STEPS: Step[] = [
   },
   {
     title: 'create-client registers a client with a secret',
-    args: () => ['create-client', '--name', 'Rehearsal app', '--grants', 'search,reject,sessions'],
+    args: () => [
+      'create-client',
+      '--name',
+      'Rehearsal app',
+      '--grants',
+      'search,reject,sessions',
+      '--accounts',
+      '4242',
+    ],
     check: (result) => {
       expect(result.code, result.stderr).toBe(0);
       const created = json(result);
