@@ -321,7 +321,7 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     expect(records).toContainEqual(
       expect.objectContaining({ action: 'client.created', grants: ['search', 'sessions'], accounts: [7, 4242] }),
     );
-  });
+  }, 240_000);
 
   it('prints the usage on --help', async () => {
     const result = await cli('--help');
