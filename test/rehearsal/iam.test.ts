@@ -12,6 +12,7 @@ import type { APIGatewayProxyResult, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { useAuditSink } from '../../functions/auth/audit-sink';
 import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
 import { AuthStore } from '../../functions/auth/store';
 import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
@@ -24,12 +25,20 @@ import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import { RUNTIME_GRANTS } from '../../lib/runtime-grants';
 import { ensureTable } from '../../local/dynamodb/tables';
 import { apiEvent, lambdaContext } from '../support/api-event';
+import { AwsStandIns } from '../support/aws-stand-ins';
 import { setupEvent } from '../support/cloudformation-events';
 import { FakeOpenSearchCluster, FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';
 import { makeFile, makeJob } from '../support/jobs';
 import { judgeCall, unusedGrants as unusedGrantsOf } from './judge';
 import { type AuthorizedCall, CallRecorder } from './recorder';
-import { type RehearsalTemplate, type RehearsedFunction, type RehearsedName, synthesizeForRehearsal } from './template';
+import {
+  ACCOUNT,
+  REGION,
+  type RehearsalTemplate,
+  type RehearsedFunction,
+  type RehearsedName,
+  synthesizeForRehearsal,
+} from './template';
 
 const suffix = crypto.randomUUID().slice(0, 8);
 const TABLES = { jobs: `rehearsal-jobs-${suffix}`, auth: `rehearsal-auth-${suffix}` };
@@ -39,6 +48,9 @@ let template: RehearsalTemplate;
 let node: FakeOpenSearchNode;
 let nodeUrl: string;
 const recorder = new CallRecorder();
+/** CloudWatch Logs, where the sessions function writes its audit records (AUDIT_LOG_GROUP). */
+let logs: AwsStandIns;
+let logsUrl: string;
 /** Every call each function made, over all its scenarios. */
 const made = new Map<RehearsedName, AuthorizedCall[]>();
 let tokens: { client: string; secret: string; user: string; operator: string };
@@ -91,8 +103,10 @@ const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
     DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
+    AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: logsUrl,
   });
   resetConfig();
+  useAuditSink(undefined);
   resetDocumentClient();
   resetDefaultAuthenticator();
   await resetSearchIndex();
@@ -107,8 +121,9 @@ const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
 
 const run = async (name: RehearsedName, work: () => Promise<unknown>): Promise<void> => {
   await becomeFunction(template.functions[name]);
+  const from = logs.calls.length;
   const calls = await recorder.during(work);
-  made.set(name, [...(made.get(name) ?? []), ...calls]);
+  made.set(name, [...(made.get(name) ?? []), ...calls, ...logs.calls.slice(from)]);
 };
 
 const http = async (
@@ -169,6 +184,14 @@ const streamRecord = (job: Job, eventName: 'INSERT' | 'MODIFY' | 'REMOVE', versi
 
 beforeAll(async () => {
   template = synthesizeForRehearsal(TABLES);
+  logs = new AwsStandIns({
+    account: ACCOUNT,
+    region: REGION,
+    stacks: [],
+    domains: new Map(),
+    logGroups: [template.functions.Sessions.environment.AUDIT_LOG_GROUP!],
+  });
+  logsUrl = await logs.start();
   node = new FakeOpenSearchNode(answer);
   nodeUrl = await node.start();
   const client = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'eu-west-1' });
@@ -203,8 +226,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  useAuditSink(undefined);
   await resetSearchIndex();
   await node?.stop();
+  await logs?.stop();
 });
 
 const judge = (fn: RehearsedFunction, call: AuthorizedCall): Promise<string> =>
@@ -408,6 +433,10 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       expect((await logout()).statusCode).toBe(401);
     });
     await expectAllowed('Sessions');
+    // Its audit records reached the audit log group, under its own role.
+    const actions = logs.logEvents.map((event) => (JSON.parse(event.message) as { action: string }).action);
+    expect(actions).toEqual(expect.arrayContaining(['session.opened', 'session.refused', 'session.ended']));
+    expect(logs.unexpected).toEqual([]);
   });
 
   it('sessions: its role refuses a write outside session keys and a read of anything but credentials', async () => {
@@ -465,7 +494,13 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'dynamodb:Query',
       'dynamodb:UpdateItem',
     ]);
-    expect(actions('Sessions')).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem']);
+    expect(actions('Sessions')).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+    ]);
     expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut']);
     expect(actions('SearchIndexSetup')).toEqual(['es:ESHttpHead', 'es:ESHttpPut']);
   });
