@@ -4,10 +4,11 @@
  * fires and when it recovers: the stack's own topic (with an optional email subscription), or an existing
  * topic that replaces it.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Aws, Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, type IMetric, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Domain } from 'aws-cdk-lib/aws-opensearchservice';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
@@ -103,6 +104,28 @@ export class JobsApiAlarms extends Construct {
       'SearchWritesBlocked',
       'The search domain blocks writes',
       props.domain.metricClusterIndexWritesBlocked({ period: Duration.minutes(1) }),
+    );
+    if (this.topic instanceof Topic) this.letAlarmsPublish(this.topic);
+  }
+
+  /**
+   * A topic policy replaces SNS's default one, and `enforceSSL` writes a policy holding only its deny
+   * without TLS: nothing would let CloudWatch publish, and every alarm action would fail. This statement
+   * lets CloudWatch publish for this stack's alarms only (each by its ARN, in this account), beside the
+   * TLS deny (CloudWatch publishes over TLS).
+   */
+  private letAlarmsPublish(topic: Topic): void {
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AlarmsPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+          ArnEquals: { 'aws:SourceArn': this.alarms.map((alarm) => alarm.alarmArn) },
+        },
+      }),
     );
   }
 
