@@ -24,6 +24,7 @@ import { SearchIndexSetup } from './search-index-setup';
 import type { JobsApiConfig } from './stack-config';
 import { STACK_OUTPUTS } from './stack-outputs';
 import { StreamIndexer } from './stream-indexer';
+import { TableDeletionProtection } from './table-deletion-protection';
 
 /** The OpenSearch alias the functions use (created at deploy time by {@link SearchIndexSetup}). */
 export const SEARCH_INDEX_NAME = 'jobs';
@@ -88,6 +89,8 @@ export class JobsApiStack extends Stack {
   public readonly searchDomain: SearchDomain;
   /** Creates the search index and its alias at deploy time, before the API serves. */
   public readonly searchIndexSetup: SearchIndexSetup;
+  /** Switches the tables' deletion protection on (or off) as the deployment's last step. */
+  public readonly tableDeletionProtection: TableDeletionProtection;
   public readonly functions: Record<FunctionName, HandlerFunction>;
   public readonly restApi: JobsRestApi;
   public readonly streamIndexer: StreamIndexer;
@@ -115,9 +118,6 @@ export class JobsApiStack extends Stack {
       logRetention,
       retain: config.retainSearchDomain,
     });
-    // The domain takes the longest to create and is the likeliest part to fail. The protected tables come
-    // after it, so a first deployment that fails there rolls back before any table exists.
-    for (const table of [this.jobsTable, this.authTable]) table.node.addDependency(this.searchDomain.domain);
 
     const environment = {
       JOBS_TABLE: this.jobsTable.table.tableName,
@@ -195,11 +195,19 @@ export class JobsApiStack extends Stack {
       logRetention,
     });
     this.searchIndexSetup.precede(this.restApi.api.deploymentStage);
+    this.tableDeletionProtection = new TableDeletionProtection(this, 'TableDeletionProtection', {
+      tables: [this.jobsTable.table, this.authTable.table],
+      enabled: config.deletionProtection,
+      environment,
+      detailedTracing: config.detailedTracing,
+      logRetention,
+    });
 
     // Alarms and dashboard watch every function of the stack, the deploy-time setup's too.
     const functionsByName = {
       ...Object.fromEntries(Object.entries(this.functions).map(([name, fn]) => [name, fn.function])),
       SearchIndexSetup: this.searchIndexSetup.handler.function,
+      TableProtection: this.tableDeletionProtection.handler.function,
     };
     this.alarms = new JobsApiAlarms(this, 'Alarms', {
       functions: functionsByName,
@@ -227,6 +235,9 @@ export class JobsApiStack extends Stack {
     this.addOutputs();
     acknowledgeAcceptedFindings(this);
     acknowledgeControlTowerFindings(this, config);
+    // Last: the tables' deletion protection waits for every other resource (a failed first deployment
+    // rolls back through unprotected tables).
+    this.tableDeletionProtection.comeLast(this);
   }
 
   /**

@@ -16,6 +16,12 @@ import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { REFUSED_SESSIONS_METRIC } from '../../lib/alarms';
 import { buildJobsApi } from '../../lib/app';
 import { TEMPLATE_ONLY } from './template-only';
+import {
+  completedBefore,
+  dependenciesOf,
+  leftByRollback,
+  type TemplateResource,
+} from '../support/cloudformation-order';
 import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
 import { loadOpenApiDocument } from '../../local/gateway/docs';
@@ -82,7 +88,7 @@ describe('the search index setup at deploy time', () => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(6);
+    expect(functions).toHaveLength(7);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -101,6 +107,7 @@ describe('the functions', () => {
       'SearchFunction',
       'SearchIndexSetupFunction',
       'SessionsFunction',
+      'TableProtectionFunction',
     ]);
   });
 
@@ -157,22 +164,81 @@ describe('the tables', () => {
     });
   });
 
-  it('protects both tables from deletion and keeps point-in-time recovery on by default', () => {
+  it('keeps both tables with the stack and point-in-time recovery on by default, and creates them unprotected', () => {
     const tables = resourcesOf('AWS::DynamoDB::GlobalTable');
     expect(Object.keys(tables)).toHaveLength(2);
     for (const table of Object.values(tables)) {
       // Kept when the stack is deleted or the table replaced, deleted when its own first deployment rolls back.
       expect(table.DeletionPolicy).toBe('RetainExceptOnCreate');
       expect(table.UpdateReplacePolicy).toBe('Retain');
-      // Created after the domain, the likeliest part to fail, so its failure rolls back before any table exists.
-      expect(table.DependsOn).toContain(stack.getLogicalId(stack.searchDomain.domain.node.defaultChild as never));
+      // Protection comes from the deployment's last step (below), never from the template.
       expect(propertiesOf(table).Replicas).toEqual([
         expect.objectContaining({
-          DeletionProtectionEnabled: true,
+          DeletionProtectionEnabled: false,
           PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         }),
       ]);
     }
+  });
+});
+
+describe('a first deployment that fails', () => {
+  const resources = () => template.toJSON().Resources as Record<string, TemplateResource>;
+  const protectionId = () => stack.getLogicalId(stack.tableDeletionProtection.resource.node.defaultChild as never);
+
+  it('switches deletion protection on as the last step, on both tables, through UpdateTable only', () => {
+    const [id, ...others] = Object.keys(resourcesOf('Custom::TableDeletionProtection'));
+    expect(others).toEqual([]);
+    expect(id).toBe(protectionId());
+    expect(propertiesOf(resourcesOf('Custom::TableDeletionProtection')[id!]!)).toMatchObject({
+      ServiceToken: { 'Fn::GetAtt': ['TableProtectionFunction', 'Arn'] },
+      TableNames: [{ Ref: tableLogicalId('jobs') }, { Ref: tableLogicalId('auth') }],
+      DeletionProtection: 'true',
+    });
+    const roleId = stack.getLogicalId(stack.tableDeletionProtection.handler.role.node.defaultChild as CfnRole);
+    const statements = Object.values(resourcesOf('AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(propertiesOf(policy).Roles).includes(`"${roleId}"`))
+      .flatMap((policy) => (propertiesOf(policy).PolicyDocument as { Statement: Statement[] }).Statement);
+    const dynamo = statements.filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+    );
+    expect(dynamo).toEqual([
+      expect.objectContaining({
+        Action: 'dynamodb:UpdateTable',
+        Resource: [
+          { 'Fn::GetAtt': [tableLogicalId('jobs'), 'Arn'] },
+          { 'Fn::GetAtt': [tableLogicalId('auth'), 'Arn'] },
+        ],
+      }),
+    ]);
+  });
+
+  it('starts the protection only once every other resource is complete, so nothing can fail after it', () => {
+    // CloudFormation starts a resource once all it depends on (DependsOn, Ref, GetAtt, Sub) is complete.
+    const graph = dependenciesOf(resources());
+    const before = completedBefore(graph, protectionId());
+    const after = Object.keys(resources()).filter((id) => id !== protectionId() && !before.has(id));
+    expect(after).toEqual([]);
+    // Nothing waits for it, so no dependency cycle, and it is the one step after the rest.
+    const waiting = [...graph].filter(([, dependencies]) => dependencies.has(protectionId())).map(([id]) => id);
+    expect(waiting).toEqual([]);
+  });
+
+  it('rolls back through unprotected tables: whichever resource fails, every resource created is deleted', () => {
+    // No table is protected by the template; only the last step protects them, and it starts after the rest.
+    const graph = dependenciesOf(resources());
+    const protectedByTemplate = Object.entries(resources())
+      .filter(([, resource]) => JSON.stringify(resource.Properties ?? {}).includes('"DeletionProtectionEnabled":true'))
+      .map(([id]) => id);
+    expect(protectedByTemplate).toEqual([]);
+    for (const failing of Object.keys(resources())) {
+      if (failing === protectionId()) continue;
+      // When `failing` fails, the protection step has not started: it waits for `failing`.
+      expect(completedBefore(graph, protectionId()).has(failing), failing).toBe(true);
+    }
+    // The rollback deletes what the deployment created: no resource's deletion policy keeps it
+    // (RetainExceptOnCreate deletes a resource its own creating deployment rolls back).
+    expect(leftByRollback(resources())).toEqual([]);
   });
 });
 
