@@ -5,7 +5,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../functions/http/routes';
+import { pathsOf } from '../../functions/http/routes';
 import { buildJobsApi } from '../../lib/app';
 import { TEMPLATE_ONLY } from './template-only';
 import type { JobsApiStack } from '../../lib/jobs-api-stack';
@@ -188,11 +188,12 @@ describe('the dashboard', () => {
       [/^4xx/, '4XXError', 'Sum'],
       [/^5xx/, '5XXError', 'Sum'],
     ] as const;
-    expect(ROUTES.length).toBeGreaterThan(0);
+    const paths = pathsOf();
+    expect(paths.length).toBeGreaterThan(0);
     for (const [title, metric, statistic] of figures) {
       const shown = linesOf(title);
-      expect(shown, String(title)).toHaveLength(ROUTES.length);
-      for (const route of ROUTES) {
+      expect(shown, String(title)).toHaveLength(paths.length);
+      for (const route of paths.map((path) => ({ path }))) {
         const search =
           `SEARCH('{AWS/ApiGateway,ApiName,Method,Resource,Stage} MetricName="${metric}" ApiName="jobs-api-prod" ` +
           `Stage="prod" Resource="${route.path}"', '${statistic}', 60)`;
