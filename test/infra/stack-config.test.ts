@@ -144,7 +144,8 @@ describe('a stack built from a non-default configuration', () => {
     const stack = buildJobsApi(app, TEMPLATE_ONLY);
     expect(stack.stackName).toBe('JobsApi-dev');
     template = Template.fromStack(stack);
-  });
+    // A synthesis on a busy machine, as test/infra/observability.test.ts allows it.
+  }, 120_000);
 
   it('sizes the domain from context, without zone awareness for a single node', () => {
     template.hasResourceProperties('AWS::OpenSearchService::Domain', {

@@ -652,11 +652,15 @@ describe('alarms', () => {
   });
 
   it('alarms on refused POST /sessions requests, counted from the sessions function’s log lines', () => {
-    // API Gateway's per-method metrics would name the method, and every method of the stage is ANY.
-    const methods = Object.values(resourcesOf('AWS::ApiGateway::Method')).map(
-      (method) => propertiesOf(method).HttpMethod,
-    );
-    expect(new Set(methods)).toEqual(new Set(['ANY']));
+    // API Gateway's per-method metrics name the method of the resource, and /sessions has one method: ANY.
+    const [sessionsResource] = Object.entries(resourcesOf('AWS::ApiGateway::Resource'))
+      .filter(([, resource]) => propertiesOf(resource).PathPart === 'sessions')
+      .map(([id]) => id);
+    const methods = Object.values(resourcesOf('AWS::ApiGateway::Method'))
+      .map(propertiesOf)
+      .filter((method) => JSON.stringify(method.ResourceId) === JSON.stringify({ Ref: sessionsResource }))
+      .map((method) => method.HttpMethod);
+    expect(methods).toEqual(['ANY']);
     const sessionsId = 'SessionsFunction';
     const logGroupId = (propertiesOf(resourcesOf('AWS::Lambda::Function')[sessionsId]!).LoggingConfig as Json)
       .LogGroup as Json;

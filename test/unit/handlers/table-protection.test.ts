@@ -69,6 +69,7 @@ beforeAll(async () => {
 beforeEach(() => {
   // The function's log lines (a failure is logged as an error) stay out of the test output.
   vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
   dynamo.reset();
   dynamo.on(UpdateTableCommand).resolves({});
   cloudFormation.requests.length = 0;
