@@ -22,7 +22,8 @@ import {
   leftByRollback,
   type TemplateResource,
 } from '../support/cloudformation-order';
-import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
+import { type GuideTemplate, guideDifferences, readGuide } from './deploy-guide';
+import { API_ENDPOINTS, type FunctionName, type JobsApiStack } from '../../lib/jobs-api-stack';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
 import { loadOpenApiDocument } from '../../local/gateway/docs';
 
@@ -705,6 +706,36 @@ describe('outputs', () => {
     for (const key of Object.values(STACK_OUTPUTS)) expect(outputs).toHaveProperty(key);
     expect(outputs[STACK_OUTPUTS.jobsTable]).toMatchObject({ Value: { Ref: tableLogicalId('jobs') } });
     expect(outputs[STACK_OUTPUTS.authTable]).toMatchObject({ Value: { Ref: tableLogicalId('auth') } });
+  });
+});
+
+describe('docs/deploy.md', () => {
+  const ROOT = join(import.meta.dirname, '..', '..');
+  const routes = () =>
+    API_ENDPOINTS.map((endpoint) => ({
+      method: endpoint.method,
+      path: endpoint.path,
+      functionId: `${endpoint.name}Function`,
+    }));
+  const alarmIds = () => stack.alarms.alarms.map((alarm) => alarm.node.id);
+
+  it('lists exactly the outputs, routes, functions and alarms of the synthesized template', () => {
+    expect(Object.keys(resourcesOf('AWS::CloudWatch::Alarm'))).toHaveLength(alarmIds().length);
+    expect(guideDifferences(readGuide(ROOT), template.toJSON() as GuideTemplate, routes(), alarmIds())).toEqual([]);
+  });
+
+  it('names the row to add when the guide misses an endpoint, a function, an alarm or an output', () => {
+    const guide = readGuide(ROOT)
+      .replace(/^\| `DELETE` \| `\/sessions\/current` .*\n/m, '')
+      .replace(/^\| `TableProtectionFunction` .*\n/m, '')
+      .replace(/^\| `SessionsRefused` .*\n/m, '')
+      .replace(/^\| `DashboardUrl` .*\n/m, '');
+    expect(guideDifferences(guide, template.toJSON() as GuideTemplate, routes(), alarmIds())).toEqual([
+      'docs/deploy.md, outputs table: no row for DashboardUrl; add | `DashboardUrl` | … |',
+      'docs/deploy.md, functions table: no row for TableProtectionFunction; add | `TableProtectionFunction` | … |',
+      'docs/deploy.md, routes table: no row for DELETE /sessions/current; add | `DELETE` | `/sessions/current` | `SessionsFunction` |',
+      'docs/deploy.md, alarms table: no row for SessionsRefused; add | `SessionsRefused` | … |',
+    ]);
   });
 });
 
