@@ -1,15 +1,15 @@
 /**
  * The stack's alarms: function errors and throttles, the indexer falling behind its stream, stream
- * records given up on, API 5xx answers, many refused `POST /sessions` requests and an unhealthy search domain. Each notifies an SNS topic when it
- * fires and when it recovers: the stack's own topic (with an optional email subscription), or an existing
- * topic that replaces it.
+ * records given up on, API 5xx answers, many refused `POST /sessions` requests and an unhealthy search
+ * domain. Each notifies an SNS topic when it fires and when it recovers: the stack's own topic (with an
+ * optional email subscription), or an existing topic that replaces it.
  */
 import { Aws, Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Domain } from 'aws-cdk-lib/aws-opensearchservice';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
