@@ -11,8 +11,9 @@
  * depends on is complete: when this step runs, nothing else of the deployment is left to fail. Should it
  * fail itself, it switches off what it switched on, and the rollback deletes unprotected tables.
  *
- * The step runs again whenever the stage's `deletionProtection` or the tables (their names or their
- * definitions) change, after the tables' own update, so the protection always ends as configured.
+ * The step runs again whenever the stage's `deletionProtection` or anything the stack sets on the tables
+ * changes (their names, definitions or properties), after the tables' own update, so the protection always
+ * ends as configured.
  */
 import { createHash } from 'node:crypto';
 import { CfnResource, CustomResource, Duration, Stack, Validations } from 'aws-cdk-lib';
@@ -22,6 +23,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { AUTH_TABLE, JOBS_TABLE } from '../functions/tables';
 import { HandlerFunction } from './handler-function';
+import { tablePropsOf } from './table-definition';
 import { XRAY_REASON } from './nag-suppressions';
 
 export interface TableDeletionProtectionProps {
@@ -37,10 +39,16 @@ export interface TableDeletionProtectionProps {
 /** How long the protection function may run: two updates, each tried up to five times over about 30 s. */
 export const PROTECTION_TIMEOUT = Duration.minutes(2);
 
-/** A digest of the tables' definitions: a change to them runs the step again. */
-const definitionsDigest = (): string =>
+/**
+ * A digest of everything the stack sets on the tables (their definitions and the properties built from
+ * them): any change to the tables runs the step again after their own update, whatever that update does to
+ * their protection.
+ */
+const tablesDigest = (enabled: boolean): string =>
   createHash('sha256')
-    .update(JSON.stringify([JOBS_TABLE, AUTH_TABLE]))
+    .update(
+      JSON.stringify([JOBS_TABLE, AUTH_TABLE].map((table) => tablePropsOf(table, { deletionProtection: enabled }))),
+    )
     .digest('hex')
     .slice(0, 16);
 
@@ -76,7 +84,7 @@ export class TableDeletionProtection extends Construct {
       properties: {
         TableNames: props.tables.map((table) => table.tableName),
         DeletionProtection: String(props.enabled),
-        Definitions: definitionsDigest(),
+        Tables: tablesDigest(props.enabled),
       },
     });
 
