@@ -177,27 +177,42 @@ describe('the OpenSearch engine’s requests, judged by OpenSearch’s published
     expectValid(sentSince(from));
   });
 
-  it('operator reads: what the alias points at, its document count, and documents in one _mget', async () => {
+  it('operator reads: what the alias points at, its document count, the indices beside it, and documents in one _mget', async () => {
     const from = node.requests.length;
     node.reply = (recorded) => {
       if (recorded.path.endsWith('/_count')) return { status: 200, body: { count: 2 } };
+      if (recorded.path.startsWith('/_cat/indices/')) {
+        return {
+          status: 200,
+          body: [
+            { index: 'jobs-v0', 'docs.count': '2', 'store.size': '9000' },
+            { index: 'jobs-v1700000000000-0a1b2c3d', 'docs.count': '5', 'store.size': '20480' },
+          ],
+        };
+      }
       if (recorded.path.endsWith('/_mget')) {
         return { status: 200, body: { docs: [{ _index: 'jobs-v0', _id: '7', found: false }] } };
       }
       return answers(recorded);
     };
-    await expect(index.health()).resolves.toEqual({ name: 'jobs', indices: ['jobs-v0'], documents: 2 });
+    await expect(index.health()).resolves.toEqual({
+      name: 'jobs',
+      indices: ['jobs-v0'],
+      documents: 2,
+      unaliased: [{ name: 'jobs-v1700000000000-0a1b2c3d', documents: 5, bytes: 20480 }],
+    });
     await expect(index.getMany([7])).resolves.toEqual(new Map());
     node.reply = answers;
     expect(sentSince(from).map((sent) => `${sent.method} ${sent.url}`)).toEqual([
       'GET /_alias/jobs',
       'GET /jobs/_count',
+      'GET /_cat/indices/jobs-v*?format=json&bytes=b&h=index%2Cdocs.count%2Cstore.size',
       'POST /jobs/_mget?_source_includes=document',
     ]);
     expectValid(sentSince(from));
   });
 
-  it('rebuild: create, fill, refresh, swap the alias, drop the retired index', async () => {
+  it('rebuild: create, fill, refresh, swap the alias, list the indices, drop the retired one', async () => {
     const from = node.requests.length;
     const cluster = new FakeOpenSearchCluster();
     cluster.createIndex('jobs-v0', { jobs: { is_write_index: true } });
@@ -214,21 +229,31 @@ describe('the OpenSearch engine’s requests, judged by OpenSearch’s published
       'POST /jobs-v<ms>/_refresh',
       'GET /_alias/jobs',
       'POST /_aliases',
-      'GET /_alias/jobs',
+      'GET /jobs-v*/_alias',
       'DELETE /jobs-v0',
     ]);
     node.reply = answers;
-    // The swap's wildcard removal, must_exist and write index, and the deletion's ignore_unavailable.
-    expect(sentSince(from).find((sent) => sent.path === '/_aliases')?.body).toContain('"must_exist":false');
+    // The swap's guarded removal (must_exist) and write index, and the deletion's ignore_unavailable.
+    expect(sentSince(from).find((sent) => sent.path === '/_aliases')?.body).toContain('"must_exist":true');
     expect(sentSince(from).at(-1)?.url).toContain('ignore_unavailable=true');
     expectValid(sentSince(from));
   });
 
-  it('deploy time: the look for the alias, and the first index with the alias as its write index', async () => {
+  it('deploy time: no automatic creation of the alias’s names, the look for the alias, and the first index with the alias as its write index', async () => {
     const from = node.requests.length;
     let created = false;
     node.reply = (recorded) => {
       if (recorded.method === 'HEAD') return { status: created ? 200 : 404 };
+      if (recorded.path === '/_cluster/settings') {
+        return {
+          status: 200,
+          body: {
+            acknowledged: true,
+            persistent: { action: { auto_create_index: '-jobs,-jobs-v*,+*' } },
+            transient: {},
+          },
+        };
+      }
       if (recorded.method === 'PUT') {
         created = true;
         return { status: 200, body: { acknowledged: true, shards_acknowledged: true, index: 'jobs-v0' } };
@@ -238,11 +263,15 @@ describe('the OpenSearch engine’s requests, judged by OpenSearch’s published
     expect(await index.prepare()).toBe('created');
     node.reply = answers;
     expect(sentSince(from).map((sent) => `${sent.method} ${sent.path}`)).toEqual([
+      'PUT /_cluster/settings',
       'HEAD /jobs',
       'PUT /jobs-v0',
       'HEAD /jobs',
     ]);
-    expect(sentSince(from)[1]?.body).toContain('"is_write_index":true');
+    expect(JSON.parse(sentSince(from)[0]?.body ?? '')).toEqual({
+      persistent: { 'action.auto_create_index': '-jobs,-jobs-v*,+*' },
+    });
+    expect(sentSince(from)[2]?.body).toContain('"is_write_index":true');
     expectValid(sentSince(from));
   });
 });
