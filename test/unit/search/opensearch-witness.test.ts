@@ -16,7 +16,8 @@ import {
   type ReplyTo,
 } from '../../support/fake-opensearch';
 import { makeFile, makeJob } from '../../support/jobs';
-import { openSearchApiProblems } from '../../support/opensearch-witness';
+import { MIN_ENGINE_VERSION } from '../../../local/operations/domain-status';
+import { openSearchApiProblems, openSearchOperationOf, WITNESS_ENGINE_VERSION } from '../../support/opensearch-witness';
 
 const problemsOf = (request: Pick<RecordedRequest, 'method' | 'path' | 'query' | 'body'>) =>
   openSearchApiProblems({ method: request.method, path: request.path, query: request.query, body: request.body });
@@ -273,5 +274,48 @@ describe('the OpenSearch engine’s requests, judged by OpenSearch’s published
     });
     expect(sentSince(from)[2]?.body).toContain('"is_write_index":true');
     expectValid(sentSince(from));
+  });
+  /**
+   * The domain runs OpenSearch 3.7 (lib/search-domain.ts); the description vendored here covers operations up to
+   * 3.5, the newest OpenSearch has published. It suffices: every request the engine and the CLI send above is
+   * accepted by it both at the CLI's engine floor (2.12) and at 3.5, and none is an operation it marks as
+   * deprecated or removed. OpenSearch follows semantic versioning — a minor release removes or breaks no API
+   * (removals come with a major version, after a deprecation) — so what 3.5 accepts and does not deprecate,
+   * 3.7 accepts too. When OpenSearch publishes a description covering 3.7, vendor it and raise
+   * WITNESS_ENGINE_VERSION.
+   */
+  it('sends nothing the description marks deprecated or removed, and only what 2.12 to 3.5 accept: why a 3.5 description judges a 3.7 domain', () => {
+    const floor = `${MIN_ENGINE_VERSION.major}.${MIN_ENGINE_VERSION.minor}`;
+    expect(WITNESS_ENGINE_VERSION).toBe('3.5');
+    const sent = node.requests.filter((recorded) => !(recorded.method === 'HEAD' && recorded.path === '/'));
+    const operations = new Map<string, ReturnType<typeof openSearchOperationOf>>();
+    for (const recorded of sent) {
+      const witnessed = { method: recorded.method, path: recorded.path, query: recorded.query, body: recorded.body };
+      const operation = openSearchOperationOf(witnessed);
+      expect(operation, `${recorded.method} ${recorded.path}`).toBeDefined();
+      operations.set(operation?.operationId ?? '', operation);
+      expect(openSearchApiProblems(witnessed, floor), `${recorded.method} ${recorded.url} at ${floor}`).toEqual([]);
+    }
+    // Every kind of request the product sends was exercised above.
+    expect([...operations.keys()].sort()).toEqual([
+      'bulk.2',
+      'cat.indices.1',
+      'cluster.put_settings.0',
+      'count.2',
+      'get.0',
+      'indices.create.0',
+      'indices.delete.0',
+      'indices.exists.0',
+      'indices.get_alias.1',
+      'indices.get_alias.2',
+      'indices.refresh.3',
+      'indices.update_aliases.0',
+      'mget.3',
+      'search.3',
+    ]);
+    for (const operation of operations.values()) {
+      expect(operation, operation?.operationId).not.toHaveProperty('deprecated');
+      expect(operation, operation?.operationId).not.toHaveProperty('removed');
+    }
   });
 });
