@@ -7,7 +7,7 @@ import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-li
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { type ApiFunctionName, apiFunctions, methodsOf, pathsOf, ROUTES } from '../functions/http/routes';
+import { type ApiFunctionName, apiFunctions, methodsOf, pathsOf, ROUTES, routeFor } from '../functions/http/routes';
 import { authKeys, JOBS_TABLE } from '../functions/tables';
 import { JobsApiAlarms } from './alarms';
 import { AuthTable } from './auth-table';
@@ -210,6 +210,7 @@ export class JobsApiStack extends Stack {
     };
     this.alarms = new JobsApiAlarms(this, 'Alarms', {
       functions: functionsByName,
+      sessions: this.functions[functionNameOf(routeFor('/sessions').functionName)].function,
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       api: this.restApi.api,

@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../functions/http/errors';
 import { pathsOf, type Route, ROUTES } from '../../functions/http/routes';
 import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
+import { REFUSED_SESSIONS_METRIC } from '../../lib/alarms';
 import { buildJobsApi } from '../../lib/app';
 import { TEMPLATE_ONLY } from './template-only';
 import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
@@ -584,15 +585,37 @@ describe('alarms', () => {
     }
   });
 
-  it('alarms on refused POST /sessions requests, from API Gateway’s per-method metrics', () => {
-    const [alarm] = alarms().filter((candidate) => candidate.MetricName === '4XXError');
-    expect(alarm).toMatchObject({ Namespace: 'AWS/ApiGateway', Statistic: 'Sum', Period: 300, Threshold: 50 });
-    expect(alarm?.Dimensions).toEqual(
-      expect.arrayContaining([
-        { Name: 'Resource', Value: '/sessions' },
-        { Name: 'Method', Value: 'POST' },
-      ]),
+  it('alarms on refused POST /sessions requests, counted from the sessions function’s log lines', () => {
+    // API Gateway's per-method metrics would name the method, and every method of the stage is ANY.
+    const methods = Object.values(resourcesOf('AWS::ApiGateway::Method')).map(
+      (method) => propertiesOf(method).HttpMethod,
     );
+    expect(new Set(methods)).toEqual(new Set(['ANY']));
+    const sessionsId = 'SessionsFunction';
+    const logGroupId = (propertiesOf(resourcesOf('AWS::Lambda::Function')[sessionsId]!).LoggingConfig as Json)
+      .LogGroup as Json;
+    const [filter, ...others] = Object.values(resourcesOf('AWS::Logs::MetricFilter')).map(propertiesOf);
+    expect(others).toEqual([]);
+    expect(filter).toEqual({
+      LogGroupName: logGroupId,
+      FilterPattern: '{ ($.message = "Request refused") && ($.method = "POST") }',
+      MetricTransformations: [
+        {
+          MetricNamespace: REFUSED_SESSIONS_METRIC.namespace,
+          MetricName: REFUSED_SESSIONS_METRIC.metricName,
+          MetricValue: '1',
+          Dimensions: [{ Key: REFUSED_SESSIONS_METRIC.dimension, Value: '$.function_name' }],
+        },
+      ],
+    });
+    const [alarm] = alarms().filter((candidate) => candidate.MetricName === REFUSED_SESSIONS_METRIC.metricName);
+    expect(alarm).toMatchObject({
+      Namespace: REFUSED_SESSIONS_METRIC.namespace,
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 50,
+      Dimensions: [{ Name: REFUSED_SESSIONS_METRIC.dimension, Value: { Ref: sessionsId } }],
+    });
   });
 
   it('alarms on iterator age, dead letters and API 5xx answers', () => {
