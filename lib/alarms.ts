@@ -10,7 +10,7 @@ import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-c
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Domain } from 'aws-cdk-lib/aws-opensearchservice';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -46,7 +46,7 @@ export interface JobsApiAlarmsProps {
   /** Every function, by a short name used in the alarm ids. */
   functions: Record<string, IFunction>;
   /** The function serving `POST /sessions`, whose log lines the refused-sessions metric counts. */
-  sessions: IFunction;
+  sessions: IFunction & { readonly logGroup: ILogGroup };
   indexer: IFunction;
   deadLetterQueue: IQueue;
   api: RestApi;
@@ -137,7 +137,7 @@ export class JobsApiAlarms extends Construct {
   }
 
   /** The count of refused `POST /sessions` requests, from the sessions function's log lines. */
-  private refusedSessions(sessions: IFunction): IMetric {
+  private refusedSessions(sessions: IFunction & { readonly logGroup: ILogGroup }): IMetric {
     const logGroup = sessions.logGroup;
     const { namespace, metricName, dimension } = REFUSED_SESSIONS_METRIC;
     const filter = new MetricFilter(this, 'SessionsRefusedFilter', {
