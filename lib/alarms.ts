@@ -9,7 +9,7 @@ import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Domain } from 'aws-cdk-lib/aws-opensearchservice';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
@@ -46,7 +46,7 @@ export interface JobsApiAlarmsProps {
   /** Every function, by a short name used in the alarm ids. */
   functions: Record<string, IFunction>;
   /** The function serving `POST /sessions`, whose log lines the refused-sessions metric counts. */
-  sessions: IFunction;
+  sessions: LambdaFunction;
   indexer: IFunction;
   deadLetterQueue: IQueue;
   api: RestApi;
@@ -137,7 +137,7 @@ export class JobsApiAlarms extends Construct {
   }
 
   /** The count of refused `POST /sessions` requests, from the sessions function's log lines. */
-  private refusedSessions(sessions: IFunction): IMetric {
+  private refusedSessions(sessions: LambdaFunction): IMetric {
     const logGroup = sessions.logGroup;
     const { namespace, metricName, dimension } = REFUSED_SESSIONS_METRIC;
     const filter = new MetricFilter(this, 'SessionsRefusedFilter', {
