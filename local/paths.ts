@@ -53,6 +53,8 @@ export interface DataPaths {
   streamCheckpoints: string | undefined;
   /** The audit records of credentials (`npm start`'s sessions endpoints and the CLI), one JSON object per line. */
   auditLog: string | undefined;
+  /** The key that signs file-page cursors (the deployed stack's Secrets Manager secret). */
+  cursorKey: string | undefined;
 }
 
 /** Resolves the files of a data directory (`:memory:` keeps nothing). */
@@ -67,6 +69,7 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
       demoTokens: undefined,
       streamCheckpoints: undefined,
       auditLog: undefined,
+      cursorKey: undefined,
     };
   }
   const root = resolve(dataDir);
@@ -79,6 +82,7 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
     demoTokens: join(root, 'demo-tokens.json'),
     streamCheckpoints: join(root, 'stream-checkpoints.json'),
     auditLog: join(root, 'audit.ndjson'),
+    cursorKey: join(root, 'cursor-key'),
   };
 };
 

@@ -13,7 +13,7 @@
  *
  * Audit records go to the container's sink (`functions/auth/audit-sink.ts`): the stack's audit log group.
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { AuditSource } from '../auth/audit';
 import { containerAuditSink } from '../auth/audit-sink';
 import { defaultAuthenticator, type SignedInClient } from '../auth/authenticate';
@@ -22,7 +22,7 @@ import { AccountNotAllowedError, AuthStore, InvalidAuthInputError, SessionRoleNo
 import { hashToken } from '../auth/tokens';
 import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';
-import { httpEndpoint } from '../http/endpoint';
+import { httpEndpoint, routedHandler } from '../http/endpoint';
 import { ApiError, invalidParameter } from '../http/errors';
 import { lastHeaderValue } from '../http/headers';
 import { SESSION_TOKEN_HEADER } from '../http/middlewares/required-headers';
@@ -60,7 +60,7 @@ const sourceOf = (requestId: string, event: APIGatewayProxyEvent | undefined): A
 };
 
 const openSession = httpEndpoint<SessionRequest, SessionResponseBody, ClientRecord>(
-  { path: '/sessions', parse: parseSessionRequest, status: 201 },
+  { path: '/sessions', method: 'POST', parse: parseSessionRequest, status: 201 },
   async ({ input, principal: client, requestId, event }) => {
     try {
       const { secretId } = client as SignedInClient;
@@ -74,7 +74,8 @@ const openSession = httpEndpoint<SessionRequest, SessionResponseBody, ClientReco
       throw error;
     }
   },
-).use(
+);
+openSession.use(
   signInAudit({
     sink: containerAuditSink,
     source: (request) => sourceOf(request.internal?.requestId ?? 'unknown', request.event),
@@ -82,7 +83,7 @@ const openSession = httpEndpoint<SessionRequest, SessionResponseBody, ClientReco
 );
 
 const endSession = httpEndpoint<undefined, SessionEndedResponseBody>(
-  { path: '/sessions/current', parse: noInput },
+  { path: '/sessions/current', method: 'DELETE', parse: noInput },
   async ({ principal, requestId, event }) => {
     const token = lastHeaderValue(event, SESSION_TOKEN_HEADER)?.trim() ?? '';
     // Deleted first, forgotten after: a failed delete leaves the session working everywhere, this container
@@ -95,5 +96,4 @@ const endSession = httpEndpoint<undefined, SessionEndedResponseBody>(
 );
 
 /** The function's handler: the endpoint of the path API Gateway matched. */
-export const handler = (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>
-  event.resource === '/sessions/current' ? endSession(event, context) : openSession(event, context);
+export const handler = routedHandler([openSession, endSession]);

@@ -159,13 +159,13 @@ const createClient = async (
 };
 
 /**
- * Creates the demo clients and their sessions: "Demo app" (search, reject and sessions, for users and
+ * Creates the demo clients and their sessions: "Demo app" (search, reject, jobs and sessions, for users and
  * operators, so every account: a platform's own portal) and "Search-only app" (search, for users of the first
  * demo account only: a third-party integration bound to its customer).
  */
 export const createDemoAuth = async (store: DemoAuthStore, accounts: DemoAccounts): Promise<DemoTokens> => {
   const clients = {
-    demoApp: await createClient(store, 'Demo app', ['search', 'reject', 'sessions'], ['user', 'operator'], '*'),
+    demoApp: await createClient(store, 'Demo app', ['search', 'reject', 'jobs', 'sessions'], ['user', 'operator'], '*'),
     searchOnlyApp: await createClient(store, 'Search-only app', ['search'], ['user'], [accounts.first]),
   };
   return { clients, sessions: await createSessions(store, clients, accounts) };

@@ -64,7 +64,7 @@ const parseRole = (text: string | undefined): Role => {
 
 export const createClientCommand: CliCommand = {
   name: 'create-client',
-  usage: `create-client --name <name> --grants <search,reject[,sessions]> (--accounts <id,…> | --all-accounts) [--session-roles user,operator] [--max-session-ttl <s>]
+  usage: `create-client --name <name> --grants <search,reject[,jobs][,sessions]> (--accounts <id,…> | --all-accounts) [--session-roles user,operator] [--max-session-ttl <s>]
       Registers a client and issues its first secret; prints {"clientId","token","secret"} (shown only now).
       Its sessions may belong only to the listed accounts (a client limited so may not open operator
       sessions), or to every account with --all-accounts.

@@ -11,9 +11,10 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { type AuditSink, type AuditSource, localOperator } from '../../../functions/auth/audit';
 import { auditLine, cloudWatchAuditSink, createLogsClient } from '../../../functions/auth/cloudwatch-audit';
 import { AuthStore } from '../../../functions/auth/store';
-import { documentClient } from '../../../functions/aws/dynamodb';
-import { resetConfig } from '../../../functions/config';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config, resetConfig } from '../../../functions/config';
 import { JobRepository } from '../../../functions/jobs/repository';
+import { batchDocumentClient } from '../../dynamodb/batch-client';
 import { fileAuditSink } from '../../logs/audit-file';
 import { dataPaths, IN_MEMORY, localStackEnvironment } from '../../paths';
 import { assertSearchDomainReady, describeSearchDomain, type SearchDomainState } from '../domain-status';
@@ -63,6 +64,23 @@ export const commandFor = (target: Target, command: string): string =>
 
 let audit: { sink: AuditSink; source: Promise<AuditSource> | undefined } | undefined;
 
+let client: DynamoDBDocumentClient | undefined;
+
+/**
+ * The commands' DynamoDB client, made once per command from the target's configuration: a patient one
+ * (../../dynamodb/batch-client.ts), since a command is batch work, not an API answer with a budget.
+ */
+const commandsClient = (): DynamoDBDocumentClient => {
+  const { region, dynamodbEndpoint } = config();
+  return (client ??= batchDocumentClient({ region, endpoint: dynamodbEndpoint }));
+};
+
+/** Forgets the commands' client (after each command: the next may act on another target). */
+export const resetCommandsClient = (): void => {
+  client?.destroy();
+  client = undefined;
+};
+
 /**
  * Who the operator is: under `--stack` the AWS identity the CLI acts as (STS GetCallerIdentity, asked once
  * per run), locally the OS user.
@@ -106,17 +124,17 @@ const cliAudit = (): AuditSink => (audit ??= { sink: auditSinkFor(undefined), so
 
 /** The auth table of the target; every credential issued or ended writes an audit record naming the operator. */
 export const authStore = async (): Promise<AuthStore> =>
-  new AuthStore(documentClient(), process.env.AUTH_TABLE as string, {
+  new AuthStore(commandsClient(), process.env.AUTH_TABLE as string, {
     audit: cliAudit(),
     source: await operatorSource(),
   });
 
 /** Operators' view of the target's auth table (clients, secrets and sessions by id). */
 export const authAdministration = (): AuthAdministration =>
-  new AuthAdministration(documentClient(), process.env.AUTH_TABLE as string, { audit: cliAudit() });
+  new AuthAdministration(commandsClient(), process.env.AUTH_TABLE as string, { audit: cliAudit() });
 
 /** The jobs table of the target. */
-export const jobRepository = (): JobRepository => new JobRepository(documentClient(), process.env.JOBS_TABLE as string);
+export const jobRepository = (): JobRepository => new JobRepository(commandsClient(), process.env.JOBS_TABLE as string);
 
 /**
  * Before a deployed index is rebuilt or verified: the domain exists, is created, is not being deleted and
