@@ -32,7 +32,8 @@ export const signInAudit = (options: SignInAuditOptions): HttpMiddleware => {
   const signInAuditOnError = async (request: HttpRequest): Promise<void> => {
     try {
       const error = toApiError(request.error);
-      if (ERROR_STATUS[error.code] >= 500) return;
+      // A dependency failure is not a refusal, nor is another method on the path a sign-in.
+      if (ERROR_STATUS[error.code] >= 500 || request.event?.httpMethod !== 'POST') return;
       const clientId = refusedClientId(request, request.error);
       const asked = request.context?.validatedRequest?.input as { accountId?: number; role?: string } | undefined;
       const { headerName, parameter } = error.context;
