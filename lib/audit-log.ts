@@ -2,7 +2,8 @@
  * The audit log: a CloudWatch Logs group of its own for the audit records of credentials (docs/contract.md
  * §2a), written by the sessions function and by the CLI under `--stack` (`OperatorPolicyArn`). It outlives
  * the stack: retained `auditRetentionDays` (400 by default) and kept when the stack is deleted, so a stack
- * torn down after an incident does not take its evidence with it. Its name is CloudFormation's own, so a
+ * torn down after an incident does not take its evidence with it — but deleted by the rollback of the
+ * deployment that created it (`RetainExceptOnCreate`, as the tables), which has no records yet. Its name is CloudFormation's own, so a
  * stack deployed again beside a kept group never collides with it; the `AuditLogGroupName` output names it.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
@@ -23,7 +24,7 @@ export class AuditLog extends Construct {
     super(scope, id);
     this.logGroup = new LogGroup(this, 'Group', {
       retention: props.retentionDays as RetentionDays,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
   }
 

@@ -183,7 +183,7 @@ describe('a stack built from a non-default configuration', () => {
 
   it('keeps logs for the configured retention, and the audit log its own 400 days by default', () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
-    const audit = groups.filter((group) => group.DeletionPolicy === 'Retain');
+    const audit = groups.filter((group) => group.DeletionPolicy === 'RetainExceptOnCreate');
     expect(audit.map((group) => group.Properties.RetentionInDays)).toEqual([DEFAULT_CONFIG.auditRetentionDays]);
     expect(
       new Set(groups.filter((group) => !audit.includes(group)).map((group) => group.Properties.RetentionInDays)),
