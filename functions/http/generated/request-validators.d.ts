@@ -13,6 +13,10 @@ export declare const validateRejectRequest: RequestValidator;
 export declare const validateRejectForm: RequestValidator;
 /** Validates against `components.schemas.SessionRequest`. */
 export declare const validateSessionRequest: RequestValidator;
+/** Validates against `components.schemas.AcceptRequest`. */
+export declare const validateAcceptRequest: RequestValidator;
+/** Validates against `components.schemas.AcceptForm`. */
+export declare const validateAcceptForm: RequestValidator;
 
 /** The top-level properties of `components.schemas.SearchRequest`, in schema order. */
 export declare const searchRequestFields: Readonly<Record<string, FormField>>;
@@ -20,3 +24,5 @@ export declare const searchRequestFields: Readonly<Record<string, FormField>>;
 export declare const rejectFormFields: Readonly<Record<string, FormField>>;
 /** The top-level properties of `components.schemas.SessionRequest`, in schema order. */
 export declare const sessionRequestFields: Readonly<Record<string, FormField>>;
+/** The top-level properties of `components.schemas.AcceptForm`, in schema order. */
+export declare const acceptFormFields: Readonly<Record<string, FormField>>;
