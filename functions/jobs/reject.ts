@@ -234,7 +234,8 @@ const REJECT_RULES: ReviewRules<FileRejection, RejectedFile, RejectedJob, Reject
     throw new FileRejectionRefusedError('file_not_rejectable', fileId, AMBIGUOUS_FILE_MESSAGE);
   },
   isRepeat: isSameRejection,
-  apply: (file, rejection, now) => ({ after: rejectedFile(file, rejection, now), movesReview: file.reviews !== null }),
+  // The new review replaces the current one, which moves to the history.
+  apply: (file, rejection, now) => ({ after: rejectedFile(file, rejection, now), movesReview: true }),
   state: 'rejected',
   sizeOf: (item, after, job, firstOfJob, now) => {
     const jobBytes = firstOfJob ? rejectedJobSize(job, now) : 0;

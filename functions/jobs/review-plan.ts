@@ -43,7 +43,7 @@ export interface FileChange {
   after: JobFile;
   from: ReviewState;
   to: ReviewState;
-  /** Whether the file's current review moves to `previousReviews` (a new review replaces it). */
+  /** Whether a new review replaces the current one, which (when there is one) moves to `previousReviews`. */
   movesReview: boolean;
 }
 

@@ -137,6 +137,7 @@ describe('GET /jobs/{id}/files', () => {
         isRejected: true,
         isReviewed: true,
         rejectionReason: 'Too dark',
+        reviews: { customRejection: 'Too dark', rejects: [], reviewDate: expect.any(String) },
         previousReviews: [],
       }),
     ]);
