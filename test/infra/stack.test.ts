@@ -82,7 +82,7 @@ describe('the search index setup at deploy time', () => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(6);
+    expect(functions).toHaveLength(7);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -96,6 +96,7 @@ describe('the functions', () => {
   it('gives each handler a function with a stable logical id that sam local invoke can name', () => {
     expect(Object.keys(resourcesOf('AWS::Lambda::Function')).sort()).toEqual([
       'IndexerFunction',
+      'JobsReadFunction',
       'RejectFunction',
       'SearchFieldsFunction',
       'SearchFunction',
@@ -135,7 +136,7 @@ describe('the tables', () => {
     ...('sortKey' in definition ? [{ AttributeName: definition.sortKey.name, KeyType: 'RANGE' }] : []),
   ];
 
-  it('builds the jobs table from its shared definition, with a new-and-old-images stream and the sparse file index', () => {
+  it('builds the jobs table from its shared definition, with a new-and-old-images stream, the sparse file index and the review index', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       KeySchema: keySchemaOf(JOBS_TABLE),
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
@@ -143,6 +144,14 @@ describe('the tables', () => {
         {
           IndexName: 'byFileId',
           KeySchema: [{ AttributeName: JOBS_TABLE.globalSecondaryIndexes[0].partitionKey.name, KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+        {
+          IndexName: 'byReview',
+          KeySchema: [
+            { AttributeName: 'reviewKey', KeyType: 'HASH' },
+            { AttributeName: 'fileId', KeyType: 'RANGE' },
+          ],
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
       ],
@@ -578,6 +587,7 @@ describe('alarms', () => {
       'SearchFieldsFunction',
       'RejectFunction',
       'SessionsFunction',
+      'JobsReadFunction',
       'IndexerFunction',
     ]) {
       const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions).includes(`"${id}"`));
