@@ -23,6 +23,13 @@ export const ERROR_MESSAGES = {
   file_not_found: 'The file does not exist.',
   file_not_rejectable: 'The file cannot be rejected in its current state.',
   job_archived: 'The job of the file is archived.',
+  job_not_found: 'The job does not exist.',
+  job_not_editable: 'The job cannot be edited in its current status.',
+  invalid_transition: 'The job cannot move to that status from its current one.',
+  file_not_deliverable: 'The file was accepted by the customer and cannot be delivered again.',
+  idempotency_key_reused: 'The Idempotency-Key was already used for a different request.',
+  precondition_required: 'The request must carry an If-Match header with the job\'s current ETag.',
+  precondition_failed: 'The job was changed since the version in If-Match.',
   internal_error: 'An unexpected error occurred.',
   service_unavailable: 'The service is temporarily unavailable. Retry later.',
 } as const satisfies Record<string, string>;

@@ -24,6 +24,13 @@ export const ERROR_STATUS = {
   file_not_found: 404,
   file_not_rejectable: 409,
   job_archived: 410,
+  job_not_found: 404,
+  job_not_editable: 409,
+  invalid_transition: 409,
+  file_not_deliverable: 409,
+  idempotency_key_reused: 409,
+  precondition_required: 428,
+  precondition_failed: 412,
   internal_error: 500,
   service_unavailable: 503,
 } as const satisfies Record<ErrorCode, number>;
