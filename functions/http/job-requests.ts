@@ -60,13 +60,11 @@ export const parseCreateJobRequest = (body: RequestBody): CreateJobRequest => {
     tags: checked.tags ?? [],
     accountId: checked.accountId,
     accountName: checked.accountName,
-    files: (checked.files ?? []).map(
-      (file): NewFile => ({
-        fileName: file.fileName,
-        tags: file.tags ?? [],
-        remarkToProcessor: file.remarkToProcessor ?? '',
-      }),
-    ),
+    files: (checked.files ?? []).map((file): NewFile => ({
+      fileName: file.fileName,
+      tags: file.tags ?? [],
+      remarkToProcessor: file.remarkToProcessor ?? '',
+    })),
   };
 };
 

@@ -82,7 +82,11 @@ export class IdAllocator {
         UpdateExpression: 'SET #next = if_not_exists(#next, :first) + :size',
         ConditionExpression: 'attribute_not_exists(#next) OR #next <= :lastStart',
         ExpressionAttributeNames: COUNTER_NAMES,
-        ExpressionAttributeValues: { ':first': API_ID_RANGE.first, ':size': size, ':lastStart': API_ID_RANGE.end - size },
+        ExpressionAttributeValues: {
+          ':first': API_ID_RANGE.first,
+          ':size': size,
+          ':lastStart': API_ID_RANGE.end - size,
+        },
         ReturnValues: 'UPDATED_NEW',
       });
       const end = attributes?.next;

@@ -141,7 +141,12 @@ export class IdempotencyStore {
       Key: { pk: claim.pk, sk: claim.sk },
       UpdateExpression: 'SET #state = :done, #answer = :answer REMOVE #claimedAt',
       ConditionExpression: '#token = :token',
-      ExpressionAttributeNames: { '#state': 'state', '#answer': 'answer', '#token': 'token', '#claimedAt': 'claimedAt' },
+      ExpressionAttributeNames: {
+        '#state': 'state',
+        '#answer': 'answer',
+        '#token': 'token',
+        '#claimedAt': 'claimedAt',
+      },
       ExpressionAttributeValues: { ':done': 'done', ':answer': answer, ':token': claim.token },
     });
     return answer;

@@ -133,7 +133,8 @@ describe('the created job', () => {
   it('of 1,000 files leaves nothing a reader can see when the write fails before its job item', async () => {
     const failing = {
       send: async (command: unknown) => {
-        if (command instanceof TransactWriteCommand) throw Object.assign(new Error('boom'), { name: 'InternalFailure' });
+        if (command instanceof TransactWriteCommand)
+          throw Object.assign(new Error('boom'), { name: 'InternalFailure' });
         return documents.send(command as never);
       },
     } as unknown as DynamoDBDocumentClient;
@@ -207,7 +208,8 @@ describe('Idempotency-Key', () => {
   it('lets a retry run again after the first request failed', async () => {
     const failing = {
       send: async (command: unknown) => {
-        if (command instanceof TransactWriteCommand) throw Object.assign(new Error('boom'), { name: 'InternalFailure' });
+        if (command instanceof TransactWriteCommand)
+          throw Object.assign(new Error('boom'), { name: 'InternalFailure' });
         return documents.send(command as never);
       },
     } as unknown as DynamoDBDocumentClient;
