@@ -20,15 +20,20 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { type ApiFunctionName, apiFunctions } from '../functions/http/routes';
 import { lambdaContext } from '../local/gateway/api-event';
 import { loadDemoTokens } from '../local/demo/auth';
 import { DEFAULT_DATA_DIR, dataPaths, localStackEnvironment } from '../local/paths';
 import '../local/search/use-embedded-engine';
 
 /** The handler modules `invoke` runs, by function name (the entry file under `functions/handlers/`). */
-export const INVOKABLE_FUNCTIONS = ['search', 'search-fields', 'reject', 'sessions', 'indexer'] as const;
+export type InvokableFunction = ApiFunctionName | 'indexer';
 
-export type InvokableFunction = (typeof INVOKABLE_FUNCTIONS)[number];
+/** Every API function of the route table, and the indexer. */
+export const INVOKABLE_FUNCTIONS: readonly InvokableFunction[] = [
+  ...apiFunctions().map((fn) => fn.functionName),
+  'indexer',
+];
 
 /** The repository root. */
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');

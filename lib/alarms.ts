@@ -1,14 +1,16 @@
 /**
  * The stack's alarms: function errors and throttles, the indexer falling behind its stream, stream
- * records given up on, API 5xx answers and an unhealthy search domain. Each notifies an SNS topic when it
+ * records given up on, API 5xx answers, many refused `POST /sessions` requests and an unhealthy search domain. Each notifies an SNS topic when it
  * fires and when it recovers: the stack's own topic (with an optional email subscription), or an existing
  * topic that replaces it.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Aws, Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, type IMetric, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Domain } from 'aws-cdk-lib/aws-opensearchservice';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -21,12 +23,30 @@ import { Construct } from 'constructs';
  */
 export const REFUSED_SESSION_REQUESTS_THRESHOLD = 50;
 
+/**
+ * The fields of the line the functions log for every request they refuse (the shared chain's error
+ * formatter, with the Lambda context's keys): the refused-sessions metric counts the sessions function's
+ * lines with these values. API Gateway's own per-method metrics cannot serve: every route is an `ANY`
+ * method, so a `Method=POST` dimension names no method the stage has.
+ */
+export const REFUSED_SESSION_LOG_LINE = { message: 'Request refused', method: 'POST' } as const;
+
+/** The metric the stack derives from those lines: its namespace, its name and its one dimension. */
+export const REFUSED_SESSIONS_METRIC = {
+  namespace: 'JobsApi',
+  metricName: 'SessionsRefused',
+  /** The function's name, from the line's `function_name` key. */
+  dimension: 'FunctionName',
+} as const;
+
 /** How far behind its stream the indexer may fall before the alarm fires, in milliseconds. */
 export const ITERATOR_AGE_THRESHOLD_MS = 60_000;
 
 export interface JobsApiAlarmsProps {
   /** Every function, by a short name used in the alarm ids. */
   functions: Record<string, IFunction>;
+  /** The function serving `POST /sessions`, whose log lines the refused-sessions metric counts. */
+  sessions: IFunction;
   indexer: IFunction;
   deadLetterQueue: IQueue;
   api: RestApi;
@@ -75,22 +95,10 @@ export class JobsApiAlarms extends Construct {
       props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: FIVE_MINUTES }),
     );
     this.atLeastOnce('Api5xx', 'The API answered 5xx', props.api.metricServerError({ period: FIVE_MINUTES }));
-    // API Gateway's per-method metrics (the stage's metricsEnabled) count the 4xx answers of POST /sessions.
     this.add(
       'SessionsRefused',
       'Many POST /sessions requests were refused (a leaked client token tried, or a broken integration)',
-      new Metric({
-        namespace: 'AWS/ApiGateway',
-        metricName: '4XXError',
-        dimensionsMap: {
-          ApiName: props.api.restApiName,
-          Stage: props.api.deploymentStage.stageName,
-          Resource: '/sessions',
-          Method: 'POST',
-        },
-        statistic: 'Sum',
-        period: FIVE_MINUTES,
-      }),
+      this.refusedSessions(props.sessions),
       REFUSED_SESSION_REQUESTS_THRESHOLD,
       1,
     );
@@ -104,6 +112,51 @@ export class JobsApiAlarms extends Construct {
       'The search domain blocks writes',
       props.domain.metricClusterIndexWritesBlocked({ period: Duration.minutes(1) }),
     );
+    if (this.topic instanceof Topic) this.letAlarmsPublish(this.topic);
+  }
+
+  /**
+   * A topic policy replaces SNS's default one, and `enforceSSL` writes a policy holding only its deny
+   * without TLS: nothing would let CloudWatch publish, and every alarm action would fail. This statement
+   * lets CloudWatch publish for this stack's alarms only (each by its ARN, in this account), beside the
+   * TLS deny (CloudWatch publishes over TLS).
+   */
+  private letAlarmsPublish(topic: Topic): void {
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AlarmsPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+          ArnEquals: { 'aws:SourceArn': this.alarms.map((alarm) => alarm.alarmArn) },
+        },
+      }),
+    );
+  }
+
+  /** The count of refused `POST /sessions` requests, from the sessions function's log lines. */
+  private refusedSessions(sessions: IFunction): IMetric {
+    const logGroup = sessions.logGroup;
+    const { namespace, metricName, dimension } = REFUSED_SESSIONS_METRIC;
+    const filter = new MetricFilter(this, 'SessionsRefusedFilter', {
+      logGroup,
+      filterPattern: FilterPattern.all(
+        ...Object.entries(REFUSED_SESSION_LOG_LINE).map(([key, value]) =>
+          FilterPattern.stringValue(`$.${key}`, '=', value),
+        ),
+      ),
+      metricNamespace: namespace,
+      metricName,
+      metricValue: '1',
+      dimensions: { [dimension]: '$.function_name' },
+    });
+    return filter.metric({
+      dimensionsMap: { [dimension]: sessions.functionName },
+      statistic: 'Sum',
+      period: FIVE_MINUTES,
+    });
   }
 
   private createTopic(props: JobsApiAlarmsProps): Topic {

@@ -7,7 +7,7 @@ import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-li
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { ROUTES } from '../functions/http/routes';
+import { type ApiFunctionName, apiFunctions, methodsOf, pathsOf, ROUTES, routeFor } from '../functions/http/routes';
 import { authKeys, JOBS_TABLE } from '../functions/tables';
 import { JobsApiAlarms } from './alarms';
 import { AuthTable } from './auth-table';
@@ -47,8 +47,13 @@ export const searchDomainName = (stage: string): string =>
     Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Aws.STACK_ID)))),
   ]);
 
-/** The functions of the stack, by construct name. */
-export type FunctionName = 'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'Indexer';
+/** A handler module's name as a construct name: `search-fields` → `SearchFields`. */
+type PascalCase<Name extends string> = Name extends `${infer Head}-${infer Tail}`
+  ? `${Capitalize<Head>}${PascalCase<Tail>}`
+  : Capitalize<Name>;
+
+/** The functions of the stack, by construct name: one per API function of the route table, and the indexer. */
+export type FunctionName = PascalCase<ApiFunctionName> | 'Indexer';
 
 /** The name of a handler module's function: `search-fields` → `SearchFields`. */
 export const functionNameOf = (module: string): FunctionName =>
@@ -57,23 +62,24 @@ export const functionNameOf = (module: string): FunctionName =>
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('') as FunctionName;
 
-/** The API endpoints of the route table, each with its handler module and function name. */
+/** The API endpoints of the route table (one method of one path each), with their function's name. */
 export const API_ENDPOINTS = ROUTES.map((route) => ({
   name: functionNameOf(route.functionName),
   module: route.functionName,
   path: route.path,
-  description: `${route.methods.join(', ')} ${route.path}`,
+  method: route.method,
+  description: `${route.method} ${route.path}`,
 }));
 
-/** The API functions: one per handler module, serving every path of the route table that names it. */
-export const API_FUNCTIONS = [...new Set(API_ENDPOINTS.map((endpoint) => endpoint.module))].map((module) => {
-  const endpoints = API_ENDPOINTS.filter((endpoint) => endpoint.module === module);
-  return {
-    name: functionNameOf(module),
-    module,
-    description: endpoints.map((endpoint) => endpoint.description).join(' and '),
-  };
-});
+/** The API's paths, each with every method it answers (the dashboard shows one line per path). */
+export const API_PATHS = pathsOf().map((path) => ({ path, description: `${methodsOf(path).join(', ')} ${path}` }));
+
+/** The API functions: one per handler module, serving every endpoint of the route table that names it. */
+export const API_FUNCTIONS = apiFunctions().map(({ functionName, routes }) => ({
+  name: functionNameOf(functionName),
+  module: functionName,
+  description: routes.map((route) => `${route.method} ${route.path}`).join(' and '),
+}));
 
 export interface JobsApiStackProps extends StackProps {
   config: JobsApiConfig;
@@ -171,6 +177,7 @@ export class JobsApiStack extends Stack {
       stageName: config.stage,
       routes: API_ENDPOINTS.map((endpoint) => ({
         path: endpoint.path,
+        method: endpoint.method,
         handler: this.functions[endpoint.name].function,
       })),
       throttleRateLimit: config.throttleRateLimit,
@@ -203,6 +210,7 @@ export class JobsApiStack extends Stack {
     };
     this.alarms = new JobsApiAlarms(this, 'Alarms', {
       functions: functionsByName,
+      sessions: this.functions[functionNameOf(routeFor('/sessions').functionName)].function,
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       api: this.restApi.api,
@@ -216,7 +224,7 @@ export class JobsApiStack extends Stack {
       dashboardName: `jobs-api-${config.stage}-${Aws.REGION}`,
       api: this.restApi.api,
       stageName: config.stage,
-      endpoints: API_ENDPOINTS.map((endpoint) => ({ path: endpoint.path, label: endpoint.description })),
+      endpoints: API_PATHS.map((endpoint) => ({ path: endpoint.path, label: endpoint.description })),
       functions: functionsByName,
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,

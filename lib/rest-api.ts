@@ -1,6 +1,8 @@
 /**
- * The REST API: one resource per endpoint path, every method of it (`ANY`) proxied to the endpoint's
- * function so the function's middy chain answers wrong methods with 405 and `Allow`. What API Gateway
+ * The REST API: one resource per endpoint path (`{id}` a path parameter). The function of the path's first
+ * route takes every method (`ANY`), so its middy chain answers wrong methods with 405 and `Allow`; another
+ * function serving the same path (a path read by one function and written by another) takes its own
+ * methods, which API Gateway matches before `ANY`. What API Gateway
  * answers by itself (unknown paths, oversized bodies, throttling, integration failures and timeouts,
  * blocked requests) carries the contract's JSON error body, and API Gateway's request id both in it and
  * in `X-Request-Id`, as the functions' answers do. `x-gateway-responses` in openapi.yaml and the table in
@@ -22,10 +24,12 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ERROR_CATALOGUE, type ErrorCode } from '../functions/http/errors';
 
-/** One endpoint path and the function that serves every method on it. */
+/** One method of one resource path and the function that serves it. */
 export interface ApiRoute {
-  /** Resource path, `/search/fields`. */
+  /** Resource path, `/search/fields` or `/jobs/{id}`. */
   path: string;
+  /** The HTTP method, `GET`. */
+  method: string;
   handler: IFunction;
 }
 
@@ -152,9 +156,16 @@ export class JobsRestApi extends Construct {
     // The stage starts logging once it exists, so the group must exist before it.
     this.api.deploymentStage.node.addDependency(this.executionLogs);
 
-    for (const route of props.routes) {
-      const integration = new LambdaIntegration(route.handler, { proxy: true, timeout: props.integrationTimeout });
-      this.api.root.resourceForPath(route.path).addMethod('ANY', integration);
+    for (const path of [...new Set(props.routes.map((route) => route.path))]) {
+      const resource = this.api.root.resourceForPath(path);
+      const routes = props.routes.filter((route) => route.path === path);
+      const integrationOf = (handler: IFunction): LambdaIntegration =>
+        new LambdaIntegration(handler, { proxy: true, timeout: props.integrationTimeout });
+      const fallback = routes[0]!.handler;
+      resource.addMethod('ANY', integrationOf(fallback));
+      for (const route of routes.filter((candidate) => candidate.handler !== fallback)) {
+        resource.addMethod(route.method, integrationOf(route.handler));
+      }
     }
 
     for (const answer of GATEWAY_ANSWERS) {

@@ -7,12 +7,13 @@ export type Role = 'user' | 'operator';
 export const ROLES: readonly Role[] = ['user', 'operator'];
 
 /**
- * An operation a client may be granted. `search` covers both search endpoints, `reject` covers /reject,
- * `sessions` lets the client's backend open sessions with its secret (`POST /sessions`).
+ * An operation a client may be granted. `search` covers both search endpoints, `reject` covers the
+ * customer's review (`/reject` and `/accept`), `jobs` every `/jobs` path, `sessions` lets the client's
+ * backend open sessions with its secret (`POST /sessions`).
  */
-export type Grant = 'search' | 'reject' | 'sessions';
+export type Grant = 'search' | 'reject' | 'jobs' | 'sessions';
 
-export const GRANTS: readonly Grant[] = ['search', 'reject', 'sessions'];
+export const GRANTS: readonly Grant[] = ['search', 'reject', 'jobs', 'sessions'];
 
 /** The caller of a request, once authenticated. */
 export interface Principal {

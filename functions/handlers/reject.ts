@@ -16,6 +16,6 @@ import { parseRejectRequest, type RejectRequest } from '../http/reject-request';
 const rejectFiles = (): RejectFiles => new RejectFiles({ client: documentClient(), tableName: config().jobsTable });
 
 export const handler = httpEndpoint<RejectRequest, RejectResponseBody>(
-  { path: '/reject', parse: parseRejectRequest },
+  { path: '/reject', method: 'POST', parse: parseRejectRequest },
   ({ input, principal }) => rejectFiles().run(input, principal),
 );

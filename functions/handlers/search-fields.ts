@@ -22,7 +22,7 @@ export interface SearchFieldsResponseBody {
 }
 
 export const handler = httpEndpoint(
-  { path: '/search/fields', parse: noInput },
+  { path: '/search/fields', method: 'GET', parse: noInput },
   async ({ principal }): Promise<SearchFieldsResponseBody> => ({
     _type: 'SearchFieldsResponseBody',
     fields: fieldsFor(principal.role).map(({ id, name, isOperatorOnly, isUserOnly, seqno }) => ({

@@ -9,7 +9,7 @@ import { searchIndex } from '../search/engine';
 import { type SearchResponseBody, toSearchResponseBody } from '../search/response';
 
 export const handler = httpEndpoint<SearchCriteria, SearchResponseBody>(
-  { path: '/search', parse: parseSearchCriteria },
+  { path: '/search', method: 'POST', parse: parseSearchCriteria },
   async ({ input, principal }) => {
     const index = await searchIndex();
     const result = await index.search(toSearchQuery(input, principal));

@@ -10,7 +10,7 @@
  *   the calling client and makes this container forget it at once (`200`); a session already ended is
  *   `401 invalid_session`.
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { type AuditSource, loggerAuditSink } from '../auth/audit';
 import { defaultAuthenticator } from '../auth/authenticate';
 import type { ClientRecord } from '../auth/records';
@@ -18,7 +18,7 @@ import { AuthStore, InvalidAuthInputError, SessionRoleNotAllowedError } from '..
 import { hashToken } from '../auth/tokens';
 import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';
-import { httpEndpoint } from '../http/endpoint';
+import { httpEndpoint, routedHandler } from '../http/endpoint';
 import { ApiError, invalidParameter } from '../http/errors';
 import { lastHeaderValue } from '../http/headers';
 import { SESSION_TOKEN_HEADER } from '../http/middlewares/required-headers';
@@ -55,7 +55,7 @@ const sourceOf = (requestId: string, event: APIGatewayProxyEvent): AuditSource =
 };
 
 const openSession = httpEndpoint<SessionRequest, SessionResponseBody, ClientRecord>(
-  { path: '/sessions', parse: parseSessionRequest, status: 201 },
+  { path: '/sessions', method: 'POST', parse: parseSessionRequest, status: 201 },
   async ({ input, principal: client, requestId, event }) => {
     try {
       const session = await authStore().openSession({ ...input, client }, sourceOf(requestId, event));
@@ -69,7 +69,7 @@ const openSession = httpEndpoint<SessionRequest, SessionResponseBody, ClientReco
 );
 
 const endSession = httpEndpoint<undefined, SessionEndedResponseBody>(
-  { path: '/sessions/current', parse: noInput },
+  { path: '/sessions/current', method: 'DELETE', parse: noInput },
   async ({ principal, requestId, event }) => {
     const token = lastHeaderValue(event, SESSION_TOKEN_HEADER)?.trim() ?? '';
     defaultAuthenticator().forgetSession(token);
@@ -80,5 +80,4 @@ const endSession = httpEndpoint<undefined, SessionEndedResponseBody>(
 );
 
 /** The function's handler: the endpoint of the path API Gateway matched. */
-export const handler = (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>
-  event.resource === '/sessions/current' ? endSession(event, context) : openSession(event, context);
+export const handler = routedHandler([openSession, endSession]);

@@ -9,7 +9,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { logger } from '../observability';
 import { acceptCheck } from './middlewares/accept';
 import { authentication } from './middlewares/authentication';
@@ -26,15 +26,16 @@ import { validation } from './middlewares/validation';
 import type { EndpointRequest, RequestBody } from './request';
 import { jsonResponse } from './response';
 import { JSON_MEDIA_TYPE } from './media-type';
-import { type RoutePath, routeFor } from './routes';
+import { type Route, type RouteMethod, type RoutePath, routeFor } from './routes';
 import type { Principal } from '../auth/principal';
 import type { Caller, EndpointContext, HttpState } from './state';
 import { CREDENTIAL_HEADERS } from './middlewares/required-headers';
 
 /** What an endpoint declares besides its handler. */
 export interface EndpointOptions<TInput, TCaller extends Caller> {
-  /** The endpoint's path; its methods and required grant come from the route table. */
+  /** The endpoint's path and method; its grant, credentials and the path's other methods come from the route table. */
   path: RoutePath;
+  method: RouteMethod;
   /**
    * Validates the body (an object, either encoding) into the handler's input, throwing
    * `invalidParameter(name)` for the first bad field; `noInput` for endpoints that read no body.
@@ -52,7 +53,7 @@ export const httpEndpoint = <TInput, TResult extends object, TCaller extends Cal
   options: EndpointOptions<TInput, TCaller>,
   handler: (request: EndpointRequest<TInput, TCaller>) => Promise<TResult>,
 ) => {
-  const route = routeFor(options.path);
+  const route = routeFor(options.path, options.method);
 
   const endpointHandler = async (
     event: APIGatewayProxyEvent,
@@ -64,7 +65,7 @@ export const httpEndpoint = <TInput, TResult extends object, TCaller extends Cal
     return jsonResponse(options.status ?? 200, result, validatedRequest.requestId);
   };
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, EndpointContext<TInput, TCaller>, HttpState>(
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, EndpointContext<TInput, TCaller>, HttpState>(
     endpointHandler,
   ).use([
     injectLambdaContext(logger, { resetKeys: true }),
@@ -79,7 +80,27 @@ export const httpEndpoint = <TInput, TResult extends object, TCaller extends Cal
     authorization({ grant: route.grant }),
     bodySize(),
     bodyParser(),
-    validation<TInput, TCaller>({ parse: options.parse }),
+    validation<TInput, TCaller>({ parse: options.parse, path: route.path }),
     errorFormatter(),
   ]);
+  return Object.assign(chain, { route });
 };
+
+/** A Lambda handler of one endpoint, as {@link httpEndpoint} builds it. */
+export type EndpointHandler = ((event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>) & {
+  readonly route: Route;
+};
+
+/**
+ * The handler of a function that serves several endpoints: each request goes to the endpoint of its
+ * resource (the route's path, which API Gateway and the local server put in `event.resource`) and method;
+ * a method none of them serves goes to an endpoint of the path, whose chain answers `405` with `Allow`.
+ */
+export const routedHandler =
+  (endpoints: readonly EndpointHandler[]) =>
+  (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const ofPath = endpoints.filter((endpoint) => endpoint.route.path === event.resource);
+    const chosen = ofPath.find((endpoint) => endpoint.route.method === event.httpMethod) ?? ofPath[0] ?? endpoints[0];
+    if (chosen === undefined) throw new Error('A routed handler needs at least one endpoint');
+    return chosen(event, context);
+  };

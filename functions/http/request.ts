@@ -3,6 +3,7 @@
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal';
+import type { PathParameters } from './path-parameters';
 import type { Caller } from './state';
 
 /**
@@ -18,6 +19,8 @@ export interface RequestBody {
 export interface EndpointRequest<TInput, TCaller extends Caller = Principal> {
   /** The validated input (the endpoint's `parse` result; `undefined` for GET endpoints). */
   input: TInput;
+  /** The route's path parameters, validated (`{ id: 42 }` for `/jobs/42`); empty for a literal path. */
+  params: PathParameters;
   principal: TCaller;
   requestId: string;
   event: APIGatewayProxyEvent;

@@ -12,6 +12,7 @@ import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Grant, Principal } from '../auth/principal';
 import type { ClientRecord } from '../auth/records';
+import type { PathParameters } from './path-parameters';
 import type { RequestBody } from './request';
 
 /** The body as it was decoded, before it is known to be an object. */
@@ -41,6 +42,7 @@ export type Caller = Principal | ClientRecord;
 /** What the validation middleware hands the endpoint's handler. */
 export interface ValidatedRequest<TInput, TCaller extends Caller = Principal> {
   input: TInput;
+  params: PathParameters;
   principal: TCaller;
   requestId: string;
 }

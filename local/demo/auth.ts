@@ -156,12 +156,12 @@ const createClient = async (
 };
 
 /**
- * Creates the demo clients ("Demo app": search, reject and sessions, for users and operators; "Search-only
+ * Creates the demo clients ("Demo app": search, reject, jobs and sessions, for users and operators; "Search-only
  * app": search, for users) and their sessions.
  */
 export const createDemoAuth = async (store: DemoAuthStore, accounts: DemoAccounts): Promise<DemoTokens> => {
   const clients = {
-    demoApp: await createClient(store, 'Demo app', ['search', 'reject', 'sessions'], ['user', 'operator']),
+    demoApp: await createClient(store, 'Demo app', ['search', 'reject', 'jobs', 'sessions'], ['user', 'operator']),
     searchOnlyApp: await createClient(store, 'Search-only app', ['search'], ['user']),
   };
   return { clients, sessions: await createSessions(store, clients, accounts) };

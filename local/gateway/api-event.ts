@@ -21,8 +21,10 @@ export const DEFAULT_INVOCATION_BUDGET_MS = 10_000;
 
 /** What the event needs besides the request itself. */
 export interface ProxyEventOptions {
-  /** The route's resource path (`/search`); defaults to the request path. */
+  /** The route's resource path (`/search`, `/jobs/{id}`); defaults to the request path. */
   resource?: string;
+  /** The values of the resource's path parameters (`{ id: "42" }`); none by default. */
+  pathParameters?: Readonly<Record<string, string>>;
   /** The API Gateway request id; a fresh UUID by default. */
   requestId?: string;
   /** When the request arrived (epoch milliseconds); now by default. */
@@ -160,7 +162,10 @@ export const toProxyEvent = (
     headers,
     multiValueHeaders,
     ...eventQuery(url.search),
-    pathParameters: null,
+    pathParameters:
+      options.pathParameters === undefined || Object.keys(options.pathParameters).length === 0
+        ? null
+        : { ...options.pathParameters },
     stageVariables: null,
     requestContext: {
       accountId: LOCAL_ACCOUNT_ID,

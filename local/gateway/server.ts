@@ -11,7 +11,13 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { ApiError, type ErrorCode, type ErrorContext } from '../../functions/http/errors';
 import { MAX_BODY_BYTES } from '../../functions/http/middlewares/body-size';
 import { errorResponse } from '../../functions/http/response';
-import { findRoute, type Route } from '../../functions/http/routes';
+import {
+  type ApiFunctionName,
+  dispatchRoute,
+  matchPath,
+  type PathMatch,
+  type Route,
+} from '../../functions/http/routes';
 import {
   assertProxyResult,
   decodePath,
@@ -39,7 +45,7 @@ export { MAX_BODY_BYTES };
 export const BODY_READ_LIMIT = MAX_BODY_BYTES + 64 * 1024;
 
 /** The entry modules of the routes: the same files Lambda runs, loaded when first requested. */
-const ROUTE_MODULES: Record<Route['functionName'], () => Promise<{ handler: unknown }>> = {
+const ROUTE_MODULES: Record<ApiFunctionName, () => Promise<{ handler: unknown }>> = {
   search: () => import('../../functions/handlers/search'),
   'search-fields': () => import('../../functions/handlers/search-fields'),
   reject: () => import('../../functions/handlers/reject'),
@@ -211,7 +217,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
   const headersTimeoutMs = Math.min(settings.headersTimeoutMs ?? settings.requestTimeoutMs, settings.requestTimeoutMs);
   /** The request id of the request each connection is receiving, for an answer written to the socket. */
   const socketRequestIds = new WeakMap<Socket, string>();
-  const handlers = new Map<Route['functionName'], Promise<ProxyHandler>>();
+  const handlers = new Map<ApiFunctionName, Promise<ProxyHandler>>();
 
   const handlerOf = (route: Route): Promise<ProxyHandler> => {
     let loading = handlers.get(route.functionName);
@@ -236,9 +242,22 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
     settings.onRequest({ ...rest, status: result.statusCode, durationMs: Date.now() - started });
   };
 
-  const invoke = async (route: Route, request: IncomingMessage, body: Buffer, requestId: string, started: number) => {
+  const invoke = async (
+    match: PathMatch,
+    request: IncomingMessage,
+    body: Buffer,
+    requestId: string,
+    started: number,
+  ): Promise<APIGatewayProxyResult> => {
+    // The function of the request's method, else the path's first one, which answers 405 (API Gateway's ANY).
+    const route = dispatchRoute(match, (request.method ?? 'GET').toUpperCase());
     const handler = await handlerOf(route);
-    const event = toProxyEvent(request, body, { resource: route.path, requestId, requestTimeEpoch: started });
+    const event = toProxyEvent(request, body, {
+      resource: match.path,
+      pathParameters: match.parameters,
+      requestId,
+      requestTimeEpoch: started,
+    });
     const context = lambdaContext({
       functionName: `${settings.functionNamePrefix}-${route.functionName}`,
       budgetMs: settings.invocationBudgetMs,
@@ -264,8 +283,8 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
       settings.onRequest({ requestId, method, path, status: response.statusCode, durationMs: Date.now() - started });
       return;
     }
-    const route = findRoute(path);
-    if (route === undefined) {
+    const match = matchPath(path);
+    if (match === undefined) {
       respond(request, response, localAnswer('not_found', requestId), entry);
       return;
     }
@@ -280,7 +299,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
       return; // the client is gone (or timed out and was answered 408): nobody to answer
     }
     try {
-      respond(request, response, await invoke(route, request, body, requestId, started), entry);
+      respond(request, response, await invoke(match, request, body, requestId, started), entry);
     } catch (error) {
       const answer =
         error instanceof InvocationTimeoutError

@@ -5,11 +5,12 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../functions/http/routes';
+import { pathsOf } from '../../functions/http/routes';
 import { buildJobsApi } from '../../lib/app';
 import { TEMPLATE_ONLY } from './template-only';
 import type { JobsApiStack } from '../../lib/jobs-api-stack';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
+import { alarmDeliveries, judgePublish, resolverFor, topicPoliciesOf } from '../support/alarm-delivery';
 
 type Json = Record<string, unknown>;
 
@@ -72,6 +73,53 @@ describe('alarm notifications', () => {
   });
 
   // alarmTopicArn in place of the topic: test/infra/stack-config.test.ts.
+});
+
+describe('alarm delivery, as SNS judges CloudWatch publishing to the topic', () => {
+  const target = { account: '123456789012', region: 'eu-west-1' };
+  const resources = () => template.toJSON().Resources as Record<string, { Type: string; Properties?: Json }>;
+  const topicPolicy = () => {
+    const resolve = resolverFor(resources(), target);
+    const [topicArn, policy] = [...topicPoliciesOf(resources(), resolve)][0]!;
+    return { topicArn, policy, resolve };
+  };
+
+  it('lets cloudwatch.amazonaws.com publish every action of every alarm under the synthesized topic policy', async () => {
+    const deliveries = await alarmDeliveries(template.toJSON() as never, target);
+    expect(deliveries.length).toBe(2 * stack.alarms.alarms.length);
+    const undelivered = deliveries.filter((delivery) => delivery.verdict !== 'Allowed');
+    expect(undelivered.map((delivery) => `${delivery.alarm} → ${delivery.topicArn}: ${delivery.verdict}`)).toEqual([]);
+  });
+
+  it('keeps the deny without TLS beside the statement that lets the alarms publish', async () => {
+    const { topicArn, policy, resolve } = topicPolicy();
+    const alarm = {
+      arn: resolve({
+        'Fn::GetAtt': [Object.keys(resourcesOf(template, 'AWS::CloudWatch::Alarm'))[0], 'Arn'],
+      }) as string,
+      account: target.account,
+    };
+    expect(await judgePublish(topicArn, policy, alarm, false)).toBe('ExplicitlyDenied');
+  });
+
+  it('lets only this stack’s alarms in this account publish', async () => {
+    const { topicArn, policy } = topicPolicy();
+    const foreign = `arn:aws:cloudwatch:${target.region}:${target.account}:alarm:someone-elses-alarm`;
+    expect(await judgePublish(topicArn, policy, { arn: foreign, account: target.account })).toBe('ImplicitlyDenied');
+    const [alarmId] = Object.keys(resourcesOf(template, 'AWS::CloudWatch::Alarm'));
+    const otherAccount = `arn:aws:cloudwatch:${target.region}:210987654321:alarm:${alarmId}`;
+    expect(await judgePublish(topicArn, policy, { arn: otherAccount, account: '210987654321' })).toBe(
+      'ImplicitlyDenied',
+    );
+  });
+
+  it('would fail delivery under the TLS deny alone, as SNS answers a policy that replaces its default one', async () => {
+    const { topicArn, policy, resolve } = topicPolicy();
+    const denyOnly = { ...policy, Statement: policy.Statement.filter((statement) => statement.Effect === 'Deny') };
+    const [alarmId] = Object.keys(resourcesOf(template, 'AWS::CloudWatch::Alarm'));
+    const alarm = { arn: resolve({ 'Fn::GetAtt': [alarmId, 'Arn'] }) as string, account: target.account };
+    expect(await judgePublish(topicArn, denyOnly, alarm)).toBe('ImplicitlyDenied');
+  });
 });
 
 describe('alarm notifications with alarmEmail', () => {
@@ -140,11 +188,12 @@ describe('the dashboard', () => {
       [/^4xx/, '4XXError', 'Sum'],
       [/^5xx/, '5XXError', 'Sum'],
     ] as const;
-    expect(ROUTES.length).toBeGreaterThan(0);
+    const paths = pathsOf();
+    expect(paths.length).toBeGreaterThan(0);
     for (const [title, metric, statistic] of figures) {
       const shown = linesOf(title);
-      expect(shown, String(title)).toHaveLength(ROUTES.length);
-      for (const route of ROUTES) {
+      expect(shown, String(title)).toHaveLength(paths.length);
+      for (const route of paths.map((path) => ({ path }))) {
         const search =
           `SEARCH('{AWS/ApiGateway,ApiName,Method,Resource,Stage} MetricName="${metric}" ApiName="jobs-api-prod" ` +
           `Stage="prod" Resource="${route.path}"', '${statistic}', 60)`;

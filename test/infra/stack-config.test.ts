@@ -6,7 +6,10 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { buildJobsApi } from '../../lib/app';
+import { alarmDeliveries } from '../support/alarm-delivery';
 import { TEMPLATE_ONLY } from './template-only';
 import {
   type ContextReader,
@@ -15,6 +18,8 @@ import {
   StackConfigError,
   stackNameFor,
 } from '../../lib/stack-config';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
 
 const from =
   (context: Record<string, unknown>): ContextReader =>
@@ -186,6 +191,38 @@ describe('a stack built from a non-default configuration', () => {
       expect(alarm.Properties.OKActions).toEqual(['arn:aws:sns:us-east-1:123456789012:ops']);
     }
     template.resourceCountIs('AWS::SNS::Topic', 0);
+  });
+
+  it('delivers every alarm to the configured topic once its policy holds the statement docs/deploy.md gives', async () => {
+    // The topic is the operator's: the stack cannot write its policy, so the guide says what it must allow.
+    const statement = readFileSync(join(ROOT, 'docs/alarm-topic-statement.json'), 'utf8')
+      .replaceAll('<TOPIC_ARN>', 'arn:aws:sns:us-east-1:123456789012:ops')
+      .replaceAll('<ACCOUNT_ID>', '123456789012')
+      .replaceAll('<REGION>', 'us-east-1');
+    const target = { account: '123456789012', region: 'us-east-1' };
+    const documented = { Version: '2012-10-17', Statement: [JSON.parse(statement) as Record<string, unknown>] };
+    const withStatement = await alarmDeliveries(template.toJSON() as never, {
+      ...target,
+      externalTopicPolicy: () => documented,
+    });
+    expect(withStatement.length).toBeGreaterThan(0);
+    expect(withStatement.filter((delivery) => delivery.verdict !== 'Allowed')).toEqual([]);
+    // Without it (a policy allowing only the account's own principals), CloudWatch is refused.
+    const ownerOnly = {
+      Statement: [
+        {
+          Effect: 'Allow',
+          Principal: { AWS: 'arn:aws:iam::123456789012:root' },
+          Action: 'sns:Publish',
+          Resource: 'arn:aws:sns:us-east-1:123456789012:ops',
+        },
+      ],
+    };
+    const [refused] = await alarmDeliveries(template.toJSON() as never, {
+      ...target,
+      externalTopicPolicy: () => ownerOnly,
+    });
+    expect(refused?.verdict).toBe('ImplicitlyDenied');
   });
 
   it('names the API stage after the stage', () => {

@@ -11,8 +11,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../functions/http/errors';
-import { ROUTES } from '../../functions/http/routes';
+import { pathsOf, type Route, ROUTES } from '../../functions/http/routes';
 import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
+import { REFUSED_SESSIONS_METRIC } from '../../lib/alarms';
 import { buildJobsApi } from '../../lib/app';
 import { TEMPLATE_ONLY } from './template-only';
 import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
@@ -411,7 +412,7 @@ describe('the REST API', () => {
     return new Map(Object.keys(resources).map((id) => [id, pathOf(id)]));
   };
 
-  it('routes every method of each route-table path to its function by proxy integration', () => {
+  it("routes each route-table path to its functions by proxy integration: ANY to the first route's, other functions' methods to theirs", () => {
     const paths = resourcePaths();
     const methods = Object.values(resourcesOf('AWS::ApiGateway::Method')).map(propertiesOf);
     const routed = methods.map((method) => ({
@@ -420,20 +421,23 @@ describe('the REST API', () => {
       type: (method.Integration as Json).Type,
       function: JSON.stringify((method.Integration as Json).Uri).match(/"(\w+Function)"/)?.[1],
     }));
-    expect(routed).toEqual(
-      expect.arrayContaining(
-        ROUTES.map((route) => ({
-          path: route.path,
-          httpMethod: 'ANY',
-          type: 'AWS_PROXY',
-          function: `${route.functionName
-            .split('-')
-            .map((part) => part[0]?.toUpperCase() + part.slice(1))
-            .join('')}Function`,
-        })),
-      ),
-    );
-    expect(routed).toHaveLength(ROUTES.length);
+    const functionOf = (route: Route): string =>
+      `${route.functionName
+        .split('-')
+        .map((part) => part[0]?.toUpperCase() + part.slice(1))
+        .join('')}Function`;
+    const expected = pathsOf().flatMap((path) => {
+      const routes = ROUTES.filter((route) => route.path === path);
+      const first = routes[0]!;
+      return [
+        { path, httpMethod: 'ANY', type: 'AWS_PROXY', function: functionOf(first) },
+        ...routes
+          .filter((route) => route.functionName !== first.functionName)
+          .map((route) => ({ path, httpMethod: route.method, type: 'AWS_PROXY', function: functionOf(route) })),
+      ];
+    });
+    expect(routed).toEqual(expect.arrayContaining(expected));
+    expect(routed).toHaveLength(expected.length);
   });
 
   it('hands every request body to the functions as its bytes, base64-encoded, and converts no answer', () => {
@@ -581,15 +585,37 @@ describe('alarms', () => {
     }
   });
 
-  it('alarms on refused POST /sessions requests, from API Gateway’s per-method metrics', () => {
-    const [alarm] = alarms().filter((candidate) => candidate.MetricName === '4XXError');
-    expect(alarm).toMatchObject({ Namespace: 'AWS/ApiGateway', Statistic: 'Sum', Period: 300, Threshold: 50 });
-    expect(alarm?.Dimensions).toEqual(
-      expect.arrayContaining([
-        { Name: 'Resource', Value: '/sessions' },
-        { Name: 'Method', Value: 'POST' },
-      ]),
+  it('alarms on refused POST /sessions requests, counted from the sessions function’s log lines', () => {
+    // API Gateway's per-method metrics would name the method, and every method of the stage is ANY.
+    const methods = Object.values(resourcesOf('AWS::ApiGateway::Method')).map(
+      (method) => propertiesOf(method).HttpMethod,
     );
+    expect(new Set(methods)).toEqual(new Set(['ANY']));
+    const sessionsId = 'SessionsFunction';
+    const logGroupId = (propertiesOf(resourcesOf('AWS::Lambda::Function')[sessionsId]!).LoggingConfig as Json)
+      .LogGroup as Json;
+    const [filter, ...others] = Object.values(resourcesOf('AWS::Logs::MetricFilter')).map(propertiesOf);
+    expect(others).toEqual([]);
+    expect(filter).toEqual({
+      LogGroupName: logGroupId,
+      FilterPattern: '{ ($.message = "Request refused") && ($.method = "POST") }',
+      MetricTransformations: [
+        {
+          MetricNamespace: REFUSED_SESSIONS_METRIC.namespace,
+          MetricName: REFUSED_SESSIONS_METRIC.metricName,
+          MetricValue: '1',
+          Dimensions: [{ Key: REFUSED_SESSIONS_METRIC.dimension, Value: '$.function_name' }],
+        },
+      ],
+    });
+    const [alarm] = alarms().filter((candidate) => candidate.MetricName === REFUSED_SESSIONS_METRIC.metricName);
+    expect(alarm).toMatchObject({
+      Namespace: REFUSED_SESSIONS_METRIC.namespace,
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 50,
+      Dimensions: [{ Name: REFUSED_SESSIONS_METRIC.dimension, Value: { Ref: sessionsId } }],
+    });
   });
 
   it('alarms on iterator age, dead letters and API 5xx answers', () => {

@@ -3,6 +3,7 @@
  * like the ones API Gateway and the local server send.
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { matchPath } from '../../functions/http/routes';
 import { callerIdentity } from '../../local/gateway/api-event';
 
 export interface ApiEventOptions {
@@ -19,6 +20,18 @@ export interface ApiEventOptions {
   requestId?: string;
   queryStringParameters?: Record<string, string>;
 }
+
+/**
+ * The resource and path parameters API Gateway reports for a path: the route table's template and the
+ * segments under its `{name}`s (`/jobs/42` → `/jobs/{id}`, `{ id: "42" }`); an unknown path is its own
+ * resource.
+ */
+const resourceOf = (path: string): Pick<APIGatewayProxyEvent, 'resource' | 'pathParameters'> => {
+  const match = matchPath(path);
+  if (match === undefined) return { resource: path, pathParameters: null };
+  const parameters = Object.entries(match.parameters);
+  return { resource: match.path, pathParameters: parameters.length === 0 ? null : Object.fromEntries(parameters) };
+};
 
 /** A complete API Gateway REST (v1) proxy event. */
 export const apiEvent = (options: ApiEventOptions = {}): APIGatewayProxyEvent => {
@@ -39,8 +52,9 @@ export const apiEvent = (options: ApiEventOptions = {}): APIGatewayProxyEvent =>
       : typeof options.body === 'string'
         ? options.body
         : JSON.stringify(options.body);
+  const { resource, pathParameters } = resourceOf(path);
   return {
-    resource: path,
+    resource,
     path,
     httpMethod: method,
     headers,
@@ -50,7 +64,7 @@ export const apiEvent = (options: ApiEventOptions = {}): APIGatewayProxyEvent =>
       options.queryStringParameters === undefined
         ? null
         : Object.fromEntries(Object.entries(options.queryStringParameters).map(([key, value]) => [key, [value]])),
-    pathParameters: null,
+    pathParameters,
     stageVariables: null,
     body,
     isBase64Encoded: options.isBase64Encoded ?? false,
@@ -66,7 +80,7 @@ export const apiEvent = (options: ApiEventOptions = {}): APIGatewayProxyEvent =>
       requestId,
       requestTimeEpoch: Date.now(),
       resourceId: 'local',
-      resourcePath: path,
+      resourcePath: resource,
     },
   };
 };
@@ -77,7 +91,7 @@ export const passingHeaders = (
   method = 'GET',
 ): Record<string, string> => ({
   Accept: 'application/json',
-  ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
+  ...(method === 'POST' || method === 'PATCH' ? { 'Content-Type': 'application/json' } : {}),
   'X-Client-Token': tokens.clientToken,
   'X-Session-Token': tokens.sessionToken,
 });

@@ -1,5 +1,5 @@
 /**
- * Check 3 of docs/contract.md §1: a POST states a `Content-Type` of `application/json` or
+ * Check 3 of docs/contract.md §1: a POST or a PATCH states a `Content-Type` of `application/json` or
  * `application/x-www-form-urlencoded` (any case, parameters allowed), else
  * `415 unsupported_media_type`. Other methods are not checked.
  */
@@ -18,7 +18,7 @@ export interface ContentTypeCheckOptions {
   methods: readonly string[];
 }
 
-const defaults: ContentTypeCheckOptions = { supported: SUPPORTED_CONTENT_TYPES, methods: ['POST'] };
+const defaults: ContentTypeCheckOptions = { supported: SUPPORTED_CONTENT_TYPES, methods: ['POST', 'PATCH'] };
 
 /** Middleware factory: Content-Type check. */
 export const contentTypeCheck = (opts: Partial<ContentTypeCheckOptions> = {}): HttpMiddleware => {

@@ -1,10 +1,13 @@
 /**
- * Check 10 of docs/contract.md §1: the body is an object (`null`, arrays, strings and numbers at the top
+ * Check 10 of docs/contract.md §1: the route's path parameters follow their rules (`{id}` outside the id
+ * range is `400 invalid_parameter` naming `id`, docs/contract.md §6a), the body is an object (`null`, arrays, strings and numbers at the top
  * level are `400 invalid_parameter` with `parameter: "body"`), then the endpoint's `parse` function
  * validates its fields, throwing `invalid_parameter` naming the first bad one.
  */
 import { invalidParameter } from '../errors';
+import { readPathParameters } from '../path-parameters';
 import type { RequestBody } from '../request';
+import type { RoutePath } from '../routes';
 import type { Principal } from '../../auth/principal';
 import { callerOf } from '../state';
 import type { HttpMiddleware, HttpRequest } from './types';
@@ -15,6 +18,8 @@ export const BODY_PARAMETER = 'body';
 export interface ValidationOptions<TInput, TCaller = Principal> {
   /** The endpoint's parser ({@link noInput} for endpoints that read no body); it may read the caller. */
   parse: (body: RequestBody, caller: TCaller) => TInput;
+  /** The route's path, whose parameters are validated first (none for a literal path). */
+  path?: RoutePath;
 }
 
 /** The parser of an endpoint that reads no body (`GET /search/fields`): its input is `undefined`. */
@@ -34,6 +39,7 @@ export const validation = <TInput, TCaller = Principal>(
 
   const validationBefore = (request: HttpRequest<TInput>): void => {
     const state = request.internal;
+    const params = options.path === undefined ? {} : readPathParameters(options.path, request.event);
     const decoded = state.decodedBody ?? { encoding: 'json', value: {} };
     if (!isPlainObject(decoded.value)) {
       throw invalidParameter(BODY_PARAMETER, 'The body must be a JSON object or a form.');
@@ -42,6 +48,7 @@ export const validation = <TInput, TCaller = Principal>(
     const principal = callerOf(state);
     request.context.validatedRequest = {
       input: options.parse(body, principal as TCaller),
+      params,
       principal,
       requestId: state.requestId ?? 'unknown',
     };

@@ -36,7 +36,7 @@ const parseRole = (text: string | undefined): Role => {
 
 export const createClientCommand: CliCommand = {
   name: 'create-client',
-  usage: `create-client --name <name> --grants <search,reject[,sessions]> [--session-roles user,operator] [--max-session-ttl <s>]
+  usage: `create-client --name <name> --grants <search,reject[,jobs][,sessions]> [--session-roles user,operator] [--max-session-ttl <s>]
       Registers a client and issues its first secret; prints {"clientId","token","secret"} (shown only now).
       Keep the secret on the application's backend: it opens sessions with POST /sessions (grant sessions).`,
   options: {

@@ -20,7 +20,7 @@ import type { Principal } from '../../../functions/auth/principal';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
 import { logger } from '../../../functions/observability';
-import { httpEndpoint } from '../../../functions/http/endpoint';
+import { httpEndpoint, routedHandler } from '../../../functions/http/endpoint';
 import { ApiError, DependencyUnavailableError } from '../../../functions/http/errors';
 import { MAX_BODY_BYTES } from '../../../functions/http/middlewares/body-size';
 import type { RequestBody } from '../../../functions/http/request';
@@ -63,7 +63,7 @@ const handled = vi.fn(
 );
 
 /** A POST endpoint under the shared chain (the /reject route: POST, grant reject). */
-const endpoint = httpEndpoint({ path: '/reject', parse }, handled);
+const endpoint = httpEndpoint({ path: '/reject', method: 'POST', parse }, handled);
 
 const good = {
   Accept: 'application/json',
@@ -307,6 +307,32 @@ describe('the shared chain around a POST endpoint', () => {
       expect(output).not.toContain('client-all');
       expect(output).not.toContain('session-user');
     });
+  });
+});
+
+describe('a function serving several endpoints', () => {
+  const searchEndpoint = httpEndpoint({ path: '/search', method: 'POST', parse }, async () => ({ served: 'search' }));
+  const rejectEndpoint = httpEndpoint({ path: '/reject', method: 'POST', parse }, async () => ({ served: 'reject' }));
+  const routed = routedHandler([searchEndpoint, rejectEndpoint]);
+  const send = async (method: string, path: string) => {
+    const result = await routed(apiEvent({ method, path, headers: good, body: { fileIds: [1] } }), lambdaContext());
+    return {
+      status: result.statusCode,
+      headers: result.headers,
+      json: JSON.parse(result.body) as Record<string, unknown>,
+    };
+  };
+
+  it('hands each request to the endpoint of its resource and method', async () => {
+    expect(await send('POST', '/reject')).toMatchObject({ status: 200, json: { served: 'reject' } });
+    expect(await send('POST', '/search')).toMatchObject({ status: 200, json: { served: 'search' } });
+  });
+
+  it("answers another method of a served path with 405 and the path's Allow", async () => {
+    const answer = await send('DELETE', '/reject');
+    expect(answer.status).toBe(405);
+    expect(answer.headers).toMatchObject({ Allow: 'POST' });
+    expect(answer.json.code).toBe('method_not_allowed');
   });
 });
 

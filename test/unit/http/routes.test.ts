@@ -1,43 +1,118 @@
 import { describe, expect, it } from 'vitest';
-import { allowHeader, allowsMethod, findRoute, ROUTES, routeFor } from '../../../functions/http/routes';
+import {
+  allowHeader,
+  apiFunctions,
+  dispatchRoute,
+  matchPath,
+  methodsOf,
+  parameterNames,
+  pathsOf,
+  type Route,
+  ROUTES,
+  routeFor,
+} from '../../../functions/http/routes';
+
+/** A table shaped like the jobs paths: one path read by one function and written by another. */
+const JOBS_TABLE: readonly Route[] = [
+  { path: '/jobs', method: 'POST', grant: 'jobs', credentials: 'session', functionName: 'sessions' },
+  { path: '/jobs/{id}', method: 'GET', grant: 'jobs', credentials: 'session', functionName: 'search' },
+  { path: '/jobs/{id}', method: 'PATCH', grant: 'jobs', credentials: 'session', functionName: 'sessions' },
+  { path: '/jobs/{id}/files', method: 'GET', grant: 'jobs', credentials: 'session', functionName: 'search' },
+  { path: '/statuses', method: 'GET', credentials: 'session', functionName: 'search' },
+];
 
 describe('route table', () => {
   it('serves the search, reject and session endpoints with their grants and credentials', () => {
-    expect(ROUTES.map(({ path, methods, grant, credentials }) => ({ path, methods, grant, credentials }))).toEqual([
-      { path: '/search', methods: ['POST'], grant: 'search', credentials: 'session' },
-      { path: '/search/fields', methods: ['GET'], grant: 'search', credentials: 'session' },
-      { path: '/reject', methods: ['POST'], grant: 'reject', credentials: 'session' },
-      { path: '/sessions', methods: ['POST'], grant: 'sessions', credentials: 'secret' },
-      { path: '/sessions/current', methods: ['DELETE'], grant: undefined, credentials: 'session' },
+    expect(ROUTES).toEqual(
+      expect.arrayContaining([
+        { path: '/search', method: 'POST', grant: 'search', credentials: 'session', functionName: 'search' },
+        {
+          path: '/search/fields',
+          method: 'GET',
+          grant: 'search',
+          credentials: 'session',
+          functionName: 'search-fields',
+        },
+        { path: '/reject', method: 'POST', grant: 'reject', credentials: 'session', functionName: 'reject' },
+        { path: '/sessions', method: 'POST', grant: 'sessions', credentials: 'secret', functionName: 'sessions' },
+        { path: '/sessions/current', method: 'DELETE', credentials: 'session', functionName: 'sessions' },
+      ]),
+    );
+  });
+
+  it('lists each method of a path once', () => {
+    const endpoints = ROUTES.map((route) => `${route.method} ${route.path}`);
+    expect(new Set(endpoints).size).toBe(endpoints.length);
+  });
+
+  it('groups the endpoints by function; one function serves both session paths', () => {
+    const sessions = apiFunctions().find((fn) => fn.functionName === 'sessions');
+    expect(sessions?.routes.map((route) => `${route.method} ${route.path}`)).toEqual([
+      'POST /sessions',
+      'DELETE /sessions/current',
     ]);
   });
 
-  it('names the Lambda function of each route; one function serves both session paths', () => {
-    expect(ROUTES.map((route) => route.functionName)).toEqual([
-      'search',
-      'search-fields',
-      'reject',
-      'sessions',
-      'sessions',
-    ]);
+  it('finds a literal path exactly and nothing for an unknown one', () => {
+    expect(matchPath('/search/fields')?.routes.map((route) => route.grant)).toEqual(['search']);
+    expect(matchPath('/search/fields')?.parameters).toEqual({});
+    expect(matchPath('/nope')).toBeUndefined();
+    expect(matchPath('/SEARCH')).toBeUndefined();
+    expect(matchPath('/search/')).toBeUndefined();
   });
 
-  it('finds a known path and nothing for an unknown one', () => {
-    expect(findRoute('/search/fields')?.grant).toBe('search');
-    expect(findRoute('/nope')).toBeUndefined();
-    expect(findRoute('/SEARCH')).toBeUndefined();
-    expect(findRoute('/search/')).toBeUndefined();
+  it('matches a path template, handing over the parameter as written', () => {
+    const match = matchPath('/jobs/42/files', JOBS_TABLE);
+    expect(match?.path).toBe('/jobs/{id}/files');
+    expect(match?.parameters).toEqual({ id: '42' });
+    // Whatever the segment holds, the template matches; the chain judges the value (400 naming id).
+    expect(matchPath('/jobs/abc', JOBS_TABLE)?.parameters).toEqual({ id: 'abc' });
   });
 
-  it('refuses to build a route for a path outside the table', () => {
+  it('does not let a parameter take an empty segment or more than one segment', () => {
+    expect(matchPath('/jobs/', JOBS_TABLE)).toBeUndefined();
+    expect(matchPath('/jobs//files', JOBS_TABLE)).toBeUndefined();
+    expect(matchPath('/jobs/1/2', JOBS_TABLE)).toBeUndefined();
+    expect(matchPath('/jobs/1/files/2', JOBS_TABLE)).toBeUndefined();
+  });
+
+  it('prefers a literal path to a template, as API Gateway does', () => {
+    const table: Route[] = [
+      ...JOBS_TABLE,
+      { path: '/jobs/{id}/files', method: 'POST', credentials: 'session', functionName: 'reject' },
+    ];
+    const withLiteral = [
+      { path: '/jobs/{id}', method: 'GET', credentials: 'session', functionName: 'search' },
+      { path: '/jobs', method: 'GET', credentials: 'session', functionName: 'reject' },
+    ] as unknown as Route[];
+    expect(matchPath('/jobs', withLiteral)?.path).toBe('/jobs');
+    expect(matchPath('/jobs/7/files', table)?.routes.map((route) => route.method)).toEqual(['GET', 'POST']);
+  });
+
+  it('computes Allow over every method of a path, whichever function serves it', () => {
+    expect(allowHeader('/jobs/{id}', JOBS_TABLE)).toBe('GET, PATCH');
+    expect(methodsOf('/jobs', JOBS_TABLE)).toEqual(['POST']);
+    expect(allowHeader('/search')).toBe('POST');
+  });
+
+  it("sends a request to its method's function, and any other method to the path's first one", () => {
+    const match = matchPath('/jobs/9', JOBS_TABLE)!;
+    expect(dispatchRoute(match, 'PATCH').functionName).toBe('sessions');
+    expect(dispatchRoute(match, 'GET').functionName).toBe('search');
+    expect(dispatchRoute(match, 'DELETE')).toBe(match.routes[0]);
+    expect(dispatchRoute(match, 'get')).toBe(match.routes[0]);
+  });
+
+  it('names the parameters of a template and the distinct paths of a table', () => {
+    expect(parameterNames('/jobs/{id}/files')).toEqual(['id']);
+    expect(parameterNames('/search')).toEqual([]);
+    expect(pathsOf(JOBS_TABLE)).toEqual(['/jobs', '/jobs/{id}', '/jobs/{id}/files', '/statuses']);
+  });
+
+  it('finds an endpoint by path and method, and refuses one outside the table', () => {
+    expect(routeFor('/jobs/{id}', 'PATCH', JOBS_TABLE).functionName).toBe('sessions');
+    expect(routeFor('/search').method).toBe('POST');
     expect(() => routeFor('/elsewhere' as never)).toThrow(/No route/);
-  });
-
-  it('allows only the listed methods, case-sensitively', () => {
-    const search = routeFor('/search');
-    expect(allowsMethod(search, 'POST')).toBe(true);
-    expect(allowsMethod(search, 'post')).toBe(false);
-    expect(allowsMethod(search, 'GET')).toBe(false);
-    expect(allowHeader(search)).toBe('POST');
+    expect(() => routeFor('/search', 'GET')).toThrow(/No route/);
   });
 });

@@ -53,7 +53,7 @@ describe('demo credentials', () => {
     const { store, clients, sessions } = fakeStore();
     const tokens = await createDemoAuth(store, { first: 1001, other: 1002 });
     expect(clients).toEqual([
-      { name: 'Demo app', grants: ['search', 'reject', 'sessions'], sessionRoles: ['user', 'operator'] },
+      { name: 'Demo app', grants: ['search', 'reject', 'jobs', 'sessions'], sessionRoles: ['user', 'operator'] },
       { name: 'Search-only app', grants: ['search'], sessionRoles: ['user'] },
     ]);
     expect(sessions.map((session) => session.ttlSeconds)).toEqual(

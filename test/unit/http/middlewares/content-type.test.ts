@@ -33,4 +33,16 @@ describe('Content-Type check middleware', () => {
     ).resolves.toBeUndefined();
     await expect(runBefore(contentTypeCheck(), requestFor({ method: 'GET' }))).resolves.toBeUndefined();
   });
+
+  it('checks a PATCH as a POST: 415 without a supported Content-Type, through with one', async () => {
+    const patch = (headers: Record<string, string>) => requestFor({ method: 'PATCH', path: '/jobs/1', headers });
+    await expectApiError(() => runBefore(contentTypeCheck(), patch({})), 'unsupported_media_type');
+    await expectApiError(
+      () => runBefore(contentTypeCheck(), patch({ 'Content-Type': 'text/plain' })),
+      'unsupported_media_type',
+    );
+    await expect(
+      runBefore(contentTypeCheck(), patch({ 'Content-Type': 'application/x-www-form-urlencoded' })),
+    ).resolves.toBeUndefined();
+  });
 });

@@ -31,6 +31,7 @@ describe('validation middleware', () => {
     expect(parse).toHaveBeenCalledWith({ encoding: 'form', fields: { page: '3' } }, principal);
     expect(request.context.validatedRequest).toEqual({
       input: { page: 3 },
+      params: {},
       principal,
       requestId: request.internal.requestId,
     });
@@ -63,6 +64,53 @@ describe('validation middleware', () => {
     };
     await expectApiError(() => runBefore(validation({ parse }), parsed({ page: -1 })), 'invalid_parameter', {
       parameter: 'page',
+    });
+  });
+
+  describe('path parameters', () => {
+    const onPath = (path: string, pathParameters: Record<string, string> | null = null) => {
+      const request = requestFor({ method: 'GET', path });
+      request.event.resource = '/jobs/{id}';
+      request.event.pathParameters = pathParameters;
+      request.internal.principal = principal;
+      return request;
+    };
+
+    it('hands the handler the id of /jobs/{id} as a number', async () => {
+      const request = onPath('/jobs/0042', { id: '0042' });
+      await runBefore(validation({ parse: noInput, path: '/jobs/{id}' }), request);
+      expect(request.context.validatedRequest?.params).toEqual({ id: 42 });
+    });
+
+    it('reads the id from the request path when a hand-made event has no pathParameters', async () => {
+      const request = onPath('/jobs/7');
+      await runBefore(validation({ parse: noInput, path: '/jobs/{id}' }), request);
+      expect(request.context.validatedRequest?.params).toEqual({ id: 7 });
+    });
+
+    it.each(['0', '-1', 'abc', '4.2', '1e3', '9007199254740992', ' 1', ''])(
+      'answers 400 invalid_parameter "id" to the id %j',
+      async (id) => {
+        const parse = vi.fn(noInput);
+        await expectApiError(
+          () => runBefore(validation({ parse, path: '/jobs/{id}' }), onPath(`/jobs/${id}`, { id })),
+          'invalid_parameter',
+          { parameter: 'id' },
+        );
+        expect(parse).not.toHaveBeenCalled();
+      },
+    );
+
+    it('judges the id before the body', async () => {
+      const request = onPath('/jobs/x', { id: 'x' });
+      request.internal.decodedBody = { encoding: 'json', value: null };
+      await expectApiError(
+        () => runBefore(validation({ parse: noInput, path: '/jobs/{id}' }), request),
+        'invalid_parameter',
+        {
+          parameter: 'id',
+        },
+      );
     });
   });
 });

@@ -1,0 +1,66 @@
+/**
+ * The refused-sessions alarm counts the sessions function's log lines (lib/alarms.ts): POST /sessions
+ * (functions/handlers/sessions.ts), invoked with the sample event `events/sessions-open.json` and refused,
+ * must log the line the stack's metric filter selects, with the function's name its dimension is read from.
+ * The auth table is mocked with aws-sdk-client-mock.
+ */
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
+import { resetDocumentClient } from '../../../functions/aws/dynamodb';
+import { resetConfig } from '../../../functions/config';
+import { handler } from '../../../functions/handlers/sessions';
+import { REFUSED_SESSION_LOG_LINE } from '../../../lib/alarms';
+import { lambdaContext } from '../../support/api-event';
+import { sampleEvent } from './sample-events';
+
+const dynamo = mockClient(DynamoDBDocumentClient);
+
+/** The JSON lines the function logged during the current test. */
+let logged: Record<string, unknown>[] = [];
+
+beforeEach(() => {
+  vi.stubEnv('AUTH_TABLE', 'auth-unit');
+  vi.stubEnv('JOBS_TABLE', 'jobs-unit');
+  vi.stubEnv('SEARCH_ENGINE', 'embedded');
+  vi.stubEnv('SEARCH_DB_PATH', ':memory:');
+  resetConfig();
+  resetDocumentClient();
+  resetDefaultAuthenticator();
+  dynamo.reset();
+  // No client has the sample token: the request is refused.
+  dynamo.on(GetCommand).resolves({});
+  logged = [];
+  const capture = (chunk: string | Uint8Array): boolean => {
+    for (const line of String(chunk).split('\n')) {
+      if (line.startsWith('{')) logged.push(JSON.parse(line) as Record<string, unknown>);
+    }
+    return true;
+  };
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+describe('a refused POST /sessions, as the refused-sessions metric sees it', () => {
+  it('logs one line with the fields the metric filter selects and the function name of its dimension', async () => {
+    const result = await handler(
+      sampleEvent<APIGatewayProxyEvent>('sessions-open.json'),
+      lambdaContext({ functionName: 'JobsApi-prod-SessionsFunction' }),
+    );
+    expect(result.statusCode).toBeGreaterThanOrEqual(400);
+    expect(result.statusCode).toBeLessThan(500);
+
+    const selected = logged.filter((line) =>
+      Object.entries(REFUSED_SESSION_LOG_LINE).every(([key, value]) => line[key] === value),
+    );
+    expect(selected).toHaveLength(1);
+    expect(selected[0]).toMatchObject({ path: '/sessions', function_name: 'JobsApi-prod-SessionsFunction' });
+  });
+});
