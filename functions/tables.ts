@@ -36,14 +36,16 @@ export interface TableDefinition {
 /**
  * Jobs table: a job item (`pk = JOB#<id>`, `sk = JOB`) and one item per file under the job's partition
  * (`sk = FILE#<fileId>`). File items carry `fileId`, which makes them (and only them) part of the sparse
- * `byFileId` index. The job item's `version` is incremented in the same transaction as every write to
- * the job or its files; the stream feeds the search indexer.
+ * `byFileId` index. Each file item also carries `reviewKey` (`<jobId>#<review state>`): the `byReview`
+ * index lists a job's files of one review state in id order, reading nothing else. The job item's
+ * `version` is incremented in the same transaction as every write to the job or its files; the stream
+ * feeds the search indexer.
  *
  * Two more kinds of item live beside the jobs, each in a partition of its own that no job key can take:
  * the id allocator's counter (`pk = IDS`, `sk = COUNTER`) and the idempotency records of `POST /jobs`
  * (`pk = IDEMPOTENCY#<client id>#<sha256(key)>`, `sk = IDEMPOTENCY`), which expire by TTL on `ttl` (epoch
- * seconds). Neither has a `fileId` nor the job sort key, so the index, the indexer and scans of jobs pass
- * them by.
+ * seconds). Neither has a `fileId`, a `reviewKey` nor the job sort key, so the indexes, the indexer and
+ * scans of jobs pass them by.
  */
 export const JOBS_TABLE = {
   logicalName: 'Jobs',
@@ -53,6 +55,12 @@ export const JOBS_TABLE = {
     {
       indexName: 'byFileId',
       partitionKey: { name: 'fileId', type: 'N' },
+      projection: 'KEYS_ONLY',
+    },
+    {
+      indexName: 'byReview',
+      partitionKey: { name: 'reviewKey', type: 'S' },
+      sortKey: { name: 'fileId', type: 'N' },
       projection: 'KEYS_ONLY',
     },
   ],
