@@ -101,6 +101,8 @@ export const jobKeys = {
   jobSk: 'JOB',
   fileSk: (fileId: number): string => `FILE#${fileId}`,
   filePrefix: 'FILE#',
+  /** The leading key prefix of job partitions (IAM `dynamodb:LeadingKeys` conditions). */
+  jobPrefix: 'JOB#',
   /** The id allocator's counter item. */
   counter: { pk: 'IDS', sk: 'COUNTER' },
   /** The idempotency record of a key (already hashed) sent by a client. */

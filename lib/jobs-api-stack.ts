@@ -8,7 +8,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type ApiFunctionName, apiFunctions, methodsOf, pathsOf, ROUTES, routeFor } from '../functions/http/routes';
-import { authKeys, JOBS_TABLE } from '../functions/tables';
+import { authKeys, JOBS_TABLE, jobKeys } from '../functions/tables';
 import { JobsApiAlarms } from './alarms';
 import { AuthTable } from './auth-table';
 import { acknowledgeControlTowerFindings } from './control-tower';
@@ -241,7 +241,7 @@ export class JobsApiStack extends Stack {
    * access comes with its event source.
    */
   private grantLeastPrivilege(): void {
-    const { Search, SearchFields, Reject, Sessions, Indexer } = this.functions;
+    const { Search, SearchFields, Reject, Sessions, Indexer, JobsWrite } = this.functions;
     const jobs = this.jobsTable.table.tableArn;
     const auth = this.authTable.table.tableArn;
     const byFileId = this.jobsTable.indexArn(JOBS_TABLE.globalSecondaryIndexes[0].indexName);
@@ -255,7 +255,7 @@ export class JobsApiStack extends Stack {
     const { clientPrefix, secretPrefix, sessionPrefix } = authKeys;
 
     // Authentication reads a client and a session by key; nothing else of the auth table.
-    for (const fn of [Search, SearchFields, Reject])
+    for (const fn of [Search, SearchFields, Reject, JobsWrite])
       allow(fn, dynamodb('GetItem'), [auth], [clientPrefix, sessionPrefix]);
 
     // The sessions function reads clients, secrets and sessions by key, and writes and deletes sessions
@@ -270,6 +270,18 @@ export class JobsApiStack extends Stack {
     // and their jobs in one transaction of Update and ConditionCheck items.
     allow(Reject, dynamodb('Query'), [byFileId]);
     allow(Reject, dynamodb('BatchGetItem', 'UpdateItem', 'ConditionCheckItem'), [jobs]);
+
+    // The job writes touch job partitions, the id counter and idempotency records only: a create claims
+    // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in a transaction of
+    // Puts (or its files with BatchWriteItem first), stores its answer (UpdateItem) or releases the key
+    // (DeleteItem); an edit reads the job item (GetItem) and updates it; a delivery reads the partition
+    // (Query) and updates files and job in transactions of Updates. Nothing on the search domain.
+    allow(
+      JobsWrite,
+      dynamodb('GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'Query'),
+      [jobs],
+      [jobKeys.jobPrefix, jobKeys.counter.pk, jobKeys.idempotencyPrefix],
+    );
 
     // The indexer reads each touched job (its item and its files) with one query per job.
     allow(Indexer, dynamodb('Query'), [jobs]);

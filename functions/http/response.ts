@@ -17,6 +17,22 @@ export const jsonResponse = (
   body: JSON.stringify(body),
 });
 
+/**
+ * What an endpoint's handler returns when its answer is more than a `200` body: its own status and
+ * response headers (`201` with `Location` and `ETag`; an `ETag` beside the body).
+ */
+export class EndpointAnswer<TBody extends object = object> {
+  public readonly status: number;
+  public readonly body: TBody;
+  public readonly headers: Record<string, string>;
+
+  public constructor(status: number, body: TBody, headers: Record<string, string> = {}) {
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+}
+
 /** The answer for an {@link ApiError}: its status, its headers and the contract error body. */
 export const errorResponse = (error: ApiError, requestId: string): APIGatewayProxyResult =>
   jsonResponse(ERROR_STATUS[error.code], errorBody(error, requestId), requestId, error.headers);

@@ -12,7 +12,7 @@ import { idAllocatorFor } from './id-allocator';
 import { JobsTable } from './jobs-table';
 import { type Job, unreviewedFile } from './model';
 import { JobRepository } from './repository';
-import { etagOf, type JobView, jobViewOf, NO_REVIEWS } from './representation';
+import { etagOf, type JobView, jobViewOf } from './representation';
 import { fingerprintOf, IdempotencyStore } from './idempotency';
 
 /** A file of a create request. */
@@ -157,7 +157,7 @@ export class CreateJob {
         }),
       ),
     };
-    const item = await this.repository.createJob(job, now.getTime(), { review: NO_REVIEWS });
+    const item = await this.repository.createJob(job, now.getTime());
     return { job: jobViewOf(item), fileIds: fileIds as number[] };
   }
 }

@@ -26,7 +26,17 @@ import { type FileItem, fromFileItem, type JobItem } from './items';
 import { JobsTable, type TransactItem } from './jobs-table';
 import type { JobStatus } from './model';
 import { moveToHistory, unchangedCondition } from './reject-transaction';
-import { etagOf, jobViewOf, type ReviewCounts } from './representation';
+import { etagOf, jobViewOf } from './representation';
+import {
+  countAttributes,
+  countStates,
+  isDeliveredJob,
+  type ReviewCounts,
+  type ReviewState,
+  reviewKey,
+  reviewStateOf,
+  stateOfReviewKey,
+} from './review';
 import { jobNotFound, type UpdatedJob } from './update-job';
 
 /** The statuses a delivery moves a job on from. */
@@ -38,9 +48,6 @@ export const DELIVERED_STATUS: JobStatus = 'CJ_REVIEWING';
 /** DynamoDB's limit on the items of one transaction. */
 const TRANSACTION_ITEMS = 100;
 
-/** The file attribute that says a file was delivered at least once (so it can be pending review). */
-export const FILE_DELIVERED_DATE = 'deliveredDate';
-
 export interface DeliverFilesOptions {
   client: DynamoDBDocumentClient;
   tableName: string;
@@ -49,24 +56,9 @@ export interface DeliverFilesOptions {
   transactionItems?: number;
 }
 
-/** A file's review state once the delivery is written, for the counts. */
-interface FileState {
-  delivered: boolean;
-  isReviewed: boolean;
-  isRejected: boolean;
-  acceptedByUser: boolean;
-}
-
-/** The counts of a job's files: pending (delivered, not reviewed, not accepted), rejected, accepted. */
-export const countReviews = (files: Iterable<FileState>): ReviewCounts => {
-  const counts: ReviewCounts = { pending: 0, rejected: 0, accepted: 0 };
-  for (const file of files) {
-    if (file.acceptedByUser) counts.accepted += 1;
-    else if (file.isRejected) counts.rejected += 1;
-    else if (file.delivered && !file.isReviewed) counts.pending += 1;
-  }
-  return counts;
-};
+/** A file's review state as stored (its `reviewKey`; from its flags on an item that predates it). */
+const storedState = (file: FileItem, job: JobItem): ReviewState =>
+  stateOfReviewKey(file.reviewKey) ?? reviewStateOf(fromFileItem(file), isDeliveredJob(job));
 
 /** A lost race (a hold of another delivery), answered by trying again after the backoff. */
 const heldByAnother = (): Error =>
@@ -118,20 +110,13 @@ export class DeliverFiles {
           if (item.entity === 'file') files.set(item.fileId as number, item as unknown as FileItem);
         const targets = this.targets(files, fileIds);
         const delivering = new Set(targets.map((file) => file.fileId));
-        const counts = countReviews(
-          [...files.values()].map((file) =>
-            delivering.has(file.fileId)
-              ? { delivered: true, isReviewed: false, isRejected: false, acceptedByUser: false }
-              : {
-                  delivered: (file as unknown as Record<string, unknown>)[FILE_DELIVERED_DATE] !== undefined,
-                  isReviewed: file.isReviewed ?? false,
-                  isRejected: file.isRejected ?? false,
-                  acceptedByUser: file.acceptedByUser ?? false,
-                },
-          ),
+        // Exact counts from the whole partition as read: every write of a file's state changes the job
+        // item too, so the conditions on it keep these true until the write.
+        const counts = countStates(
+          [...files.values()].map((file) => (delivering.has(file.fileId) ? 'pending' : storedState(file, job))),
         );
         const at = now.toISOString();
-        const fileWrites = targets.map((file) => this.fileUpdate(file, at));
+        const fileWrites = targets.map((file) => this.fileUpdate(file));
         if (fileWrites.length + 1 <= this.transactionItems) {
           await this.table.transactWrite([...fileWrites, this.jobUpdate(job, at, counts, undefined)]);
         } else {
@@ -145,7 +130,7 @@ export class DeliverFiles {
           ...job,
           status: DELIVERED_STATUS,
           deliveredDate: at,
-          review: counts,
+          ...countAttributes(counts),
           version: job.version + 1,
         } as JobItem;
         return { job: jobViewOf(updated), etag: etagOf(updated.version) };
@@ -171,7 +156,7 @@ export class DeliverFiles {
    * A file back to review, conditioned on what the plan read (its review state and history), so a file
    * changed meanwhile fails the write instead of being overwritten.
    */
-  private fileUpdate(before: FileItem, at: string): TransactItem {
+  private fileUpdate(before: FileItem): TransactItem {
     const condition = unchangedCondition(before);
     const sets = [
       '#isReviewed = :false',
@@ -179,7 +164,7 @@ export class DeliverFiles {
       '#rejectionReason = :null',
       '#reviews = :null',
       '#reviewDate = :null',
-      '#fileDelivered = :at',
+      '#reviewKey = :pending',
     ];
     const review = fromFileItem(before).reviews;
     if (review !== null) sets.push(moveToHistory(condition, before, review).set);
@@ -196,9 +181,14 @@ export class DeliverFiles {
           '#rejectionReason': 'rejectionReason',
           '#reviews': 'reviews',
           '#reviewDate': 'reviewDate',
-          '#fileDelivered': FILE_DELIVERED_DATE,
+          '#reviewKey': 'reviewKey',
         },
-        ExpressionAttributeValues: { ...condition.values, ':false': false, ':null': null, ':at': at },
+        ExpressionAttributeValues: {
+          ...condition.values,
+          ':false': false,
+          ':null': null,
+          ':pending': reviewKey(before.jobId, 'pending'),
+        },
       },
     };
   }
@@ -225,6 +215,14 @@ export class DeliverFiles {
    * read and no other hold — or, for a held delivery, on its own hold, which the write lifts.
    */
   private jobUpdate(job: JobItem, at: string, counts: ReviewCounts, token: string | undefined): TransactItem {
+    const counted = { sets: '', names: {} as Record<string, string>, values: {} as Record<string, unknown> };
+    counted.sets = Object.entries(countAttributes(counts))
+      .map(([attribute, value]) => {
+        counted.names[`#${attribute}`] = attribute;
+        counted.values[`:${attribute}`] = value;
+        return `#${attribute} = :${attribute}`;
+      })
+      .join(', ');
     const condition =
       token === undefined
         ? (() => {
@@ -244,7 +242,7 @@ export class DeliverFiles {
       Update: {
         TableName: this.table.tableName,
         Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
-        UpdateExpression: `SET #status = :status, #deliveredDate = :at, #review = :counts ADD #version :one${
+        UpdateExpression: `SET #status = :status, #deliveredDate = :at, ${counted.sets} ADD #version :one${
           token === undefined ? '' : ' REMOVE #deliveryLock, #deliveryLockUntil'
         }`,
         ConditionExpression: condition.expression,
@@ -252,7 +250,7 @@ export class DeliverFiles {
           ...condition.names,
           '#status': 'status',
           '#deliveredDate': 'deliveredDate',
-          '#review': 'review',
+          ...counted.names,
           '#version': 'version',
           ...(token === undefined ? {} : { '#deliveryLockUntil': DELIVERY_LOCK.until }),
         },
@@ -260,7 +258,7 @@ export class DeliverFiles {
           ...condition.values,
           ':status': DELIVERED_STATUS,
           ':at': at,
-          ':counts': counts,
+          ...counted.values,
           ':one': 1,
         },
       },

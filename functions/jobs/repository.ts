@@ -139,11 +139,11 @@ export class JobRepository {
    * way the import writes a job: one transaction when it fits, else its files first and its job item
    * last, conditioned on `attribute_not_exists(pk)`. Until that last write nothing of the job is visible
    * to a read, the indexer or search (file items alone are never a job), so a failure halfway leaves no
-   * job behind. `extra` attributes go on the job item only (the `review` counts).
+   * job behind. Answers the job item written.
    */
-  public async createJob(job: Job, version: number, extra: Record<string, unknown> = {}): Promise<JobItem> {
+  public async createJob(job: Job, version: number): Promise<JobItem> {
     const planned = planWrite(job, [], version);
-    const jobItem = { ...planned.jobItem, ...extra } as JobItem;
+    const jobItem = planned.jobItem as JobItem;
     await this.write(planned, jobItem);
     return jobItem;
   }
