@@ -28,8 +28,9 @@ export const ERROR_MESSAGES = {
   invalid_transition: 'The job cannot move to that status from its current one.',
   file_not_deliverable: 'The file was accepted by the customer and cannot be delivered again.',
   idempotency_key_reused: 'The Idempotency-Key was already used for a different request.',
-  precondition_required: 'The request must carry an If-Match header with the job\'s current ETag.',
+  precondition_required: "The request must carry an If-Match header with the job's current ETag.",
   precondition_failed: 'The job was changed since the version in If-Match.',
+  file_not_acceptable: 'The file cannot be accepted in its current state.',
   internal_error: 'An unexpected error occurred.',
   service_unavailable: 'The service is temporarily unavailable. Retry later.',
 } as const satisfies Record<string, string>;

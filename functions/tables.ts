@@ -98,11 +98,11 @@ export const TABLES = [JOBS_TABLE, AUTH_TABLE] as const;
 /** Key helpers of the jobs table. */
 export const jobKeys = {
   pk: (jobId: number): string => `JOB#${jobId}`,
+  /** The leading key prefix of every item of a job's partition (IAM `dynamodb:LeadingKeys` conditions). */
+  jobPrefix: 'JOB#',
   jobSk: 'JOB',
   fileSk: (fileId: number): string => `FILE#${fileId}`,
   filePrefix: 'FILE#',
-  /** The leading key prefix of job partitions (IAM `dynamodb:LeadingKeys` conditions). */
-  jobPrefix: 'JOB#',
   /** The id allocator's counter item. */
   counter: { pk: 'IDS', sk: 'COUNTER' },
   /** The idempotency record of a key (already hashed) sent by a client. */

@@ -15,12 +15,12 @@ import {
   parseCreateJobRequest,
   parseDeliveryRequest,
   parseJobUpdate,
-} from '../http/job-requests';
+} from '../http/job-write-requests';
 import { pathParameter } from '../http/path-parameters';
 import { EndpointAnswer } from '../http/response';
-import { CreateJob, type CreateJobRequest, type CreateJobResponseBody } from '../jobs/create-job';
+import { CreateJob, type CreateJobRequest } from '../jobs/create-job';
 import { DeliverFiles } from '../jobs/deliver-files';
-import type { JobView } from '../jobs/representation';
+import type { JobResponseBody } from '../jobs/job-view';
 import { UpdateJob } from '../jobs/update-job';
 
 /** The header that makes a create safe to retry. */
@@ -38,15 +38,9 @@ export const idempotencyKeyOf = (value: string | undefined): string | undefined 
   return value;
 };
 
-/** The body of a `200` job answer. */
-export interface JobResponseBody {
-  _type: 'JobResponseBody';
-  job: JobView;
-}
-
 const tables = () => ({ client: documentClient(), tableName: config().jobsTable });
 
-const createJob = httpEndpoint<CreateJobRequest, EndpointAnswer<CreateJobResponseBody>>(
+const createJob = httpEndpoint<CreateJobRequest, EndpointAnswer>(
   { path: '/jobs', method: 'POST', parse: parseCreateJobRequest, status: 201 },
   async ({ input, principal, event }) => {
     const key = idempotencyKeyOf(headerValue(event, IDEMPOTENCY_KEY_HEADER));
@@ -55,7 +49,7 @@ const createJob = httpEndpoint<CreateJobRequest, EndpointAnswer<CreateJobRespons
   },
 );
 
-const updateJob = httpEndpoint<JobUpdate, EndpointAnswer<JobResponseBody>>(
+const updateJob = httpEndpoint<JobUpdate, EndpointAnswer>(
   { path: '/jobs/{id}', method: 'PATCH', parse: parseJobUpdate },
   async ({ input, params, principal, event }) => {
     const updated = await new UpdateJob(tables()).run(
@@ -64,15 +58,17 @@ const updateJob = httpEndpoint<JobUpdate, EndpointAnswer<JobResponseBody>>(
       headerValue(event, 'If-Match'),
       principal,
     );
-    return new EndpointAnswer(200, { _type: 'JobResponseBody', job: updated.job }, { ETag: updated.etag });
+    const body: JobResponseBody = { _type: 'JobResponseBody', job: updated.job };
+    return new EndpointAnswer(200, body, { ETag: updated.etag });
   },
 );
 
-const deliverFiles = httpEndpoint<DeliveryRequest, EndpointAnswer<JobResponseBody>>(
+const deliverFiles = httpEndpoint<DeliveryRequest, EndpointAnswer>(
   { path: '/jobs/{id}/delivery', method: 'POST', parse: parseDeliveryRequest },
   async ({ input, params, principal }) => {
     const delivered = await new DeliverFiles(tables()).run(pathParameter(params, 'id'), input.fileIds, principal);
-    return new EndpointAnswer(200, { _type: 'JobResponseBody', job: delivered.job }, { ETag: delivered.etag });
+    const body: JobResponseBody = { _type: 'JobResponseBody', job: delivered.job };
+    return new EndpointAnswer(200, body, { ETag: delivered.etag });
   },
 );
 

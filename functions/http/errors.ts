@@ -31,6 +31,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 409,
   precondition_required: 428,
   precondition_failed: 412,
+  file_not_acceptable: 409,
   internal_error: 500,
   service_unavailable: 503,
 } as const satisfies Record<ErrorCode, number>;

@@ -1,137 +1,60 @@
 /**
- * The bodies of the job writes of docs/contract.md §6a, JSON or form, checked field by field by the
- * validators generated from openapi.yaml; each violation is `400 invalid_parameter` naming the field
- * (nested JSON fields by path: `files[3].fileName`).
- *
- * - `POST /jobs` (`CreateJobRequest`, `CreateJobForm`): files only in JSON — a form naming `files` is
- *   refused, since a form cannot carry a file's fields.
- * - `PATCH /jobs/{id}` (`JobUpdateRequest`): the fields to change; `realCost` at most two decimals.
- * - `POST /jobs/{id}/delivery` (`DeliveryRequest`, `DeliveryForm`): `fileIds`, no id twice.
- *
- * Who may send which field (operators only, the account) is not a field check: the use cases answer it
- * with `403 forbidden`, after every field.
+ * What the read endpoints of `/jobs` take besides the path (docs/contract.md §6a): the query of
+ * `GET /jobs/{id}/files` (`review`, `limit`, `cursor`), judged as body fields are — the first bad one is
+ * `400 invalid_parameter` naming it; unknown parameters are ignored — and the `If-None-Match` test of
+ * `GET /jobs/{id}`.
  */
-import type { JobStatus } from '../jobs/model';
-import type { CreateJobRequest, NewFile } from '../jobs/create-job';
-import { invalidParameter } from './errors';
-import {
-  createJobFormFields,
-  createJobRequestFields,
-  deliveryFormFields,
-  deliveryRequestFields,
-  jobUpdateRequestFields,
-  validateCreateJobForm,
-  validateCreateJobRequest,
-  validateDeliveryForm,
-  validateDeliveryRequest,
-  validateJobUpdateRequest,
-} from './generated/request-validators';
-import type { RequestBody } from './request';
-import { coerceFields, invalidParameterOf } from './schema-validation';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { invalidParameter } from '../errors';
+import { parseDecimal } from '../jobs/ids';
+import { isReviewFilter, type ReviewFilter } from '../jobs/review';
+import { headerValue } from './headers';
 
-interface CreateBody {
-  name: string;
-  description?: string;
-  invoiceReference?: string;
-  tags?: string[];
-  accountId?: number;
-  accountName?: string;
-  files?: Array<{ fileName: string; tags?: string[] | null; remarkToProcessor?: string | null }>;
+/** The page sizes a files page accepts, and its default. */
+export const FILES_LIMIT = { min: 1, max: 100, default: 50 } as const;
+
+/** The query of `GET /jobs/{id}/files`, validated. */
+export interface FilesRequest {
+  review: ReviewFilter | undefined;
+  limit: number;
+  /** The cursor as given; its signature and binding are checked against the request later. */
+  cursor: string | undefined;
 }
 
-/** The endpoint's `parse` step of `POST /jobs`. */
-export const parseCreateJobRequest = (body: RequestBody): CreateJobRequest => {
-  let fields: Record<string, unknown>;
-  if (body.encoding === 'form') {
-    if (Object.hasOwn(body.fields, 'files')) {
-      throw invalidParameter('files', 'files can only be sent in a JSON body.');
-    }
-    fields = coerceFields(body, createJobFormFields);
-    if (!validateCreateJobForm(fields)) throw invalidParameterOf(validateCreateJobForm.errors, 'top');
-  } else {
-    fields = coerceFields(body, createJobRequestFields);
-    if (!validateCreateJobRequest(fields)) throw invalidParameterOf(validateCreateJobRequest.errors, 'path');
+/** The last value of a query parameter, as API Gateway hands it over. */
+const queryValue = (
+  event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>,
+  name: string,
+) => event.multiValueQueryStringParameters?.[name]?.at(-1) ?? event.queryStringParameters?.[name] ?? undefined;
+
+/** Reads and validates the query of `GET /jobs/{id}/files`. */
+export const parseFilesRequest = (
+  event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>,
+): FilesRequest => {
+  const review = queryValue(event, 'review');
+  if (review !== undefined && !isReviewFilter(review)) {
+    throw invalidParameter('review', 'review must be pending, rejected or accepted.');
   }
-  const checked = fields as unknown as CreateBody;
-  return {
-    name: checked.name,
-    description: checked.description ?? '',
-    invoiceReference: checked.invoiceReference ?? '',
-    tags: checked.tags ?? [],
-    accountId: checked.accountId,
-    accountName: checked.accountName,
-    files: (checked.files ?? []).map((file): NewFile => ({
-      fileName: file.fileName,
-      tags: file.tags ?? [],
-      remarkToProcessor: file.remarkToProcessor ?? '',
-    })),
-  };
+  const limitText = queryValue(event, 'limit');
+  const limit = limitText === undefined ? FILES_LIMIT.default : parseDecimal(limitText);
+  if (limit === undefined || limit < FILES_LIMIT.min || limit > FILES_LIMIT.max) {
+    throw invalidParameter('limit', `limit must be an integer from ${FILES_LIMIT.min} to ${FILES_LIMIT.max}.`);
+  }
+  const cursor = queryValue(event, 'cursor');
+  if (cursor !== undefined && cursor.length === 0) throw invalidParameter('cursor', 'The cursor is not valid.');
+  return { review, limit, cursor };
 };
 
-/** A checked `PATCH /jobs/{id}` body: only the fields sent. */
-export interface JobUpdate {
-  name?: string;
-  description?: string;
-  invoiceReference?: string;
-  tags?: string[];
-  status?: JobStatus;
-  realCost?: number;
-  accountName?: string;
-}
-
-/** Whether a cost has at most two decimals (`12.5`, `12.34`; not `12.345`). */
-export const hasAtMostTwoDecimals = (value: number): boolean => {
-  const cents = value * 100;
-  return Math.abs(cents - Math.round(cents)) < 1e-6 * Math.max(1, Math.abs(cents));
-};
-
-/** The endpoint's `parse` step of `PATCH /jobs/{id}`. */
-export const parseJobUpdate = (body: RequestBody): JobUpdate => {
-  const fields = coerceFields(body, jobUpdateRequestFields);
-  if (!validateJobUpdateRequest(fields)) {
-    throw invalidParameterOf(validateJobUpdateRequest.errors, body.encoding === 'form' ? 'top' : 'path');
-  }
-  const update = fields as JobUpdate;
-  if (update.realCost !== undefined && !hasAtMostTwoDecimals(update.realCost)) {
-    throw invalidParameter('realCost', 'realCost may have at most two decimals.');
-  }
-  return update;
-};
-
-/** A checked delivery: the files to deliver, or `undefined` for every file not accepted. */
-export interface DeliveryRequest {
-  fileIds: number[] | undefined;
-}
-
-/** The endpoint's `parse` step of `POST /jobs/{id}/delivery`. */
-export const parseDeliveryRequest = (body: RequestBody): DeliveryRequest => {
-  let fileIds: number[] | undefined;
-  let name = 'fileIds';
-  if (body.encoding === 'form') {
-    const fields = coerceFields(body, deliveryFormFields);
-    if (!validateDeliveryForm(fields)) throw invalidParameterOf(validateDeliveryForm.errors, 'top');
-    const form = fields as { fileIds?: number[]; fileId?: number[] };
-    if (form.fileIds !== undefined && form.fileId !== undefined) {
-      throw invalidParameter('fileId', 'Send the files as fileIds or as fileId, not both.');
-    }
-    if (form.fileId !== undefined) name = 'fileId';
-    fileIds = form.fileIds ?? form.fileId;
-  } else {
-    const fields = coerceFields(body, deliveryRequestFields);
-    if (!validateDeliveryRequest(fields)) throw invalidParameterOf(validateDeliveryRequest.errors, 'path');
-    fileIds = (fields as { fileIds?: number[] }).fileIds;
-  }
-  if (fileIds !== undefined) {
-    const seen = new Set<number>();
-    fileIds.forEach((fileId, index) => {
-      if (seen.has(fileId)) {
-        throw invalidParameter(
-          body.encoding === 'form' ? name : `fileIds[${index}]`,
-          `File ${fileId} is listed more than once.`,
-        );
-      }
-      seen.add(fileId);
-    });
-  }
-  return { fileIds };
+/**
+ * Whether `If-None-Match` names the current entity tag (weak comparison, as RFC 9110 asks of
+ * `If-None-Match`: `W/"3"` matches `"3"`; `*` matches any current representation).
+ */
+export const ifNoneMatchHits = (
+  event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
+  etag: string,
+): boolean => {
+  const header = headerValue(event, 'if-none-match');
+  if (header === undefined) return false;
+  const opaque = (tag: string): string => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 };

@@ -12,7 +12,7 @@ import { idAllocatorFor } from './id-allocator';
 import { JobsTable } from './jobs-table';
 import { type Job, unreviewedFile } from './model';
 import { JobRepository } from './repository';
-import { etagOf, type JobView, jobViewOf } from './representation';
+import { jobETag, type JobView, jobView } from './job-view';
 import { fingerprintOf, IdempotencyStore } from './idempotency';
 
 /** A file of a create request. */
@@ -123,7 +123,7 @@ export class CreateJob {
         files: stored.fileIds.map((id, index) => ({ id, fileName: (request.files[index] as NewFile).fileName })),
       },
       location: `/jobs/${stored.job.id}`,
-      etag: etagOf(stored.job.version),
+      etag: jobETag(stored.job.version),
       replayed,
     };
   }
@@ -158,6 +158,6 @@ export class CreateJob {
       ),
     };
     const item = await this.repository.createJob(job, now.getTime());
-    return { job: jobViewOf(item), fileIds: fileIds as number[] };
+    return { job: jobView(item), fileIds: fileIds as number[] };
   }
 }

@@ -26,7 +26,7 @@ import { type FileItem, fromFileItem, type JobItem } from './items';
 import { JobsTable, type TransactItem } from './jobs-table';
 import type { JobStatus } from './model';
 import { moveToHistory, unchangedCondition } from './reject-transaction';
-import { etagOf, jobViewOf } from './representation';
+import { jobETag, jobView } from './job-view';
 import {
   countAttributes,
   countStates,
@@ -133,7 +133,7 @@ export class DeliverFiles {
           ...countAttributes(counts),
           version: job.version + 1,
         } as JobItem;
-        return { job: jobViewOf(updated), etag: etagOf(updated.version) };
+        return { job: jobView(updated), etag: jobETag(updated.version) };
       },
       (_attempts, lastConflict) => new DependencyUnavailableError(DYNAMODB, lastConflict),
     );

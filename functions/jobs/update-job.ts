@@ -18,7 +18,7 @@ import { jobKeys } from '../tables';
 import type { JobItem } from './items';
 import { JobsTable } from './jobs-table';
 import type { JobStatus } from './model';
-import { etagOf, type JobView, jobViewOf } from './representation';
+import { jobETag, type JobView, jobView } from './job-view';
 import { canMove } from './statuses';
 import { sameItem } from './write-plan';
 import { unlockedCondition } from './delivery-lock';
@@ -69,7 +69,7 @@ export const versionsOfIfMatch = (header: string): { any: true } | { any: false;
 
 /** `412 precondition_failed`, carrying the job's current ETag. */
 const preconditionFailed = (version: number): ApiError =>
-  new ApiError('precondition_failed', {}, { headers: { ETag: etagOf(version) } });
+  new ApiError('precondition_failed', {}, { headers: { ETag: jobETag(version) } });
 
 export const jobNotFound = (): ApiError => new ApiError('job_not_found');
 
@@ -103,9 +103,9 @@ export class UpdateJob {
         if (item?.entity !== 'job' || (scope !== undefined && item.accountId !== scope)) throw jobNotFound();
         if (!wanted.any && !wanted.versions.includes(item.version)) throw preconditionFailed(item.version);
         const sets = this.plan(item, changes, principal);
-        if (Object.keys(sets).length === 0) return { job: jobViewOf(item), etag: etagOf(item.version) };
+        if (Object.keys(sets).length === 0) return { job: jobView(item), etag: jobETag(item.version) };
         const updated = await this.write(item, sets);
-        return { job: jobViewOf(updated), etag: etagOf(updated.version) };
+        return { job: jobView(updated), etag: jobETag(updated.version) };
       },
       (_attempts, lastConflict) => new DependencyUnavailableError(DYNAMODB, lastConflict),
     );
