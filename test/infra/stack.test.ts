@@ -307,9 +307,10 @@ describe('the search domain', () => {
     const paths = policy.Statement.map((statement) =>
       [statement.Resource as Json[] | Json]
         .flat()
-        .map((resource) => JSON.stringify(resource).match(/"\/(jobs[^"]*)"\]/)?.[1]),
+        .map((resource) => JSON.stringify(resource).match(/"\/((?:jobs|_cluster)[^"]*)"\]/)?.[1]),
     );
-    expect(paths).toEqual([['jobs/_search'], ['jobs/_bulk'], ['jobs-v0'], ['jobs'], ['jobs-v0']]);
+    // The setup also sets the cluster's action.auto_create_index (PUT /_cluster/settings).
+    expect(paths).toEqual([['jobs/_search'], ['jobs/_bulk'], ['jobs-v0'], ['jobs'], ['jobs-v0', '_cluster/settings']]);
     expect(policy.Statement.map((statement) => statement.Action)).toEqual([
       'es:ESHttpPost',
       'es:ESHttpPost',
