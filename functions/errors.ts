@@ -23,6 +23,8 @@ export const ERROR_MESSAGES = {
   file_not_found: 'The file does not exist.',
   file_not_rejectable: 'The file cannot be rejected in its current state.',
   job_archived: 'The job of the file is archived.',
+  job_not_found: 'The job does not exist.',
+  file_not_acceptable: 'The file cannot be accepted in its current state.',
   internal_error: 'An unexpected error occurred.',
   service_unavailable: 'The service is temporarily unavailable. Retry later.',
 } as const satisfies Record<string, string>;

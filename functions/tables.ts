@@ -36,8 +36,10 @@ export interface TableDefinition {
 /**
  * Jobs table: a job item (`pk = JOB#<id>`, `sk = JOB`) and one item per file under the job's partition
  * (`sk = FILE#<fileId>`). File items carry `fileId`, which makes them (and only them) part of the sparse
- * `byFileId` index. The job item's `version` is incremented in the same transaction as every write to
- * the job or its files; the stream feeds the search indexer.
+ * `byFileId` index. Each file item also carries `reviewKey` (`<jobId>#<review state>`): the `byReview`
+ * index lists a job's files of one review state in id order, reading nothing else. The job item's
+ * `version` is incremented in the same transaction as every write to the job or its files; the stream
+ * feeds the search indexer.
  */
 export const JOBS_TABLE = {
   logicalName: 'Jobs',
@@ -47,6 +49,12 @@ export const JOBS_TABLE = {
     {
       indexName: 'byFileId',
       partitionKey: { name: 'fileId', type: 'N' },
+      projection: 'KEYS_ONLY',
+    },
+    {
+      indexName: 'byReview',
+      partitionKey: { name: 'reviewKey', type: 'S' },
+      sortKey: { name: 'fileId', type: 'N' },
       projection: 'KEYS_ONLY',
     },
   ],
@@ -83,6 +91,8 @@ export const TABLES = [JOBS_TABLE, AUTH_TABLE] as const;
 /** Key helpers of the jobs table. */
 export const jobKeys = {
   pk: (jobId: number): string => `JOB#${jobId}`,
+  /** The leading key prefix of every item of a job's partition (IAM `dynamodb:LeadingKeys` conditions). */
+  jobPrefix: 'JOB#',
   jobSk: 'JOB',
   fileSk: (fileId: number): string => `FILE#${fileId}`,
   filePrefix: 'FILE#',

@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   file_not_found: 404,
   file_not_rejectable: 409,
   job_archived: 410,
+  job_not_found: 404,
+  file_not_acceptable: 409,
   internal_error: 500,
   service_unavailable: 503,
 } as const satisfies Record<ErrorCode, number>;

@@ -18,6 +18,7 @@ import {
   BatchGetCommand,
   BatchWriteCommand,
   type DynamoDBDocumentClient,
+  GetCommand,
   QueryCommand,
   type QueryCommandOutput,
   ScanCommand,
@@ -30,6 +31,7 @@ import { DYNAMODB, dynamoFailure, isWriteConflict } from '../aws/failures';
 import { DependencyUnavailableError } from '../errors';
 import { JOBS_TABLE, jobKeys } from '../tables';
 import { fromItems, type StoredJob } from './items';
+import { reviewKey, type ReviewState } from './review';
 
 /** An item as DynamoDB returns it. */
 export type Item = Record<string, unknown>;
@@ -190,6 +192,52 @@ export class JobsTable {
    */
   public async readJob(jobId: number, options: { consistent?: boolean } = {}): Promise<StoredJob | undefined> {
     return fromItems(await this.readPartition(jobId, options.consistent ?? true));
+  }
+
+  /** The job item of a job, read strongly consistently (one GetItem), or undefined when there is none. */
+  public async getJobItem(jobId: number): Promise<Item | undefined> {
+    const { Item: item } = await this.call(() =>
+      this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk: jobKeys.pk(jobId), sk: jobKeys.jobSk },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    return item;
+  }
+
+  /**
+   * The ids of up to `limit` files of a job in one review state, after `afterFileId`, in id order, from the
+   * `byReview` index (one Query that reads only those keys; the index is eventually consistent).
+   */
+  public async reviewFileIds(
+    jobId: number,
+    state: ReviewState,
+    afterFileId: number | undefined,
+    limit: number,
+  ): Promise<number[]> {
+    const { Items } = await this.call(() =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: JOBS_TABLE.globalSecondaryIndexes[1].indexName,
+          KeyConditionExpression:
+            afterFileId === undefined ? '#reviewKey = :key' : '#reviewKey = :key AND #fileId > :after',
+          ExpressionAttributeNames: {
+            '#reviewKey': 'reviewKey',
+            ...(afterFileId === undefined ? {} : { '#fileId': 'fileId' }),
+          },
+          ExpressionAttributeValues: {
+            ':key': reviewKey(jobId, state),
+            ...(afterFileId === undefined ? {} : { ':after': afterFileId }),
+          },
+          Limit: limit,
+        }),
+      ),
+    );
+    return (Items ?? []).map((item) => item.fileId).filter((id): id is number => typeof id === 'number');
   }
 
   /**
