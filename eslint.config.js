@@ -15,6 +15,8 @@ export default tseslint.config(
       'client/dist/',
       'functions/http/generated/',
       'bench/results/',
+      'reports/',
+      '.stryker-tmp/',
     ],
   },
   js.configs.recommended,

@@ -9,7 +9,8 @@
  *   `integration-alone`, which runs after the others, one file at a time, on a DynamoDB Local of its own:
  *   on a 2-core machine a 3.4 MB transaction beside other files' traffic can outlast the longest request
  *   timeout the configuration allows, and the test would then measure the machine, not the code.
- * `npm test` (`vitest run`) runs them all.
+ * `npm test` (`vitest run`) runs them all. A passing test prints nothing: the log lines a test produces, the
+ * handlers' included (test/support/quiet-logs.ts), are shown only beside its failure (`silent: 'passed-only'`).
  */
 import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,7 +58,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default'],
-    setupFiles: ['test/support/engines.ts'],
+    silent: 'passed-only',
+    setupFiles: ['test/support/quiet-logs.ts', 'test/support/engines.ts'],
     env: {
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',

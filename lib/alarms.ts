@@ -1,16 +1,16 @@
 /**
  * The stack's alarms: function errors and throttles, the indexer falling behind its stream, stream
- * records given up on, API 5xx answers, many refused `POST /sessions` requests and an unhealthy search domain. Each notifies an SNS topic when it
- * fires and when it recovers: the stack's own topic (with an optional email subscription), or an existing
- * topic that replaces it.
+ * records given up on, API 5xx answers, many refused `POST /sessions` requests and an unhealthy search
+ * domain. Each notifies an SNS topic when it fires and when it recovers: the stack's own topic (with an
+ * optional email subscription), or an existing topic that replaces it.
  */
 import { Aws, Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import type { Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Domain } from 'aws-cdk-lib/aws-opensearchservice';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -26,8 +26,9 @@ export const REFUSED_SESSION_REQUESTS_THRESHOLD = 50;
 /**
  * The fields of the line the functions log for every request they refuse (the shared chain's error
  * formatter, with the Lambda context's keys): the refused-sessions metric counts the sessions function's
- * lines with these values. API Gateway's own per-method metrics cannot serve: every route is an `ANY`
- * method, so a `Method=POST` dimension names no method the stage has.
+ * lines with these values. API Gateway's own per-method metrics cannot serve: the `/sessions` resource's
+ * one method is `ANY` (its function answers other methods with 405), so a `Method=POST` dimension names
+ * no method the stage has.
  */
 export const REFUSED_SESSION_LOG_LINE = { message: 'Request refused', method: 'POST' } as const;
 
@@ -46,7 +47,7 @@ export interface JobsApiAlarmsProps {
   /** Every function, by a short name used in the alarm ids. */
   functions: Record<string, IFunction>;
   /** The function serving `POST /sessions`, whose log lines the refused-sessions metric counts. */
-  sessions: IFunction & { readonly logGroup: ILogGroup };
+  sessions: LambdaFunction;
   indexer: IFunction;
   deadLetterQueue: IQueue;
   api: RestApi;
@@ -137,7 +138,7 @@ export class JobsApiAlarms extends Construct {
   }
 
   /** The count of refused `POST /sessions` requests, from the sessions function's log lines. */
-  private refusedSessions(sessions: IFunction & { readonly logGroup: ILogGroup }): IMetric {
+  private refusedSessions(sessions: LambdaFunction): IMetric {
     const logGroup = sessions.logGroup;
     const { namespace, metricName, dimension } = REFUSED_SESSIONS_METRIC;
     const filter = new MetricFilter(this, 'SessionsRefusedFilter', {

@@ -40,6 +40,11 @@ const VALIDATORS = {
   validateSessionRequest: 'SessionRequest',
   validateAcceptRequest: 'AcceptRequest',
   validateAcceptForm: 'AcceptForm',
+  validateCreateJobRequest: 'CreateJobRequest',
+  validateCreateJobForm: 'CreateJobForm',
+  validateJobUpdateRequest: 'JobUpdateRequest',
+  validateDeliveryRequest: 'DeliveryRequest',
+  validateDeliveryForm: 'DeliveryForm',
 } as const;
 
 /** Exported field table name → the schema whose top-level properties a form body is coerced to. */
@@ -48,6 +53,11 @@ const FORM_FIELDS = {
   rejectFormFields: 'RejectForm',
   sessionRequestFields: 'SessionRequest',
   acceptFormFields: 'AcceptForm',
+  createJobRequestFields: 'CreateJobRequest',
+  createJobFormFields: 'CreateJobForm',
+  jobUpdateRequestFields: 'JobUpdateRequest',
+  deliveryRequestFields: 'DeliveryRequest',
+  deliveryFormFields: 'DeliveryForm',
 } as const;
 
 type Schema = Record<string, unknown>;
