@@ -63,7 +63,8 @@ beforeAll(() => {
   stack = buildJobsApi(app, TEMPLATE_ONLY);
   nagReport = new AwsSolutionsChecks(app).validateScope(app);
   template = Template.fromStack(stack);
-});
+  // A synthesis and cdk-nag's checks on a busy machine, as test/infra/observability.test.ts allows them.
+}, 120_000);
 
 describe('the search index setup at deploy time', () => {
   const setupId = () => stack.getLogicalId(stack.searchIndexSetup.resource.node.defaultChild as never);
@@ -89,7 +90,7 @@ describe('the search index setup at deploy time', () => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(8);
+    expect(functions).toHaveLength(9);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -104,6 +105,7 @@ describe('the functions', () => {
     expect(Object.keys(resourcesOf('AWS::Lambda::Function')).sort()).toEqual([
       'IndexerFunction',
       'JobsReadFunction',
+      'JobsWriteFunction',
       'RejectFunction',
       'SearchFieldsFunction',
       'SearchFunction',
