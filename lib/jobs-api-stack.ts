@@ -263,7 +263,7 @@ export class JobsApiStack extends Stack {
    * access comes with its event source.
    */
   private grantLeastPrivilege(): void {
-    const { Search, SearchFields, Reject, Sessions, JobsRead, Indexer } = this.functions;
+    const { Search, SearchFields, Reject, Sessions, JobsRead, JobsWrite, Indexer } = this.functions;
     const jobs = this.jobsTable.table.tableArn;
     const auth = this.authTable.table.tableArn;
     const byFileId = this.jobsTable.indexArn(JOBS_TABLE.globalSecondaryIndexes[0].indexName);
@@ -277,7 +277,7 @@ export class JobsApiStack extends Stack {
     const { clientPrefix, secretPrefix, sessionPrefix } = authKeys;
 
     // Authentication reads a client and a session by key; nothing else of the auth table.
-    for (const fn of [Search, SearchFields, Reject, JobsRead])
+    for (const fn of [Search, SearchFields, Reject, JobsRead, JobsWrite])
       allow(fn, dynamodb('GetItem'), [auth], [clientPrefix, sessionPrefix]);
 
     // The sessions function reads clients, secrets and sessions by key, and writes and deletes sessions
@@ -300,6 +300,18 @@ export class JobsApiStack extends Stack {
     allow(JobsRead, dynamodb('GetItem', 'BatchGetItem', 'Query'), [jobs], [jobKeys.jobPrefix]);
     allow(JobsRead, dynamodb('Query'), [byReview]);
     allow(JobsRead, ['secretsmanager:GetSecretValue'], [this.cursorKey.secretArn]);
+
+    // The job writes touch job partitions, the id counter and idempotency records only: a create claims
+    // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in a transaction of
+    // Puts (or its files with BatchWriteItem first), stores its answer (UpdateItem) or releases the key
+    // (DeleteItem); an edit reads the job item (GetItem) and updates it; a delivery reads the partition
+    // (Query) and updates files and job in transactions of Updates. Nothing on the search domain.
+    allow(
+      JobsWrite,
+      dynamodb('GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'Query'),
+      [jobs],
+      [jobKeys.jobPrefix, jobKeys.counter.pk, jobKeys.idempotencyPrefix],
+    );
 
     // The indexer reads each touched job (its item and its files) with one query per job.
     allow(Indexer, dynamodb('Query'), [jobs]);

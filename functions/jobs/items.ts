@@ -86,8 +86,7 @@ export const toFileItems = (job: Job): FileItem[] => {
 };
 
 /** The review counts a job item holds; `undefined` when it was written before they existed. */
-export const jobItemCounts = (item: Readonly<Record<string, unknown>>): ReviewCounts | undefined =>
-  storedCounts(item);
+export const jobItemCounts = (item: Readonly<Record<string, unknown>>): ReviewCounts | undefined => storedCounts(item);
 
 /** A file as the API models it, from its item. */
 export const fromFileItem = (item: FileItem): JobFile => ({

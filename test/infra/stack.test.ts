@@ -91,7 +91,7 @@ describe('the search index setup at deploy time', () => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(7);
+    expect(functions).toHaveLength(8);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -105,6 +105,7 @@ describe('the functions', () => {
   it('gives each handler a function with a stable logical id that sam local invoke can name', () => {
     expect(Object.keys(resourcesOf('AWS::Lambda::Function')).sort()).toEqual([
       'IndexerFunction',
+      'JobsReadFunction',
       'RejectFunction',
       'SearchFieldsFunction',
       'SearchFunction',
@@ -153,6 +154,14 @@ describe('the tables', () => {
         {
           IndexName: 'byFileId',
           KeySchema: [{ AttributeName: JOBS_TABLE.globalSecondaryIndexes[0].partitionKey.name, KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+        {
+          IndexName: 'byReview',
+          KeySchema: [
+            { AttributeName: JOBS_TABLE.globalSecondaryIndexes[1].partitionKey.name, KeyType: 'HASH' },
+            { AttributeName: JOBS_TABLE.globalSecondaryIndexes[1].sortKey.name, KeyType: 'RANGE' },
+          ],
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
       ],
