@@ -76,6 +76,8 @@ describe('the search index setup at deploy time', () => {
         ServiceTimeout: '300',
         Alias: 'jobs',
         Endpoint: Match.anyValue(),
+        // The auto-creation rule is a property: a stack deployed before it gets it set on its next update.
+        AutoCreateIndex: '-jobs,-jobs-v*,+*',
       },
     });
   });
