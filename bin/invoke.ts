@@ -23,6 +23,7 @@ import type { Context } from 'aws-lambda';
 import { type ApiFunctionName, apiFunctions } from '../functions/http/routes';
 import { lambdaContext } from '../local/gateway/api-event';
 import { loadDemoTokens } from '../local/demo/auth';
+import { localCursorKey } from '../local/stack/cursor-key';
 import { DEFAULT_DATA_DIR, dataPaths, localStackEnvironment } from '../local/paths';
 import '../local/search/use-embedded-engine';
 
@@ -267,6 +268,8 @@ const main = async (): Promise<number> => {
   const event = await readEvent(args.eventPath);
   Object.assign(process.env, localStackEnvironment(process.env));
   const paths = dataPaths(process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
+  // The cursors of GET /jobs/{id}/files are signed with the data directory's key, as under npm start.
+  process.env.CURSOR_SIGNING_KEY ??= await localCursorKey(paths);
   if (paths.inMemory) note('DATA_DIR is :memory: — the search index is not shared with `npm start`.');
 
   let input = event;

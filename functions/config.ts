@@ -25,6 +25,12 @@ export interface Config {
   authCacheTtlMs: number;
   /** Time limit of one attempt of a DynamoDB or OpenSearch request, in milliseconds (then retried once or answered 503). */
   dependencyTimeoutMs: number;
+  /**
+   * Where the key that signs `GET /jobs/{id}/files` cursors comes from: its text itself (the local stack,
+   * from its data directory), or the ARN of the Secrets Manager secret the stack created. Only the read
+   * function needs it; it is checked when first used.
+   */
+  cursorKey: { text: string } | { secretArn: string } | undefined;
 }
 
 /** Thrown at start-up when the environment is unusable: a deployment error, not a client error. */
@@ -51,6 +57,21 @@ const integer = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 };
 
+/** The smallest cursor signing key accepted, in characters (the stack generates 64). */
+export const MIN_CURSOR_KEY_LENGTH = 32;
+
+const cursorKeySource = (env: NodeJS.ProcessEnv): Config['cursorKey'] => {
+  const text = env.CURSOR_SIGNING_KEY?.trim();
+  if (text) {
+    if (text.length < MIN_CURSOR_KEY_LENGTH) {
+      throw new ConfigError(`CURSOR_SIGNING_KEY must be at least ${MIN_CURSOR_KEY_LENGTH} characters long`);
+    }
+    return { text };
+  }
+  const secretArn = env.CURSOR_KEY_SECRET_ARN?.trim();
+  return secretArn ? { secretArn } : undefined;
+};
+
 /** Reads and validates the configuration from an environment (default `process.env`). */
 export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const searchEngine = (env.SEARCH_ENGINE?.trim() || 'opensearch') as SearchEngineKind;
@@ -72,6 +93,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     opensearchIndex: env.OPENSEARCH_INDEX?.trim() || 'jobs',
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 60_000, 0, 60_000),
     dependencyTimeoutMs: integer(env, 'DEPENDENCY_TIMEOUT_MS', 3_000, 100, 9_000),
+    cursorKey: cursorKeySource(env),
   };
 };
 

@@ -36,8 +36,16 @@ export interface TableDefinition {
 /**
  * Jobs table: a job item (`pk = JOB#<id>`, `sk = JOB`) and one item per file under the job's partition
  * (`sk = FILE#<fileId>`). File items carry `fileId`, which makes them (and only them) part of the sparse
- * `byFileId` index. The job item's `version` is incremented in the same transaction as every write to
- * the job or its files; the stream feeds the search indexer.
+ * `byFileId` index. Each file item also carries `reviewKey` (`<jobId>#<review state>`): the `byReview`
+ * index lists a job's files of one review state in id order, reading nothing else. The job item's
+ * `version` is incremented in the same transaction as every write to the job or its files; the stream
+ * feeds the search indexer.
+ *
+ * Two more kinds of item live beside the jobs, each in a partition of its own that no job key can take:
+ * the id allocator's counter (`pk = IDS`, `sk = COUNTER`) and the idempotency records of `POST /jobs`
+ * (`pk = IDEMPOTENCY#<client id>#<sha256(key)>`, `sk = IDEMPOTENCY`), which expire by TTL on `ttl` (epoch
+ * seconds). Neither has a `fileId`, a `reviewKey` nor the job sort key, so the indexes, the indexer and
+ * scans of jobs pass them by.
  */
 export const JOBS_TABLE = {
   logicalName: 'Jobs',
@@ -49,8 +57,15 @@ export const JOBS_TABLE = {
       partitionKey: { name: 'fileId', type: 'N' },
       projection: 'KEYS_ONLY',
     },
+    {
+      indexName: 'byReview',
+      partitionKey: { name: 'reviewKey', type: 'S' },
+      sortKey: { name: 'fileId', type: 'N' },
+      projection: 'KEYS_ONLY',
+    },
   ],
   stream: 'NEW_AND_OLD_IMAGES',
+  timeToLiveAttribute: 'ttl',
 } as const satisfies TableDefinition;
 
 /**
@@ -83,9 +98,20 @@ export const TABLES = [JOBS_TABLE, AUTH_TABLE] as const;
 /** Key helpers of the jobs table. */
 export const jobKeys = {
   pk: (jobId: number): string => `JOB#${jobId}`,
+  /** The leading key prefix of every item of a job's partition (IAM `dynamodb:LeadingKeys` conditions). */
+  jobPrefix: 'JOB#',
   jobSk: 'JOB',
   fileSk: (fileId: number): string => `FILE#${fileId}`,
   filePrefix: 'FILE#',
+  /** The id allocator's counter item. */
+  counter: { pk: 'IDS', sk: 'COUNTER' },
+  /** The idempotency record of a key (already hashed) sent by a client. */
+  idempotency: (clientId: string, keyHash: string): { pk: string; sk: string } => ({
+    pk: `IDEMPOTENCY#${clientId}#${keyHash}`,
+    sk: 'IDEMPOTENCY',
+  }),
+  /** The leading key prefix of idempotency records (IAM `dynamodb:LeadingKeys` conditions). */
+  idempotencyPrefix: 'IDEMPOTENCY#',
 } as const;
 
 /** Key helpers of the auth table. */

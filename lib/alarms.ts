@@ -1,8 +1,8 @@
 /**
  * The stack's alarms: function errors and throttles, the indexer falling behind its stream, stream
- * records given up on, API 5xx answers, many refused `POST /sessions` requests and an unhealthy search domain. Each notifies an SNS topic when it
- * fires and when it recovers: the stack's own topic (with an optional email subscription), or an existing
- * topic that replaces it.
+ * records given up on, API 5xx answers, many refused `POST /sessions` requests and an unhealthy search
+ * domain. Each notifies an SNS topic when it fires and when it recovers: the stack's own topic (with an
+ * optional email subscription), or an existing topic that replaces it.
  */
 import { Aws, Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -26,8 +26,9 @@ export const REFUSED_SESSION_REQUESTS_THRESHOLD = 50;
 /**
  * The fields of the line the functions log for every request they refuse (the shared chain's error
  * formatter, with the Lambda context's keys): the refused-sessions metric counts the sessions function's
- * lines with these values. API Gateway's own per-method metrics cannot serve: every route is an `ANY`
- * method, so a `Method=POST` dimension names no method the stage has.
+ * lines with these values. API Gateway's own per-method metrics cannot serve: the `/sessions` resource's
+ * one method is `ANY` (its function answers other methods with 405), so a `Method=POST` dimension names
+ * no method the stage has.
  */
 export const REFUSED_SESSION_LOG_LINE = { message: 'Request refused', method: 'POST' } as const;
 

@@ -3,6 +3,7 @@
  * with the reason it is accepted. Any other finding stops synthesis (and fails test/infra).
  */
 import { type Stack, Validations } from 'aws-cdk-lib';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { HandlerFunction } from './handler-function';
 import type { ApiRateLimits } from './rate-limits';
 import type { JobsRestApi } from './rest-api';
@@ -12,7 +13,9 @@ import type { StreamIndexer } from './stream-indexer';
 /** The parts of the stack that carry accepted findings. */
 export interface AcknowledgedParts extends Stack {
   searchDomain: SearchDomain;
-  functions: Record<'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'Indexer', HandlerFunction>;
+  functions: Record<'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'Indexer', HandlerFunction>;
+  /** The key that signs file-page cursors. */
+  cursorKey: Secret;
   restApi: JobsRestApi;
   streamIndexer: StreamIndexer;
   rateLimits: ApiRateLimits | undefined;
@@ -45,6 +48,14 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     },
   );
 
+  Validations.of(stack.cursorKey).acknowledge({
+    id: 'AwsSolutions-SMG4',
+    reason:
+      'The secret is an HMAC key that only signs the opaque page cursors of GET /jobs/{id}/files; it guards no ' +
+      'data and grants no access. Rotating it would only end the pagings in progress, so it is not rotated on a ' +
+      'schedule; replacing the secret (a new stack resource) rotates it when needed.',
+  });
+
   if (!stack.searchDomain.zoneAware) {
     Validations.of(stack.searchDomain).acknowledge({
       id: 'AwsSolutions-OS7',
@@ -54,7 +65,7 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     });
   }
 
-  for (const name of ['Search', 'SearchFields', 'Reject', 'Sessions', 'Indexer'] as const) {
+  for (const name of ['Search', 'SearchFields', 'Reject', 'Sessions', 'JobsRead', 'Indexer'] as const) {
     Validations.of(stack.functions[name]).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });
   }
 

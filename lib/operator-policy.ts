@@ -73,8 +73,14 @@ export class OperatorPolicy extends Construct {
         resources: [jobs],
       },
       {
-        purpose: 'reindex, verify-index, status and seed-demo scan the jobs table.',
+        purpose: 'reindex and verify-index scan the jobs table; seed-demo reads one page of it (does it hold jobs?).',
         actions: dynamodb('Scan'),
+        resources: [jobs],
+      },
+      {
+        purpose:
+          'status counts the jobs without a Scan: the item counts DynamoDB keeps of the table and its file index.',
+        actions: dynamodb('DescribeTable'),
         resources: [jobs],
       },
       {
@@ -101,6 +107,13 @@ export class OperatorPolicy extends Construct {
         resources: path(`${alias}-v*`),
       },
       {
+        purpose:
+          "reindex lists the alias's concrete indices with their aliases (to delete the retired ones); status lists " +
+          'them with their sizes (to show the ones the alias does not name).',
+        actions: ['es:ESHttpGet'],
+        resources: path(`${alias}-v*/_alias`, `_cat/indices/${alias}-v*`),
+      },
+      {
         purpose: 'reindex fills and refreshes the new index, then moves the alias in one _aliases request.',
         actions: ['es:ESHttpPost'],
         resources: path(`${alias}-v*/_bulk`, `${alias}-v*/_refresh`, '_aliases'),
@@ -121,8 +134,8 @@ export class OperatorPolicy extends Construct {
     const domainArn = `<${stack.getLogicalId(props.domain.node.defaultChild as CfnElement)}.Arn>`;
     const prefixed = this.grants
       .flatMap((grant) => grant.resources)
-      .filter((resource) => resource.includes('*'))
-      .map((resource) => `${domainArn}${resource.slice(resource.lastIndexOf(`/${alias}`))}`);
+      .filter((resource) => resource.startsWith(`${domain}/`) && resource.includes('*'))
+      .map((resource) => `${domainArn}${resource.slice(domain.length)}`);
     Validations.of(this.policy).acknowledge(
       ...prefixed.map((resource) => ({
         id: `AwsSolutions-IAM5[Resource::${resource}]`,

@@ -1,8 +1,9 @@
 /**
  * The search index's setup at deploy time: a CloudFormation custom resource backed by a function of its
- * own (`functions/handlers/search-index-setup.ts`) that runs the engine's first-index creation — the
- * concrete index `{alias}-v0` with its mapping, carrying the alias as its write index — unless the alias
- * exists. The API's stage is created after it, so a new stage answers its first search from an existing
+ * own (`functions/handlers/search-index-setup.ts`) that sets the domain's `action.auto_create_index` so that
+ * OpenSearch never creates an index under the alias's names by itself (functions/search/opensearch/auto-create.ts)
+ * and runs the engine's first-index creation — the concrete index `{alias}-v0` with its mapping, carrying the
+ * alias as its write index — unless the alias exists. The API's stage is created after it, so a new stage answers its first search from an existing
  * (empty) index. (The indexer needs no such ordering: a bulk that finds no alias creates the same index.)
  *
  * Why a custom resource on our own function rather than an `aws-cdk-lib/triggers` Trigger: a Trigger
@@ -16,6 +17,7 @@
 import { CustomResource, Duration, Validations } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { autoCreateRule } from '../functions/search/opensearch/auto-create';
 import { HandlerFunction } from './handler-function';
 import { XRAY_REASON } from './nag-suppressions';
 import type { SearchDomain } from './search-domain';
@@ -54,16 +56,18 @@ export class SearchIndexSetup extends Construct {
       environment: { ...props.environment, DEPENDENCY_TIMEOUT_MS: '9000' },
       logRetention: props.logRetention,
     });
-    // It looks for the alias (HEAD /{alias}) and creates the first index with it (PUT /{alias}-v0).
+    // It refuses the automatic creation of the alias's names (PUT /_cluster/settings), looks for the alias
+    // (HEAD /{alias}) and creates the first index with it (PUT /{alias}-v0).
     props.domain.grantPaths(this.handler.role, ['es:ESHttpHead'], [alias]);
-    props.domain.grantPaths(this.handler.role, ['es:ESHttpPut'], [`${alias}-v0`]);
+    props.domain.grantPaths(this.handler.role, ['es:ESHttpPut'], [`${alias}-v0`, '_cluster/settings']);
 
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: this.handler.function.functionArn,
       resourceType: 'Custom::SearchIndexSetup',
       serviceTimeout: Duration.minutes(5),
-      // A new endpoint (a replaced domain) or alias runs the setup again.
-      properties: { Endpoint: props.domain.url, Alias: alias },
+      // A new endpoint (a replaced domain), alias or auto-creation rule runs the setup again (on a stack
+      // deployed before the rule existed, the update that adds it sets it).
+      properties: { Endpoint: props.domain.url, Alias: alias, AutoCreateIndex: autoCreateRule(alias) },
     });
 
     Validations.of(this.handler).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });

@@ -17,9 +17,10 @@ import type { IndexDefinition, KeyDefinition, TableDefinition } from '../functio
 /** How a deployed table is protected. */
 export interface TableProtection {
   /**
-   * Deletion protection on, and the table retained when the stack is deleted or the table replaced,
-   * but not when the deployment that created it rolls back: a failed first deployment leaves no
-   * empty table behind to block its retry.
+   * The table retained when the stack is deleted or the table replaced, but not when the deployment that
+   * created it rolls back: a failed first deployment leaves no empty table behind. Deletion protection
+   * itself is switched on by the deployment's last step (lib/table-deletion-protection.ts), never by the
+   * template: a table created protected could not be deleted by that rollback.
    */
   deletionProtection: boolean;
 }
@@ -43,7 +44,7 @@ export const indexPropsOf = (index: IndexDefinition): GlobalSecondaryIndexPropsV
 
 /**
  * The `TableV2` properties of a definition: on-demand billing, point-in-time recovery, the
- * definition's keys, indexes, stream and TTL attribute, and the requested protection.
+ * definition's keys, indexes, stream and TTL attribute, and the deletion policy of the requested protection.
  */
 export const tablePropsOf = (definition: TableDefinition, protection: TableProtection): TablePropsV2 => ({
   partitionKey: attributeOf(definition.partitionKey),
@@ -53,6 +54,7 @@ export const tablePropsOf = (definition: TableDefinition, protection: TableProte
   ...(definition.timeToLiveAttribute === undefined ? {} : { timeToLiveAttribute: definition.timeToLiveAttribute }),
   billing: Billing.onDemand(),
   pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-  deletionProtection: protection.deletionProtection,
+  // Switched on by the deployment's last step once nothing else can fail (lib/table-deletion-protection.ts).
+  deletionProtection: false,
   removalPolicy: protection.deletionProtection ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY,
 });

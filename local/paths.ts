@@ -51,6 +51,8 @@ export interface DataPaths {
   demoTokens: string | undefined;
   /** The stream poller's per-shard checkpoints, so a restart resumes where it stopped. */
   streamCheckpoints: string | undefined;
+  /** The key that signs file-page cursors (the deployed stack's Secrets Manager secret). */
+  cursorKey: string | undefined;
 }
 
 /** Resolves the files of a data directory (`:memory:` keeps nothing). */
@@ -64,6 +66,7 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
       deadLetters: undefined,
       demoTokens: undefined,
       streamCheckpoints: undefined,
+      cursorKey: undefined,
     };
   }
   const root = resolve(dataDir);
@@ -75,6 +78,7 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
     deadLetters: join(root, 'dead-letters.ndjson'),
     demoTokens: join(root, 'demo-tokens.json'),
     streamCheckpoints: join(root, 'stream-checkpoints.json'),
+    cursorKey: join(root, 'cursor-key'),
   };
 };
 

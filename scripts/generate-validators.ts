@@ -38,6 +38,11 @@ const VALIDATORS = {
   validateRejectRequest: 'RejectRequest',
   validateRejectForm: 'RejectForm',
   validateSessionRequest: 'SessionRequest',
+  validateCreateJobRequest: 'CreateJobRequest',
+  validateCreateJobForm: 'CreateJobForm',
+  validateJobUpdateRequest: 'JobUpdateRequest',
+  validateDeliveryRequest: 'DeliveryRequest',
+  validateDeliveryForm: 'DeliveryForm',
 } as const;
 
 /** Exported field table name → the schema whose top-level properties a form body is coerced to. */
@@ -45,6 +50,11 @@ const FORM_FIELDS = {
   searchRequestFields: 'SearchRequest',
   rejectFormFields: 'RejectForm',
   sessionRequestFields: 'SessionRequest',
+  createJobRequestFields: 'CreateJobRequest',
+  createJobFormFields: 'CreateJobForm',
+  jobUpdateRequestFields: 'JobUpdateRequest',
+  deliveryRequestFields: 'DeliveryRequest',
+  deliveryFormFields: 'DeliveryForm',
 } as const;
 
 type Schema = Record<string, unknown>;

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../../functions/auth/principal';
 import { AuthStore } from '../../functions/auth/store';
-import { toFileItem, toJobItem } from '../../functions/jobs/items';
+import { toFileItems, toJobItem } from '../../functions/jobs/items';
 import type { Job } from '../../functions/jobs/model';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
@@ -74,7 +74,7 @@ export const startBenchDynamo = async (): Promise<BenchDynamo> => {
 /** The items of a job as the repository stores them (job item at `version`, one item per file). */
 export const itemsOf = (job: Job, version = 1): object[] => [
   toJobItem(job, version),
-  ...job.files.map((file) => toFileItem(job.id, file)),
+  ...toFileItems(job),
 ];
 
 const BATCH_WRITE_ITEMS = 25;

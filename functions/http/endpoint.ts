@@ -24,7 +24,7 @@ import { requestContext } from './middlewares/request-context';
 import { requiredHeaders } from './middlewares/required-headers';
 import { validation } from './middlewares/validation';
 import type { EndpointRequest, RequestBody } from './request';
-import { jsonResponse } from './response';
+import { answerResponse, EndpointAnswer, jsonResponse } from './response';
 import { JSON_MEDIA_TYPE } from './media-type';
 import { type Route, type RouteMethod, type RoutePath, routeFor } from './routes';
 import type { Principal } from '../auth/principal';
@@ -47,7 +47,7 @@ export interface EndpointOptions<TInput, TCaller extends Caller> {
 
 /**
  * Builds the Lambda handler of an endpoint: the shared chain around `handler`, whose result is the
- * body of the `200` answer.
+ * body of the `200` answer (or an {@link EndpointAnswer} with its own status and headers).
  */
 export const httpEndpoint = <TInput, TResult extends object, TCaller extends Caller = Principal>(
   options: EndpointOptions<TInput, TCaller>,
@@ -62,6 +62,7 @@ export const httpEndpoint = <TInput, TResult extends object, TCaller extends Cal
     const { validatedRequest } = context;
     if (validatedRequest === undefined) throw new Error('The request reached its handler unvalidated');
     const result = await handler({ ...validatedRequest, event, context });
+    if (result instanceof EndpointAnswer) return answerResponse(result, validatedRequest.requestId);
     return jsonResponse(options.status ?? 200, result, validatedRequest.requestId);
   };
 

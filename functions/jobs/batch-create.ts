@@ -12,7 +12,7 @@
 import { settleConcurrently } from '../async';
 import { cancellationCodes } from '../aws/failures';
 import { DependencyUnavailableError } from '../errors';
-import { toFileItem, toJobItem } from './items';
+import { toFileItems, toJobItem } from './items';
 import type { JobsTable } from './jobs-table';
 import type { Job } from './model';
 
@@ -90,7 +90,7 @@ const estimatedBytes = (item: object): number => Buffer.byteLength(JSON.stringif
 const plan = (job: Job, position: number, version: number): Planned => {
   const items = [
     { ...toJobItem(job, version), importedVersion: version } as unknown as Record<string, unknown>,
-    ...job.files.map((file) => toFileItem(job.id, file) as unknown as Record<string, unknown>),
+    ...toFileItems(job).map((item) => item as unknown as Record<string, unknown>),
   ];
   let bytes = 0;
   let largest = 0;

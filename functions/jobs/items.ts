@@ -1,10 +1,20 @@
 /**
  * How jobs and files are stored as DynamoDB items (see `tables.ts` for the keys): the job item holds
- * the job's own fields, its `fileCount` and its `version`; each file is an item of its own under the
- * job's partition.
+ * the job's own fields, its `fileCount`, its `version` and the counts of its files by review state
+ * (`review.ts`); each file is an item of its own under the job's partition, carrying its review state in
+ * `reviewKey`.
  */
 import { jobKeys } from '../tables';
 import type { Job, JobFile } from './model';
+import {
+  countAttributes,
+  countStates,
+  isDeliveredJob,
+  type ReviewCounts,
+  reviewKey,
+  reviewStateOf,
+  storedCounts,
+} from './review';
 
 export interface JobItem extends Omit<Job, 'files'> {
   pk: string;
@@ -18,6 +28,10 @@ export interface JobItem extends Omit<Job, 'files'> {
    * edit) changed the job since, and an import leaves it alone.
    */
   importedVersion?: number;
+  /** The counts of the job's files by review state (absent on items written before they existed). */
+  reviewPending?: number;
+  reviewRejected?: number;
+  reviewAccepted?: number;
 }
 
 export interface FileItem extends JobFile {
@@ -27,23 +41,52 @@ export interface FileItem extends JobFile {
   /** The file id again, as the partition key of the sparse `byFileId` index. */
   fileId: number;
   jobId: number;
+  /** `<jobId>#<state>`: the file's review state, the partition key of the `byReview` index. */
+  reviewKey: string;
 }
 
-/** The job item of a job at a version. */
-export const toJobItem = (job: Job, version: number): JobItem => {
-  const { files, ...fields } = job;
-  return { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk, entity: 'job', ...fields, fileCount: files.length, version };
+/** The review counts of a job as an import or the demo describes it (see `isDeliveredJob`). */
+export const reviewCountsOf = (job: Job): ReviewCounts => {
+  const delivered = isDeliveredJob(job);
+  return countStates(job.files.map((file) => reviewStateOf(file, delivered)));
 };
 
-/** The item of one file of a job. */
-export const toFileItem = (jobId: number, file: JobFile): FileItem => ({
+/** The job item of a job at a version, with the review counts of its files. */
+export const toJobItem = (job: Job, version: number): JobItem => {
+  const { files, ...fields } = job;
+  return {
+    pk: jobKeys.pk(job.id),
+    sk: jobKeys.jobSk,
+    entity: 'job',
+    ...fields,
+    fileCount: files.length,
+    version,
+    ...countAttributes(reviewCountsOf(job)),
+  };
+};
+
+/**
+ * The item of one file of a job. `delivered` says whether an unreviewed file awaits review (the job
+ * has been delivered); a file on its own is taken as delivered.
+ */
+export const toFileItem = (jobId: number, file: JobFile, delivered = true): FileItem => ({
   pk: jobKeys.pk(jobId),
   sk: jobKeys.fileSk(file.id),
   entity: 'file',
   fileId: file.id,
   jobId,
   ...file,
+  reviewKey: reviewKey(jobId, reviewStateOf(file, delivered)),
 });
+
+/** The items of every file of a job, in the job's order. */
+export const toFileItems = (job: Job): FileItem[] => {
+  const delivered = isDeliveredJob(job);
+  return job.files.map((file) => toFileItem(job.id, file, delivered));
+};
+
+/** The review counts a job item holds; `undefined` when it was written before they existed. */
+export const jobItemCounts = (item: Readonly<Record<string, unknown>>): ReviewCounts | undefined => storedCounts(item);
 
 /** A file as the API models it, from its item. */
 export const fromFileItem = (item: FileItem): JobFile => ({

@@ -17,19 +17,27 @@
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  DeleteCommand,
+  type DeleteCommandInput,
   type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  type PutCommandInput,
   QueryCommand,
   type QueryCommandOutput,
   ScanCommand,
   type ScanCommandInput,
   TransactWriteCommand,
   type TransactWriteCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { sleep } from '../async';
 import { DYNAMODB, dynamoFailure, isWriteConflict } from '../aws/failures';
 import { DependencyUnavailableError } from '../errors';
 import { JOBS_TABLE, jobKeys } from '../tables';
 import { fromItems, type StoredJob } from './items';
+import { reviewKey, type ReviewState } from './review';
 
 /** An item as DynamoDB returns it. */
 export type Item = Record<string, unknown>;
@@ -192,6 +200,52 @@ export class JobsTable {
     return fromItems(await this.readPartition(jobId, options.consistent ?? true));
   }
 
+  /** The job item of a job, read strongly consistently (one GetItem), or undefined when there is none. */
+  public async getJobItem(jobId: number): Promise<Item | undefined> {
+    const { Item: item } = await this.call(() =>
+      this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk: jobKeys.pk(jobId), sk: jobKeys.jobSk },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    return item;
+  }
+
+  /**
+   * The ids of up to `limit` files of a job in one review state, after `afterFileId`, in id order, from the
+   * `byReview` index (one Query that reads only those keys; the index is eventually consistent).
+   */
+  public async reviewFileIds(
+    jobId: number,
+    state: ReviewState,
+    afterFileId: number | undefined,
+    limit: number,
+  ): Promise<number[]> {
+    const { Items } = await this.call(() =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: JOBS_TABLE.globalSecondaryIndexes[1].indexName,
+          KeyConditionExpression:
+            afterFileId === undefined ? '#reviewKey = :key' : '#reviewKey = :key AND #fileId > :after',
+          ExpressionAttributeNames: {
+            '#reviewKey': 'reviewKey',
+            ...(afterFileId === undefined ? {} : { '#fileId': 'fileId' }),
+          },
+          ExpressionAttributeValues: {
+            ':key': reviewKey(jobId, state),
+            ...(afterFileId === undefined ? {} : { ':after': afterFileId }),
+          },
+          Limit: limit,
+        }),
+      ),
+    );
+    return (Items ?? []).map((item) => item.fileId).filter((id): id is number => typeof id === 'number');
+  }
+
   /**
    * The keys of every file item a file id names, from the sparse `byFileId` index, all pages. File ids are
    * unique only within a job, so there may be several; the index is eventually consistent.
@@ -244,6 +298,35 @@ export class JobsTable {
       );
     }
     return items;
+  }
+
+  /** One item by its key, read strongly consistently; undefined when there is none. */
+  public async getItem(key: ItemKey): Promise<Item | undefined> {
+    const { Item: item } = await this.call(() =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true })),
+    );
+    return item;
+  }
+
+  /**
+   * One PutItem request (conditional when the input says so). A failed condition is thrown as it came
+   * (`ConditionalCheckFailedException`), for the caller to read the item and decide.
+   */
+  public async putItem(input: Omit<PutCommandInput, 'TableName'>): Promise<void> {
+    await this.call(() => this.client.send(new PutCommand({ TableName: this.tableName, ...input })));
+  }
+
+  /** One DeleteItem request (conditional when the input says so). */
+  public async deleteItem(input: Omit<DeleteCommandInput, 'TableName'>): Promise<void> {
+    await this.call(() => this.client.send(new DeleteCommand({ TableName: this.tableName, ...input })));
+  }
+
+  /** One UpdateItem request; answers the attributes the input's `ReturnValues` asks for. */
+  public async updateItem(input: Omit<UpdateCommandInput, 'TableName'>): Promise<Item | undefined> {
+    const { Attributes } = await this.call(() =>
+      this.client.send(new UpdateCommand({ TableName: this.tableName, ...input })),
+    );
+    return Attributes;
   }
 
   /**

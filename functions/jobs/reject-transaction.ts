@@ -7,13 +7,14 @@ import { jobKeys } from '../tables';
 import type { FileItem } from './items';
 import type { TransactItem } from './jobs-table';
 import { MAX_PREVIOUS_REVIEWS, REVIEWABLE_STATUSES, type Review } from './model';
+import { unlockedCondition } from './delivery-lock';
 import { type FileChange, type JobSnapshot, REJECTED_JOB_STATUS, type RejectPlan } from './reject';
 
 /** The file attributes a rejection derives from: if any changed since the read, the write must fail. */
 const GUARDED_FILE_ATTRIBUTES = ['isRejected', 'acceptedByUser', 'reviewDate'] as const;
 
 /** A condition under construction: its clauses (joined with AND) and their placeholders. */
-interface Condition {
+export interface Condition {
   clauses: string[];
   names: Record<string, string>;
   values: Record<string, unknown>;
@@ -35,7 +36,7 @@ const requireAsRead = (condition: Condition, attribute: string, value: unknown):
 };
 
 /** A condition that holds only while each guarded attribute still has the value it was read with. */
-const unchangedCondition = (item: FileItem): Condition => {
+export const unchangedCondition = (item: FileItem): Condition => {
   const condition: Condition = { clauses: ['attribute_exists(#pk)'], names: { '#pk': 'pk' }, values: {} };
   for (const attribute of GUARDED_FILE_ATTRIBUTES) {
     requireAsRead(condition, attribute, (item as unknown as Record<string, unknown>)[attribute]);
@@ -53,7 +54,7 @@ const unchangedCondition = (item: FileItem): Condition => {
  * item holding something else than a list there (`null`) gets a list of the one review, required to
  * still hold what was read.
  */
-const moveToHistory = (condition: Condition, before: FileItem, moved: Review): { set: string } => {
+export const moveToHistory = (condition: Condition, before: FileItem, moved: Review): { set: string } => {
   const history: unknown = (before as unknown as Record<string, unknown>).previousReviews;
   condition.names['#previousReviews'] = 'previousReviews';
   condition.values[':moved'] = [moved];
@@ -113,19 +114,25 @@ const fileUpdate = (tableName: string, change: FileChange, now: string): Transac
  * The one thing a rejection reads from its job item (besides the owner, which never changes): that the
  * job is in review. The condition holds while the status is one of {@link REVIEWABLE_STATUSES}, so
  * rejections of different files of one job do not invalidate each other, while a job archived or sent
- * back to work in the meantime still fails the write.
+ * back to work in the meantime still fails the write — and while no large delivery holds the job
+ * (`delivery-lock.ts`), so no review lands between a delivery's first file and its job item.
  */
-const reviewableCondition = () => {
+const reviewableCondition = (now: string) => {
   const values: Record<string, unknown> = {};
   const placeholders = REVIEWABLE_STATUSES.map((status, index) => {
     values[`:reviewable${index}`] = status;
     return `:reviewable${index}`;
   });
-  return { expression: `#status IN (${placeholders.join(', ')})`, names: { '#status': 'status' }, values };
+  const unlocked = unlockedCondition(Date.parse(now));
+  return {
+    expression: `#status IN (${placeholders.join(', ')}) AND ${unlocked.expression}`,
+    names: { '#status': 'status', ...unlocked.names },
+    values: { ...values, ...unlocked.values },
+  };
 };
 
 const jobUpdate = (tableName: string, job: JobSnapshot, now: string): TransactItem => {
-  const guard = reviewableCondition();
+  const guard = reviewableCondition(now);
   return {
     Update: {
       TableName: tableName,
@@ -138,8 +145,8 @@ const jobUpdate = (tableName: string, job: JobSnapshot, now: string): TransactIt
   };
 };
 
-const jobUnchanged = (tableName: string, job: JobSnapshot): TransactItem => {
-  const guard = reviewableCondition();
+const jobUnchanged = (tableName: string, job: JobSnapshot, now: string): TransactItem => {
+  const guard = reviewableCondition(now);
   return {
     ConditionCheck: {
       TableName: tableName,
@@ -176,6 +183,6 @@ export const transactItems = (tableName: string, plan: RejectPlan, now: string):
     ...files.map((change) => fileUpdate(tableName, change, now)),
     jobUpdate(tableName, job, now),
   ]),
-  ...plan.unchangedJobs.map((job) => jobUnchanged(tableName, job)),
+  ...plan.unchangedJobs.map((job) => jobUnchanged(tableName, job, now)),
   ...plan.unchangedFiles.map((item) => fileUnchanged(tableName, item)),
 ];

@@ -3,7 +3,7 @@
  * that make the partition hold exactly that job, with the version the job item is written at.
  */
 import { jobKeys } from '../tables';
-import { type FileItem, type JobItem, toFileItem, toJobItem } from './items';
+import { type FileItem, type JobItem, toFileItems, toJobItem } from './items';
 import type { Job } from './model';
 
 /**
@@ -58,8 +58,7 @@ export const planWrite = (
   }
   const filePuts: FileItem[] = [];
   const wanted = new Set<string>();
-  for (const file of job.files) {
-    const item = toFileItem(job.id, file);
+  for (const item of toFileItems(job)) {
     wanted.add(item.sk);
     if (!sameItem(item, storedFiles.get(item.sk))) filePuts.push(item);
   }

@@ -93,6 +93,18 @@ export interface IndexHealth {
   indices: string[];
   /** Documents in the live index; undefined unless the name points at exactly one index. */
   documents: number | undefined;
+  /**
+   * Indices of the name's own kind beside it that it does not point at (an OpenSearch rebuild's leftovers),
+   * each with its documents and size; absent for an engine that keeps no such indices.
+   */
+  unaliased?: UnaliasedIndex[];
+}
+
+/** A concrete index the name does not point at: its name, documents, and size on disk in bytes. */
+export interface UnaliasedIndex {
+  name: string;
+  documents: number;
+  bytes: number;
 }
 
 /** What a rebuild writes through. */

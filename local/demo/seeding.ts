@@ -4,7 +4,7 @@
  * back and renewed; and the curl commands printed for them.
  */
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AuthStore } from '../../functions/auth/store';
 import { JobRepository } from '../../functions/jobs/repository';
 import { words } from '../../functions/search/text';
@@ -21,6 +21,7 @@ import {
   saveDemoTokens,
 } from './auth';
 import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './data';
+import { batchDocumentClient } from '../dynamodb/batch-client';
 import { type DataPaths, LOCAL_REGION, type LocalTables } from '../paths';
 
 /** Demo job writes in flight at once (as many as an import's). */
@@ -45,16 +46,11 @@ export const demoAccounts = (): { first: number; other: number } => {
  * that has just started on a busy machine can be slower than that for its first writes.
  */
 const seedingClient = (endpoint: string): DynamoDBDocumentClient =>
-  DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint,
-      region: LOCAL_REGION,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      maxAttempts: 5,
-      requestHandler: { requestTimeout: 30_000, throwOnRequestTimeout: true, connectionTimeout: 10_000 },
-    }),
-    { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } },
-  );
+  batchDocumentClient({
+    endpoint,
+    region: LOCAL_REGION,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 
 /** Seeds demo auth and jobs into an empty store, or reads back the demo tokens of an earlier start. */
 export const prepareDemo = async (
@@ -114,6 +110,32 @@ const seedOrLoadDemo = async (
   return { demo, seeded: true };
 };
 
+/** What an error says of itself, its causes included (`DependencyUnavailableError: … ← TimeoutError: …`). */
+const describeFailure = (error: unknown): string => {
+  const parts: string[] = [];
+  for (let current = error, depth = 0; current !== undefined && depth < 4; depth++) {
+    if (!(current instanceof Error)) {
+      parts.push(String(current));
+      break;
+    }
+    parts.push(`${current.name}: ${current.message}`);
+    current = current.cause;
+  }
+  return parts.join(' ← ');
+};
+
+/** Some demo jobs were not written: how many, and the first one's failure (the others' causes are alike). */
+export class DemoJobsNotWrittenError extends Error {
+  public constructor(failed: number, total: number, firstJobId: number, firstReason: unknown) {
+    super(
+      `${failed} of ${total} demo jobs were not written; the first, job ${firstJobId}: ${describeFailure(firstReason)}. ` +
+        'The jobs written stay (each whole); running the command again writes the rest.',
+      { cause: firstReason },
+    );
+    this.name = 'DemoJobsNotWrittenError';
+  }
+}
+
 /**
  * Writes the demo clients and sessions, hands their tokens to `keep` (only hashes are stored), then upserts
  * the demo jobs: what `npm start` seeds into an empty store and `seed-demo` into a deployed stack.
@@ -126,15 +148,17 @@ export const seedDemoData = async (
   const demo = await createDemoAuth(store, demoAccounts());
   await keep(demo);
   // The demo jobs are valid by construction: written as an import writes a batch, without its line checks.
-  const settled = await repository.importJobs(demoJobs(), {
+  const jobs = demoJobs();
+  const settled = await repository.importJobs(jobs, {
     concurrency: DEMO_WRITE_CONCURRENCY,
     fallbackConcurrency: DEMO_WRITE_CONCURRENCY,
   });
-  const failed = settled.filter((outcome) => outcome.status === 'rejected');
-  if (failed.length > 0) {
-    throw new Error(`${failed.length} demo jobs were not written`, {
-      cause: (failed[0] as PromiseRejectedResult).reason,
-    });
+  const failed = settled.flatMap((outcome, position) =>
+    outcome.status === 'rejected' ? [{ jobId: jobs[position]?.id, reason: outcome.reason as unknown }] : [],
+  );
+  const [first] = failed;
+  if (first !== undefined) {
+    throw new DemoJobsNotWrittenError(failed.length, jobs.length, first.jobId ?? 0, first.reason);
   }
   return demo;
 };

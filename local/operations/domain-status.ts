@@ -25,8 +25,23 @@ export interface SearchDomainState {
   dataNodes: { instanceType: string | undefined; count: number | undefined; zones: number | undefined };
 }
 
-/** The oldest OpenSearch major version whose API the engine uses (aliases with `require_alias` on bulk). */
-export const MIN_ENGINE_MAJOR = 2;
+/**
+ * The oldest OpenSearch version whose API the commands use: 2.12, the first that parses `must_exist` on an
+ * `_aliases` `remove` action, which guards the rebuild's swap (an older engine refuses the whole request as
+ * a parse error, so `reindex` could never move the alias).
+ */
+export const MIN_ENGINE_VERSION = { major: 2, minor: 12 } as const;
+
+/** `OpenSearch_2.12` as the control plane spells it. */
+const MIN_ENGINE_NAME = `OpenSearch_${MIN_ENGINE_VERSION.major}.${MIN_ENGINE_VERSION.minor}`;
+
+/** Whether `engineVersion` (`OpenSearch_3.7`, `Elasticsearch_7.10`) is OpenSearch at the floor or newer. */
+export const meetsEngineFloor = (engineVersion: string | undefined): boolean => {
+  const match = /^OpenSearch_(\d+)\.(\d+)$/.exec(engineVersion ?? '');
+  if (match === null) return false;
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  return major > MIN_ENGINE_VERSION.major || (major === MIN_ENGINE_VERSION.major && minor >= MIN_ENGINE_VERSION.minor);
+};
 
 /** The stack names a domain that the control plane does not know (deleted by hand, or another region). */
 export class SearchDomainNotFoundError extends Error {
@@ -95,9 +110,12 @@ export const notReadyReason = (state: SearchDomainState): string | undefined => 
   if (state.processingStatus === 'Creating' || state.url === undefined) {
     return 'it is still being created (this takes 15–30 minutes after cdk deploy starts)';
   }
-  const match = /^OpenSearch_(\d+)\.\d+$/.exec(state.engineVersion ?? '');
-  if (match === null || Number(match[1]) < MIN_ENGINE_MAJOR) {
-    return `its engine ${state.engineVersion ?? '(unknown)'} is not OpenSearch ${MIN_ENGINE_MAJOR}.x or newer`;
+  if (!meetsEngineFloor(state.engineVersion)) {
+    return (
+      `its engine ${state.engineVersion ?? '(unknown)'} is older than ${MIN_ENGINE_NAME}, the first whose alias ` +
+      'swap reindex relies on (remove with must_exist); upgrade the domain (cdk deploy of this project sets ' +
+      'its version)'
+    );
   }
   return undefined;
 };

@@ -19,6 +19,7 @@ import { docsRoute } from '../gateway/docs';
 import { startDynamoDbLocal } from '../dynamodb/dynamodb-local';
 import { type DynamoDbLocalLostError, type SupervisedDynamoDb, superviseDynamoDbLocal } from '../dynamodb/supervisor';
 import { reindex } from '../operations/reindex';
+import { localCursorKey } from './cursor-key';
 import {
   type DataPaths,
   DEFAULT_DATA_DIR,
@@ -153,6 +154,7 @@ const configureHandlers = async (endpoint: string, tables: LocalTables, paths: D
     DYNAMODB_ENDPOINT: endpoint,
     SEARCH_ENGINE: 'embedded',
     SEARCH_DB_PATH: paths.searchDb,
+    CURSOR_SIGNING_KEY: await localCursorKey(paths),
   });
   process.env.AWS_REGION ??= LOCAL_REGION;
   process.env.AWS_ACCESS_KEY_ID ??= 'local';

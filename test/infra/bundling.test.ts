@@ -20,6 +20,7 @@ const FUNCTION_IDS = [
   'RejectFunction',
   'IndexerFunction',
   'SearchIndexSetupFunction',
+  'TableProtectionFunction',
 ] as const;
 
 /** The largest bundle a function may have. */

@@ -144,7 +144,8 @@ describe('a stack built from a non-default configuration', () => {
     const stack = buildJobsApi(app, TEMPLATE_ONLY);
     expect(stack.stackName).toBe('JobsApi-dev');
     template = Template.fromStack(stack);
-  });
+    // A synthesis on a busy machine, as test/infra/observability.test.ts allows it.
+  }, 120_000);
 
   it('sizes the domain from context, without zone awareness for a single node', () => {
     template.hasResourceProperties('AWS::OpenSearchService::Domain', {
@@ -174,6 +175,8 @@ describe('a stack built from a non-default configuration', () => {
       expect(table.DeletionPolicy).toBe('Delete');
       expect(table.Properties.Replicas[0].DeletionProtectionEnabled).toBe(false);
     }
+    // The deployment's last step switches protection off (on a stage that had it on, before a destroy).
+    template.hasResourceProperties('Custom::TableDeletionProtection', { DeletionProtection: 'false' });
   });
 
   it('keeps logs for the configured retention', () => {
@@ -231,7 +234,7 @@ describe('a stack built from a non-default configuration', () => {
 
   it('switches detailed tracing on in every function', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(6);
+    expect(functions).toHaveLength(8);
     for (const fn of functions) expect(fn.Properties.Environment.Variables.DETAILED_TRACING).toBe('true');
   });
 });

@@ -16,7 +16,14 @@ import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { REFUSED_SESSIONS_METRIC } from '../../lib/alarms';
 import { buildJobsApi } from '../../lib/app';
 import { TEMPLATE_ONLY } from './template-only';
-import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
+import {
+  completedBefore,
+  dependenciesOf,
+  leftByRollback,
+  type TemplateResource,
+} from '../support/cloudformation-order';
+import { type GuideTemplate, guideDifferences, readGuide } from './deploy-guide';
+import { API_ENDPOINTS, type FunctionName, type JobsApiStack } from '../../lib/jobs-api-stack';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
 import { loadOpenApiDocument } from '../../local/gateway/docs';
 
@@ -82,7 +89,7 @@ describe('the search index setup at deploy time', () => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(6);
+    expect(functions).toHaveLength(8);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -96,11 +103,13 @@ describe('the functions', () => {
   it('gives each handler a function with a stable logical id that sam local invoke can name', () => {
     expect(Object.keys(resourcesOf('AWS::Lambda::Function')).sort()).toEqual([
       'IndexerFunction',
+      'JobsReadFunction',
       'RejectFunction',
       'SearchFieldsFunction',
       'SearchFunction',
       'SearchIndexSetupFunction',
       'SessionsFunction',
+      'TableProtectionFunction',
     ]);
   });
 
@@ -145,6 +154,14 @@ describe('the tables', () => {
           KeySchema: [{ AttributeName: JOBS_TABLE.globalSecondaryIndexes[0].partitionKey.name, KeyType: 'HASH' }],
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
+        {
+          IndexName: 'byReview',
+          KeySchema: [
+            { AttributeName: JOBS_TABLE.globalSecondaryIndexes[1].partitionKey.name, KeyType: 'HASH' },
+            { AttributeName: JOBS_TABLE.globalSecondaryIndexes[1].sortKey.name, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
       ],
       BillingMode: 'PAY_PER_REQUEST',
     });
@@ -157,22 +174,83 @@ describe('the tables', () => {
     });
   });
 
-  it('protects both tables from deletion and keeps point-in-time recovery on by default', () => {
+  it('keeps both tables with the stack and point-in-time recovery on by default, and creates them unprotected', () => {
     const tables = resourcesOf('AWS::DynamoDB::GlobalTable');
     expect(Object.keys(tables)).toHaveLength(2);
     for (const table of Object.values(tables)) {
       // Kept when the stack is deleted or the table replaced, deleted when its own first deployment rolls back.
       expect(table.DeletionPolicy).toBe('RetainExceptOnCreate');
       expect(table.UpdateReplacePolicy).toBe('Retain');
-      // Created after the domain, the likeliest part to fail, so its failure rolls back before any table exists.
-      expect(table.DependsOn).toContain(stack.getLogicalId(stack.searchDomain.domain.node.defaultChild as never));
+      // Protection comes from the deployment's last step (below), never from the template.
       expect(propertiesOf(table).Replicas).toEqual([
         expect.objectContaining({
-          DeletionProtectionEnabled: true,
+          DeletionProtectionEnabled: false,
           PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         }),
       ]);
     }
+  });
+});
+
+describe('a first deployment that fails', () => {
+  const resources = () => template.toJSON().Resources as Record<string, TemplateResource>;
+  const protectionId = () => stack.getLogicalId(stack.tableDeletionProtection.resource.node.defaultChild as never);
+
+  it('switches deletion protection on as the last step, on both tables, through UpdateTable only', () => {
+    const [id, ...others] = Object.keys(resourcesOf('Custom::TableDeletionProtection'));
+    expect(others).toEqual([]);
+    expect(id).toBe(protectionId());
+    expect(propertiesOf(resourcesOf('Custom::TableDeletionProtection')[id!]!)).toMatchObject({
+      ServiceToken: { 'Fn::GetAtt': ['TableProtectionFunction', 'Arn'] },
+      TableNames: [{ Ref: tableLogicalId('jobs') }, { Ref: tableLogicalId('auth') }],
+      DeletionProtection: 'true',
+      // A digest of what the stack sets on the tables: their every change runs the step again.
+      Tables: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+    const roleId = stack.getLogicalId(stack.tableDeletionProtection.handler.role.node.defaultChild as CfnRole);
+    const statements = Object.values(resourcesOf('AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(propertiesOf(policy).Roles).includes(`"${roleId}"`))
+      .flatMap((policy) => (propertiesOf(policy).PolicyDocument as { Statement: Statement[] }).Statement);
+    const dynamo = statements.filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+    );
+    expect(dynamo).toEqual([
+      expect.objectContaining({
+        Action: 'dynamodb:UpdateTable',
+        Resource: [
+          { 'Fn::GetAtt': [tableLogicalId('jobs'), 'Arn'] },
+          { 'Fn::GetAtt': [tableLogicalId('auth'), 'Arn'] },
+        ],
+      }),
+    ]);
+  });
+
+  it('starts the protection only once every other resource is complete, so nothing can fail after it', () => {
+    // CloudFormation starts a resource once all it depends on (DependsOn, Ref, GetAtt, Sub) is complete.
+    const graph = dependenciesOf(resources());
+    const before = completedBefore(graph, protectionId());
+    const after = Object.keys(resources()).filter((id) => id !== protectionId() && !before.has(id));
+    expect(after).toEqual([]);
+    // Nothing waits for it, so no dependency cycle, and it is the one step after the rest.
+    const waiting = [...graph].filter(([, dependencies]) => dependencies.has(protectionId())).map(([id]) => id);
+    expect(waiting).toEqual([]);
+  });
+
+  it('rolls back through unprotected tables: whichever resource fails, every resource created is deleted', () => {
+    // No table is protected by the template; only the last step protects them, and it starts after the rest.
+    const graph = dependenciesOf(resources());
+    const protectedByTemplate = Object.entries(resources())
+      .filter(([, resource]) => JSON.stringify(resource.Properties ?? {}).includes('"DeletionProtectionEnabled":true'))
+      .map(([id]) => id);
+    expect(protectedByTemplate).toEqual([]);
+    for (const failing of Object.keys(resources())) {
+      if (failing === protectionId()) continue;
+      // When `failing` fails, the protection step has not started: it waits for `failing`.
+      expect(completedBefore(graph, protectionId()).has(failing), failing).toBe(true);
+    }
+    // The rollback deletes what the deployment created: no resource's deletion policy keeps it
+    // (RetainExceptOnCreate deletes a resource its own creating deployment rolls back).
+    expect(leftByRollback(resources())).toEqual([]);
   });
 });
 
@@ -238,9 +316,10 @@ describe('the search domain', () => {
     const paths = policy.Statement.map((statement) =>
       [statement.Resource as Json[] | Json]
         .flat()
-        .map((resource) => JSON.stringify(resource).match(/"\/(jobs[^"]*)"\]/)?.[1]),
+        .map((resource) => JSON.stringify(resource).match(/"\/((?:jobs|_cluster)[^"]*)"\]/)?.[1]),
     );
-    expect(paths).toEqual([['jobs/_search'], ['jobs/_bulk'], ['jobs-v0'], ['jobs'], ['jobs-v0']]);
+    // The setup also sets the cluster's action.auto_create_index (PUT /_cluster/settings).
+    expect(paths).toEqual([['jobs/_search'], ['jobs/_bulk'], ['jobs-v0'], ['jobs'], ['jobs-v0', '_cluster/settings']]);
     expect(policy.Statement.map((statement) => statement.Action)).toEqual([
       'es:ESHttpPost',
       'es:ESHttpPost',
@@ -586,11 +665,15 @@ describe('alarms', () => {
   });
 
   it('alarms on refused POST /sessions requests, counted from the sessions function’s log lines', () => {
-    // API Gateway's per-method metrics would name the method, and every method of the stage is ANY.
-    const methods = Object.values(resourcesOf('AWS::ApiGateway::Method')).map(
-      (method) => propertiesOf(method).HttpMethod,
-    );
-    expect(new Set(methods)).toEqual(new Set(['ANY']));
+    // API Gateway's per-method metrics name the method of the resource, and /sessions has one method: ANY.
+    const [sessionsResource] = Object.entries(resourcesOf('AWS::ApiGateway::Resource'))
+      .filter(([, resource]) => propertiesOf(resource).PathPart === 'sessions')
+      .map(([id]) => id);
+    const methods = Object.values(resourcesOf('AWS::ApiGateway::Method'))
+      .map(propertiesOf)
+      .filter((method) => JSON.stringify(method.ResourceId) === JSON.stringify({ Ref: sessionsResource }))
+      .map((method) => method.HttpMethod);
+    expect(methods).toEqual(['ANY']);
     const sessionsId = 'SessionsFunction';
     const logGroupId = (propertiesOf(resourcesOf('AWS::Lambda::Function')[sessionsId]!).LoggingConfig as Json)
       .LogGroup as Json;
@@ -635,6 +718,36 @@ describe('outputs', () => {
     for (const key of Object.values(STACK_OUTPUTS)) expect(outputs).toHaveProperty(key);
     expect(outputs[STACK_OUTPUTS.jobsTable]).toMatchObject({ Value: { Ref: tableLogicalId('jobs') } });
     expect(outputs[STACK_OUTPUTS.authTable]).toMatchObject({ Value: { Ref: tableLogicalId('auth') } });
+  });
+});
+
+describe('docs/deploy.md', () => {
+  const ROOT = join(import.meta.dirname, '..', '..');
+  const routes = () =>
+    API_ENDPOINTS.map((endpoint) => ({
+      method: endpoint.method,
+      path: endpoint.path,
+      functionId: `${endpoint.name}Function`,
+    }));
+  const alarmIds = () => stack.alarms.alarms.map((alarm) => alarm.node.id);
+
+  it('lists exactly the outputs, routes, functions and alarms of the synthesized template', () => {
+    expect(Object.keys(resourcesOf('AWS::CloudWatch::Alarm'))).toHaveLength(alarmIds().length);
+    expect(guideDifferences(readGuide(ROOT), template.toJSON() as GuideTemplate, routes(), alarmIds())).toEqual([]);
+  });
+
+  it('names the row to add when the guide misses an endpoint, a function, an alarm or an output', () => {
+    const guide = readGuide(ROOT)
+      .replace(/^\| `DELETE` \| `\/sessions\/current` .*\n/m, '')
+      .replace(/^\| `TableProtectionFunction` .*\n/m, '')
+      .replace(/^\| `SessionsRefused` .*\n/m, '')
+      .replace(/^\| `DashboardUrl` .*\n/m, '');
+    expect(guideDifferences(guide, template.toJSON() as GuideTemplate, routes(), alarmIds())).toEqual([
+      'docs/deploy.md, outputs table: no row for DashboardUrl; add | `DashboardUrl` | … |',
+      'docs/deploy.md, functions table: no row for TableProtectionFunction; add | `TableProtectionFunction` | … |',
+      'docs/deploy.md, routes table: no row for DELETE /sessions/current; add | `DELETE` | `/sessions/current` | `SessionsFunction` |',
+      'docs/deploy.md, alarms table: no row for SessionsRefused; add | `SessionsRefused` | … |',
+    ]);
   });
 });
 

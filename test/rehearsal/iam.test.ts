@@ -7,7 +7,7 @@
  * action and resource; so does a granted action that no call uses and that `lib/runtime-grants.ts` does
  * not explain. No AWS account and no network are involved.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyResult, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -327,6 +327,48 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     await expectAllowed('SearchIndexSetup');
   });
 
+  it('table deletion protection: on as a first deployment ends, off again by an update, a delete', async () => {
+    const { handler, PHYSICAL_ID } = await import('../../functions/handlers/table-protection');
+    // The pre-signed S3 URL CloudFormation waits on (a PUT to it needs no IAM permission).
+    const cloudFormation = new FakeOpenSearchNode(() => ({ status: 200 }));
+    const responseUrl = await cloudFormation.start();
+    const event = (type: 'Create' | 'Update' | 'Delete', protection: string) => ({
+      ...setupEvent(type, responseUrl),
+      LogicalResourceId: 'TableDeletionProtection',
+      ResourceType: 'Custom::TableDeletionProtection',
+      ResourceProperties: {
+        ServiceToken: 'token',
+        TableNames: [TABLES.jobs, TABLES.auth],
+        DeletionProtection: protection,
+      },
+      ...(type === 'Create' ? {} : { PhysicalResourceId: PHYSICAL_ID }),
+    });
+    const client = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'eu-west-1' });
+    const protection = async () =>
+      Promise.all(
+        [TABLES.jobs, TABLES.auth].map(
+          async (name) =>
+            (await client.send(new DescribeTableCommand({ TableName: name }))).Table?.DeletionProtectionEnabled,
+        ),
+      );
+    const seen: unknown[] = [];
+    try {
+      await run('TableProtection', async () => {
+        await handler(event('Create', 'true') as never, lambdaContext() as never);
+        seen.push(await protection());
+        await handler(event('Update', 'false') as never, lambdaContext() as never);
+        await handler(event('Delete', 'false') as never, lambdaContext() as never);
+      });
+    } finally {
+      await cloudFormation.stop();
+    }
+    expect(seen).toEqual([[true, true]]);
+    expect(await protection()).toEqual([false, false]);
+    const answers = cloudFormation.requests.map((request) => JSON.parse(request.body) as Record<string, unknown>);
+    expect(answers.map((sent) => sent.Status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+    await expectAllowed('TableProtection');
+  });
+
   it('search-fields: both roles', async () => {
     const { handler } = await import('../../functions/handlers/search-fields');
     await run('SearchFields', async () => {
@@ -449,7 +491,15 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
   });
 
   it('uses every grant it holds, except those the runtime itself uses (lib/runtime-grants.ts)', () => {
-    for (const name of ['Search', 'SearchFields', 'Reject', 'Sessions', 'Indexer', 'SearchIndexSetup'] as const) {
+    for (const name of [
+      'Search',
+      'SearchFields',
+      'Reject',
+      'Sessions',
+      'Indexer',
+      'SearchIndexSetup',
+      'TableProtection',
+    ] as const) {
       expect(unusedGrants(name), `${name} holds grants no call uses`).toEqual([]);
     }
   });
@@ -468,6 +518,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     expect(actions('Sessions')).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem']);
     expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut']);
     expect(actions('SearchIndexSetup')).toEqual(['es:ESHttpHead', 'es:ESHttpPut']);
+    expect(actions('TableProtection')).toEqual(['dynamodb:UpdateTable']);
   });
 });
 

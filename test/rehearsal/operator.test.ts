@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { autoCreateRule } from '../../functions/search/opensearch/auto-create';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import { demoJobs } from '../../local/demo/data';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
@@ -60,6 +61,9 @@ const json = (result: CliResult): Record<string, unknown> => {
   return JSON.parse(result.stdout) as Record<string, unknown>;
 };
 
+/** An index a rebuild left behind (started in 2020, never swapped in). */
+const LEFTOVER = 'jobs-v1600000000000-0a1b2c3d';
+
 /** The index as the stand-in holds it: the alias's indices. */
 const aliasIndices = (): string[] => domain.cluster.aliasTargets('jobs');
 
@@ -73,7 +77,9 @@ const STEPS: Step[] = [
         name: 'jobs',
         indices: ['jobs-v0'],
         documents: 0,
+        unaliased: [],
         tableJobs: 0,
+        tableCounts: { items: 0, fileItems: 0, refreshed: 'about every six hours' },
         healthy: true,
       });
     },
@@ -191,11 +197,28 @@ const STEPS: Step[] = [
     },
   },
   {
-    title: 'reindex builds a new index from the table and moves the alias onto it',
+    title: 'status lists an index the alias does not name, with its size and the command that removes it',
+    // What a rebuild interrupted before its swap (the process killed) leaves behind.
+    before: () => domain.cluster.createIndex(LEFTOVER),
+    args: () => ['status'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(json(result).index).toMatchObject({
+        indices: ['jobs-v0'],
+        healthy: true,
+        unaliased: [{ name: LEFTOVER, documents: 0, bytes: expect.any(Number) }],
+      });
+      expect(result.stderr).toContain(`${LEFTOVER} (0 documents,`);
+      expect(result.stderr).toContain(`npm run cli -- reindex --stack ${template.stackName}`);
+    },
+  },
+  {
+    title: 'reindex builds a new index from the table, moves the alias onto it and deletes the older ones',
     args: () => ['reindex'],
     check: (result) => {
       expect(result.code, result.stderr).toBe(0);
       expect(aliasIndices()).toHaveLength(1);
+      expect([...domain.cluster.indices.keys()]).toEqual(aliasIndices());
     },
   },
   {
@@ -313,6 +336,7 @@ beforeAll(async () => {
   domain = new OpenSearchStandIn({ tls: true });
   // As deployed: the first index and the alias exist before the API serves.
   domain.cluster.createIndex('jobs-v0', { jobs: { is_write_index: true } });
+  domain.cluster.autoCreateIndex = autoCreateRule('jobs');
   const domainUrl = await domain.start();
   domain.onRequest = (request) => standIns.calls.push(openSearchCall(request.method, request.path, template.domainArn));
   const host = new URL(domainUrl).host;

@@ -25,8 +25,11 @@ export interface PolicyDocument {
   Statement: Json[];
 }
 
-/** The functions the rehearsal runs: the stack's handlers and the deploy-time search index setup. */
-export type RehearsedName = FunctionName | 'SearchIndexSetup';
+/**
+ * The functions the rehearsal runs: the stack's handlers, the deploy-time search index setup and the
+ * tables' deletion protection.
+ */
+export type RehearsedName = FunctionName | 'SearchIndexSetup' | 'TableProtection';
 
 /** What the rehearsal needs of one function. */
 export interface RehearsedFunction {
@@ -159,6 +162,7 @@ export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string 
   const rehearsed: Record<RehearsedName, HandlerFunction> = {
     ...stack.functions,
     SearchIndexSetup: stack.searchIndexSetup.handler,
+    TableProtection: stack.tableDeletionProtection.handler,
   };
   for (const [name, fn] of Object.entries(rehearsed) as [RehearsedName, HandlerFunction][]) {
     const roleId = stack.getLogicalId(fn.role.node.defaultChild as CfnRole);

@@ -155,8 +155,18 @@ class Refusal extends Error {
  * - A search of an alias reads every index behind it. A write through an alias goes to its write index, or
  *   to its only index when that one's flag is not `false`; with several indices and none the write index,
  *   every bulk item is refused with OpenSearch's `illegal_argument_exception` (`no write index is defined
- *   for alias`). `require_alias=true` refuses a target that is not an alias (`index_not_found_exception`); a
- *   bulk to a missing concrete index without it creates the index, as OpenSearch's auto-creation does.
+ *   for alias`).
+ * - A bulk to a name that is neither an alias nor an index, as OpenSearch's `TransportBulkAction` treats it:
+ *   the index is auto-created (empty, no aliases, dynamic mapping) when an item asks for it — an `index`
+ *   item without `require_alias=true` (the request's flag applies to `index`, `create` and `update` items
+ *   only: `DeleteRequest.isRequireAlias()` is always false), or a `delete` with an external version (a
+ *   delete without one never creates) — and the cluster's `action.auto_create_index` allows the name
+ *   (`true`, `false`, or `+`/`-` patterns where the first match decides, as `AutoCreateIndex` reads them;
+ *   set with `PUT /_cluster/settings`). The request's `require_alias` flags of one name are OR-ed, so a bulk
+ *   mixing a delete with an index item under `require_alias=true` creates nothing. Then each item is
+ *   answered on its own: an `index` item under `require_alias=true` whose target is not an alias is
+ *   `index_not_found_exception` (404, `[require_alias] request flag is [true]`); an item whose index does not
+ *   exist is `index_not_found_exception` (404, with the auto-creation refusal's reason when there was one).
  * - External versions (`external_gte`): an older version is a `version_conflict_engine_exception` (409);
  *   deletes leave a tombstone with their version.
  * - Searches see what the last refresh (or a `refresh=true` bulk) made visible.
@@ -166,6 +176,10 @@ class Refusal extends Error {
  */
 export class FakeOpenSearchCluster {
   public readonly indices = new Map<string, ClusterIndex>();
+  /** The cluster's `action.auto_create_index` setting (OpenSearch's default: `true`). */
+  public autoCreateIndex = 'true';
+  /** The indices OpenSearch would have created by itself (auto-creation on a write), in order. */
+  public readonly autoCreated: string[] = [];
   /** Called before each request is answered (a test can change the state between two requests). */
   public beforeRequest: (request: RecordedRequest) => void = () => undefined;
 
@@ -223,6 +237,11 @@ export class FakeOpenSearchCluster {
         }
       );
     }
+    if (request.method === 'PUT' && target === '_cluster' && operation === 'settings') {
+      return this.#putSettings(JSON.parse(body as string) as Json);
+    }
+    if (request.method === 'GET' && target === '_cat' && operation === 'indices') return this.#catIndices(id ?? '*');
+    if (request.method === 'GET' && operation === '_alias' && id === undefined) return this.#indexAliases(target);
     if (request.method === 'POST' && target === '_aliases') {
       return this.#updateAliases((JSON.parse(body as string) as { actions: Json[] }).actions);
     }
@@ -388,22 +407,27 @@ export class FakeOpenSearchCluster {
     return behind;
   }
 
-  /** The index a write to `target` goes to, or the refusal OpenSearch answers each item with. */
-  #writeTarget(target: string, requireAlias: boolean): string | { status: number; error: Json } {
-    const behind = this.aliasTargets(target);
-    if (behind.length === 0) {
-      if (requireAlias) {
-        return {
-          status: 404,
-          error: {
-            type: 'index_not_found_exception',
-            reason: `no such index [${target}] and [require_alias] request flag is [true] and [${target}] is not an alias`,
-          },
-        };
+  /**
+   * Whether OpenSearch would auto-create `name` on a write, or the `index_not_found_exception` reason of its
+   * refusal (`AutoCreateIndex.shouldAutoCreate`).
+   */
+  #autoCreation(name: string): true | string {
+    const setting = this.autoCreateIndex.trim();
+    if (setting === 'true') return true;
+    if (setting === 'false') return `no such index [${name}] and [action.auto_create_index] is [false]`;
+    for (const pattern of setting.split(',').map((part) => part.trim())) {
+      const include = !pattern.startsWith('-');
+      const expression = pattern.replace(/^[+-]/, '');
+      if (wildcard(expression).test(name)) {
+        if (include) return true;
+        return `no such index [${name}] and [action.auto_create_index] contains [-${expression}] which forbids automatic creation of the index`;
       }
-      if (!this.indices.has(target)) this.#create(target, {});
-      return target;
     }
+    return `no such index [${name}] and [action.auto_create_index] ([${setting}]) doesn't match`;
+  }
+
+  /** The index a write through an alias goes to, or the refusal OpenSearch answers each item with. */
+  #aliasWriteTarget(target: string, behind: string[]): string | { status: number; error: Json } {
     const flagged = behind.find((name) => this.indices.get(name)?.aliases.get(target)?.isWriteIndex === true);
     if (flagged !== undefined) return flagged;
     const [only] = behind;
@@ -430,17 +454,54 @@ export class FakeOpenSearchCluster {
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as Json);
-    const resolved = this.#writeTarget(target, request.query.get('require_alias') === 'true');
-    const items: Json[] = [];
+    const requireAlias = request.query.get('require_alias') === 'true';
+    const actions: { action: string; meta: Json; source?: unknown }[] = [];
     for (let position = 0; position < lines.length; position += 1) {
       const [action, meta] = Object.entries(lines[position] as Json)[0] as [string, Json];
-      const source = action === 'index' ? lines[++position] : undefined;
-      if (typeof resolved !== 'string') {
-        items.push({ [action]: { _index: target, _id: meta._id, ...resolved } });
+      actions.push({ action, meta, ...(action === 'index' ? { source: lines[++position] } : {}) });
+    }
+    // Step 1 of OpenSearch's bulk: a name neither alias nor index is auto-created before any item runs,
+    // when an item asks for it (not a delete without an external version) and none requires an alias.
+    let cannotCreate: string | undefined;
+    const isAlias = this.aliasTargets(target).length > 0;
+    if (!isAlias && !this.indices.has(target)) {
+      const creating = actions.filter(
+        ({ action, meta }) => action !== 'delete' || String(meta.version_type ?? '').startsWith('external'),
+      );
+      if (creating.length > 0) {
+        const decision = this.#autoCreation(target);
+        const aliasRequired = requireAlias && creating.some(({ action }) => action !== 'delete');
+        if (decision !== true) cannotCreate = decision;
+        else if (!aliasRequired) {
+          this.#create(target, {});
+          this.autoCreated.push(target);
+        }
+      }
+    }
+    const behind = this.aliasTargets(target);
+    const items: Json[] = [];
+    for (const { action, meta, source } of actions) {
+      const docId = String(meta._id);
+      const refuse = (status: number, error: Json): void => {
+        items.push({ [action]: { _index: target, _id: docId, status, error } });
+      };
+      if (requireAlias && action !== 'delete' && behind.length === 0) {
+        refuse(404, {
+          type: 'index_not_found_exception',
+          reason: `no such index [${target}] and [require_alias] request flag is [true] and [${target}] is not an alias`,
+        });
         continue;
       }
-      const index = this.indices.get(resolved) as ClusterIndex;
-      const docId = String(meta._id);
+      const resolved = behind.length > 0 ? this.#aliasWriteTarget(target, behind) : target;
+      if (typeof resolved !== 'string') {
+        refuse(resolved.status, resolved.error);
+        continue;
+      }
+      const index = this.indices.get(resolved);
+      if (index === undefined) {
+        refuse(404, { type: 'index_not_found_exception', reason: cannotCreate ?? `no such index [${target}]` });
+        continue;
+      }
       const version = Number(meta.version);
       const stored = index.docs.get(docId);
       if (stored !== undefined && version < stored.version) {
@@ -459,13 +520,52 @@ export class FakeOpenSearchCluster {
       const result = action === 'index' ? (live ? 'updated' : 'created') : live ? 'deleted' : 'not_found';
       const status = action === 'index' ? (live ? 200 : 201) : live ? 200 : 404;
       items.push({ [action]: { _index: resolved, _id: docId, _version: version, result, status } });
+      if (request.query.get('refresh') === 'true') this.#refresh(resolved);
     }
-    if (request.query.get('refresh') === 'true' && typeof resolved === 'string') this.#refresh(resolved);
-    const errors = items.some(
-      (item) =>
-        Number((Object.values(item)[0] as Json).status) >= 300 && (Object.values(item)[0] as Json).status !== 404,
+    const errors = items.some((item) => (Object.values(item)[0] as Json).error !== undefined);
+    return { status: 200, body: { took: 1, errors, items } };
+  }
+
+  /** `PUT /_cluster/settings`: the `action.auto_create_index` setting, persistent or transient, flat or nested. */
+  #putSettings(body: Json): FakeReply {
+    const echoed: Json = { persistent: {}, transient: {} };
+    for (const scope of ['persistent', 'transient'] as const) {
+      const settings = (body[scope] ?? {}) as Json;
+      const nested = (settings.action as Json | undefined)?.auto_create_index;
+      const value = settings['action.auto_create_index'] ?? nested;
+      const unknown = Object.keys(settings).filter((key) => key !== 'action.auto_create_index' && key !== 'action');
+      if (unknown.length > 0) return failure(400, 'fake_not_modelled', `setting [${unknown[0]}] is not modelled`);
+      if (value === undefined) continue;
+      if (value === null) this.autoCreateIndex = 'true';
+      else this.autoCreateIndex = String(value);
+      echoed[scope] = { action: { auto_create_index: this.autoCreateIndex } };
+    }
+    return { status: 200, body: { acknowledged: true, ...echoed } };
+  }
+
+  /** `GET /{pattern}/_alias`: every index the pattern names (none is `{}`), each with all its aliases. */
+  #indexAliases(pattern: string): FakeReply {
+    const names = [...this.indices.keys()].filter((name) =>
+      pattern.split(',').some((part) => wildcard(part).test(name)),
     );
-    return { status: 200, body: { took: 1, errors: errors || typeof resolved !== 'string', items } };
+    if (names.length === 0 && !pattern.includes('*')) return indexMissing(pattern);
+    return { status: 200, body: Object.fromEntries(names.sort().map((name) => [name, this.#aliasesOf(name)])) };
+  }
+
+  /** `GET /_cat/indices/{pattern}?format=json&bytes=b`: each index's name, document count and store size. */
+  #catIndices(pattern: string): FakeReply {
+    const names = [...this.indices.keys()].filter((name) =>
+      pattern.split(',').some((part) => wildcard(part).test(name)),
+    );
+    return {
+      status: 200,
+      body: names.sort().map((name) => {
+        const docs = [...(this.indices.get(name)?.docs.values() ?? [])].filter((stored) => stored.source !== undefined);
+        // A size in bytes as the store would count it: the sources' JSON, plus an empty index's few kilobytes.
+        const bytes = 208 + docs.reduce((sum, stored) => sum + JSON.stringify(stored.source).length, 0);
+        return { index: name, 'docs.count': String(docs.length), 'store.size': String(bytes) };
+      }),
+    };
   }
 
   #refresh(name: string): void {

@@ -30,6 +30,7 @@ interface Operation {
   operationId: string;
   'x-version-added'?: string;
   'x-version-removed'?: string;
+  'x-version-deprecated'?: string;
   parameters?: { $ref?: string; name?: string; in?: string }[];
   requestBody?: { $ref?: string; content?: Record<string, { schema: unknown }> };
 }
@@ -77,6 +78,24 @@ class Witness {
       template,
       pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
     }));
+  }
+
+  /** The operation the description matches a request to, whatever the engine version, with its version marks. */
+  public operation(request: WitnessedRequest): OperationVersions | undefined {
+    const method = request.method.toLowerCase() as Method;
+    const found = this.#routes
+      .filter((route) => route.pattern.test(request.path))
+      .map((route) => ({ template: route.template, operation: this.#spec.paths[route.template]?.[method] }))
+      .filter((entry): entry is { template: string; operation: Operation } => entry.operation !== undefined)
+      .sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0))[0];
+    if (found === undefined) return undefined;
+    const { operation } = found;
+    return {
+      operationId: operation.operationId,
+      ...(operation['x-version-added'] === undefined ? {} : { added: operation['x-version-added'] }),
+      ...(operation['x-version-removed'] === undefined ? {} : { removed: operation['x-version-removed'] }),
+      ...(operation['x-version-deprecated'] === undefined ? {} : { deprecated: operation['x-version-deprecated'] }),
+    };
   }
 
   public check(request: WitnessedRequest, engineVersion = WITNESS_ENGINE_VERSION): string[] {
@@ -176,7 +195,21 @@ class Witness {
   }
 }
 
+/** An operation of the description, with the versions that added, deprecated or removed it. */
+export interface OperationVersions {
+  operationId: string;
+  added?: string;
+  deprecated?: string;
+  removed?: string;
+}
+
 let witness: Witness | undefined;
+
+/** The operation of the description a request is (matched whatever the engine version), or `undefined`. */
+export const openSearchOperationOf = (request: WitnessedRequest): OperationVersions | undefined => {
+  witness ??= new Witness();
+  return witness.operation(request);
+};
 
 /** The problems OpenSearch's published API finds with a request (empty when it accepts it). */
 export const openSearchApiProblems = (request: WitnessedRequest, engineVersion?: string): string[] => {

@@ -19,3 +19,5 @@ export type { Hit, HitsMetadata, SearchResult } from '@opensearch-project/opense
 export type { QueryContainer } from '@opensearch-project/opensearch/api/_types/_common.query_dsl.js';
 export type { SortCombinations } from '@opensearch-project/opensearch/api/_types/_common.js';
 export type { Action as AliasAction } from '@opensearch-project/opensearch/api/_types/indices.update_aliases.js';
+export type { Cluster_PutSettings_RequestBody as ClusterSettingsBody } from '@opensearch-project/opensearch/api/cluster/putSettings.js';
+export type { IndicesRecord as CatIndicesRecord } from '@opensearch-project/opensearch/api/_types/cat.indices.js';

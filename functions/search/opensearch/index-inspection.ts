@@ -1,10 +1,12 @@
 /**
- * The operator's reads of an OpenSearch alias (`status`, `verify-index`): which concrete indices it points
- * at (`GET /_alias/{alias}`), how many documents the live one holds (`GET /{alias}/_count`), and the
- * documents of many jobs in one request (`POST /{alias}/_mget`). The functions never send these.
+ * The operator's reads of an OpenSearch alias (`status`, `verify-index`, `reindex`): which concrete indices it
+ * points at (`GET /_alias/{alias}`), how many documents the live one holds (`GET /{alias}/_count`), the
+ * documents of many jobs in one request (`POST /{alias}/_mget`), every concrete index of the alias's names
+ * with the aliases it carries (`GET /{alias}-v*\/_alias`) or with its size (`GET /_cat/indices/{alias}-v*`).
+ * The functions never send these.
  */
-import type { IndexHealth, SearchDocument } from '../search-index';
-import type { AliasesResponse } from './api-types';
+import type { IndexHealth, SearchDocument, UnaliasedIndex } from '../search-index';
+import type { AliasesResponse, CatIndicesRecord } from './api-types';
 import { type OpenSearchClient, pathSegment } from './client';
 import type { IndexedDocument } from './indexed-document';
 
@@ -24,6 +26,28 @@ export const aliasIndices = async (client: OpenSearchClient, alias: string): Pro
     ignore: [404],
   });
   return answer.statusCode === 404 ? [] : Object.keys(answer.body).sort();
+};
+
+/** Every concrete index `pattern` names (`jobs-v*`), each with the names of the aliases it carries. */
+export const indexAliases = async (client: OpenSearchClient, pattern: string): Promise<Map<string, string[]>> => {
+  const answer = await client.request<AliasesResponse>({ method: 'GET', path: `/${pathSegment(pattern)}/_alias` });
+  return new Map(Object.entries(answer.body).map(([index, entry]) => [index, Object.keys(entry.aliases ?? {}).sort()]));
+};
+
+/** Every concrete index `pattern` names, with its document count and its size on disk in bytes. */
+export const listIndices = async (client: OpenSearchClient, pattern: string): Promise<UnaliasedIndex[]> => {
+  const answer = await client.request<CatIndicesRecord[]>({
+    method: 'GET',
+    path: `/_cat/indices/${pathSegment(pattern)}`,
+    querystring: { format: 'json', bytes: 'b', h: 'index,docs.count,store.size' },
+  });
+  return answer.body
+    .map((row) => ({
+      name: row.index ?? '',
+      documents: Number(row['docs.count'] ?? 0),
+      bytes: Number(row['store.size'] ?? 0),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 };
 
 /** The alias's indices and, when it points at exactly one, that index's document count. */

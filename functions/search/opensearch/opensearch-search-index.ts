@@ -6,15 +6,19 @@
  * beside it and moves the alias in one atomic `POST /_aliases`, so search never sees a half-built index
  * (see ./alias-bodies.ts for why the alias can never end on two indices). Requests:
  *
- * - deploy time ({@link OpenSearchSearchIndex.prepare}): `HEAD /{alias}`, and on a new domain
- *   `PUT /{alias}-v0` with the mapping and the alias, so a new stage serves from its first request.
+ * - deploy time ({@link OpenSearchSearchIndex.prepare}): `PUT /_cluster/settings` refusing the automatic
+ *   creation of the alias's names (./auto-create.ts), `HEAD /{alias}`, and on a new domain `PUT /{alias}-v0`
+ *   with the mapping and the alias, so a new stage serves from its first request.
  * - search: `POST /{alias}/_search` only. A missing alias is an index that holds nothing yet: the empty
  *   page (docs/contract.md §7), never an unavailable engine.
- * - indexer: `POST /{alias}/_bulk?require_alias=true` with external versions. `require_alias` makes
- *   OpenSearch refuse to auto-create an index with a dynamic mapping; should it report the alias missing
- *   (an index deleted by hand), the indexer creates `{alias}-v0` as at deploy time and sends the bulk again.
+ * - indexer: `POST /{alias}/_bulk?require_alias=true` with external versions. Neither `require_alias` (which
+ *   OpenSearch applies to upserts, not deletes) nor anything else in the request keeps OpenSearch from creating
+ *   a missing index: the cluster setting made at deploy time does (./auto-create.ts). Should the bulk report
+ *   the alias missing (an index deleted by hand), the indexer creates `{alias}-v0` as at deploy time and sends
+ *   the bulk again.
  * - rebuild (the operator's `reindex`): create `{alias}-v<ms>-<random>`, bulk into it, refresh, read where
- *   the alias points, swap, then delete the indices the alias left.
+ *   the alias points, swap unless a newer rebuild's index is live, then delete every older index no alias
+ *   names (`GET /{alias}-v*\/_alias`, then `DELETE`).
  */
 import type { OpenSearchSettings } from '../engine';
 import {
@@ -30,49 +34,35 @@ import {
   SearchRejectedError,
   SearchUnavailableError,
 } from '../search-index';
-import { concreteIndexName, FIRST_INDEX_VERSION, firstIndexBody, swapBody } from './alias-bodies';
+import {
+  concreteIndexName,
+  FIRST_INDEX_VERSION,
+  firstIndexBody,
+  MAX_SWAP_ATTEMPTS,
+  SWAP_RACES,
+  swapBody,
+} from './alias-bodies';
+import { autoCreateSettingsBody } from './auto-create';
+import { RebuildSupersededError } from './errors';
 import type { AliasesResponse, GetResponse, SearchRequestBody } from './api-types';
-import { type BulkAnswer, bulkOutcomes, bulkRequest } from './bulk';
+import { aliasMissing, type BulkAnswer, bulkOutcomes, bulkRequest, INDEX_MISSING } from './bulk';
 import {
   createClient,
-  isStaleSocketError,
   isTransientClientError,
   type OpenSearchClient,
   pathSegment,
   responseErrorType,
   responseStatus,
+  retryStaleSocket,
 } from './client';
 import { FIELDS, INDEX_DEFINITION } from './index-definition';
-import { inspectAlias, multiGet } from './index-inspection';
+import { indexAliases, inspectAlias, listIndices, multiGet } from './index-inspection';
+import { indexVersion, newestOf, olderThan, retiredIndices } from './index-versions';
 import type { IndexedDocument } from './indexed-document';
 import { searchBody } from './search-body';
 import { hitVersions, type SearchAnswer, type SummarySource, searchPage } from './search-response';
 
 const VERSIONS_PAGE_SIZE = 1_000;
-
-const INDEX_MISSING = 'index_not_found_exception';
-
-/** Whether a bulk answer says its target is not an alias (a new domain, before the first index). */
-const aliasMissing = (response: BulkAnswer): boolean =>
-  response.errors &&
-  response.items.some((entry) => {
-    const item = Object.values(entry)[0];
-    return item?.status === 404 && item.error?.type === INDEX_MISSING;
-  });
-
-/**
- * Sends an idempotent request once more when the first attempt died on a socket the engine had already
- * closed (a keep-alive connection that outlived a Lambda freeze); such a request never reached OpenSearch.
- * Bulk writes qualify: every item carries its external version, so a repeat changes nothing.
- */
-const retryStaleSocket = async <T>(request: () => Promise<T>): Promise<T> => {
-  try {
-    return await request();
-  } catch (error) {
-    if (!isStaleSocketError(error)) throw error;
-    return request();
-  }
-};
 
 /** A {@link SearchIndex} on an OpenSearch alias. */
 export class OpenSearchSearchIndex implements SearchIndex {
@@ -150,16 +140,22 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return (await this.#readOrMissing(() => multiGet(this.#client, this.#alias, jobIds))) ?? new Map();
   }
 
+  /** The alias's indices and document count, and the `{alias}-v*` indices beside them that it does not name. */
   public async health(): Promise<IndexHealth> {
-    return this.#call(() => inspectAlias(this.#client, this.#alias));
+    const health = await this.#call(() => inspectAlias(this.#client, this.#alias));
+    const all = await this.#call(() => listIndices(this.#client, concreteIndexName(this.#alias, '*')));
+    const unaliased = all.filter((index) => !health.indices.includes(index.name));
+    return { ...health, unaliased };
   }
 
   /**
-   * Builds the new index, then swaps: the alias's targets are read right before the swap (so the ones
-   * deleted afterwards are the ones the swap took the alias from), the swap itself removes the alias from
-   * whatever carries it when OpenSearch applies it, and the new index becomes the alias's write index.
-   * A rebuild that another one overtook (its index lost the alias again before it looked) deletes its own
-   * index too. See docs/deploy.md for two `reindex` runs at once.
+   * Builds the new index, then swaps: the alias moves from the indices it was read on to the new one in one
+   * `_aliases` request that OpenSearch refuses should another swap or a first-index creation land between
+   * the read and the swap (./alias-bodies.ts), and is then read again. A rebuild never moves the alias onto an
+   * index older than the live one: when a newer rebuild went live first, this one's index is retired instead.
+   * Last, every `{alias}-v*` index older than the live one that no alias names is deleted — the ones the swap
+   * retired, a first index that lost a race, an overtaken rebuild's — never a newer one, which a concurrent
+   * rebuild may be filling (that rebuild deletes this one's index when it swaps). See docs/deploy.md.
    */
   public async rebuild<T>(fill: (writer: IndexWriter) => Promise<T>): Promise<T> {
     const fresh = concreteIndexName(this.#alias, `${Date.now()}-${crypto.randomUUID().slice(0, 8)}`);
@@ -167,20 +163,21 @@ export class OpenSearchSearchIndex implements SearchIndex {
     await this.#call(() => this.#client.request({ method: 'PUT', path: freshPath, body: INDEX_DEFINITION }));
     let result: T;
     let swapSent = false;
-    let previous: string[];
+    let swapped: { live: string; previous: string[] };
     try {
       result = await fill({ apply: (operations) => this.#bulk(freshPath, operations, false) });
-      await this.#call(() => this.#client.request({ method: 'POST', path: `${freshPath}/_refresh` }));
+      await this.#call(() => this.#client.request({ method: 'POST', path: `${freshPath}/_refresh` })).catch(
+        (error: unknown) => {
+          throw responseErrorType(error) === INDEX_MISSING ? new RebuildSupersededError(fresh) : error;
+        },
+      );
       swapSent = true;
-      previous = await this.#swap(fresh);
+      swapped = await this.#swap(fresh);
     } catch (error) {
       await this.#discard(fresh, swapSent);
       throw error;
     }
-    const now = await this.#call(() => this.#aliasTargets());
-    // `{alias}-v0` too: a first-index creation may have put the alias on it after the read above.
-    const left = [...previous, concreteIndexName(this.#alias, FIRST_INDEX_VERSION), fresh];
-    await this.#delete([...new Set(left)].filter((index) => !now.indices.includes(index)));
+    await this.#retire(swapped.live, swapped.previous);
     return result;
   }
 
@@ -196,6 +193,9 @@ export class OpenSearchSearchIndex implements SearchIndex {
    * afterwards. Resolves with whether it created the index.
    */
   public async prepare(): Promise<'created' | 'existed'> {
+    await this.#call(() =>
+      this.#client.request({ method: 'PUT', path: '/_cluster/settings', body: autoCreateSettingsBody(this.#alias) }),
+    );
     if (await this.#exists()) return 'existed';
     let failure: unknown;
     try {
@@ -232,24 +232,37 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * Reads where the alias points, then swaps; resolves with the indices it pointed at. Two swaps OpenSearch
-   * resolved against the same cluster state would give the alias two write indices, so it refuses the
-   * later one (`illegal_state_exception`); sent again, that one resolves against the state the first left.
+   * Reads where the alias points and, unless a newer rebuild's index is live, swaps; reads again when the
+   * swap lost a race. Resolves with the index the alias is on afterwards (`fresh`, or the newer one) and the
+   * indices the swap took it from.
    */
-  async #swap(fresh: string): Promise<string[]> {
-    const send = async (): Promise<string[]> => {
+  async #swap(fresh: string): Promise<{ live: string; previous: string[] }> {
+    const version = indexVersion(this.#alias, fresh) as NonNullable<ReturnType<typeof indexVersion>>;
+    for (let attempt = 1; ; attempt += 1) {
       const live = await this.#call(() => this.#aliasTargets());
-      const body = swapBody(this.#alias, fresh, live.legacy);
-      await this.#call(() => this.#client.request({ method: 'POST', path: '/_aliases', body }));
-      return live.indices;
-    };
-    try {
-      return await send();
-    } catch (error) {
-      const cause = error instanceof SearchUnavailableError ? error.cause : error;
-      if (responseErrorType(cause) !== 'illegal_state_exception') throw error;
-      return send();
+      const newest = newestOf(this.#alias, live.indices);
+      if (newest !== undefined && olderThan(version, newest.version)) return { live: newest.name, previous: [] };
+      try {
+        const body = swapBody(this.#alias, fresh, live.indices, live.legacy);
+        await this.#call(() => this.#client.request({ method: 'POST', path: '/_aliases', body }));
+        return { live: fresh, previous: live.indices };
+      } catch (error) {
+        const cause = error instanceof SearchUnavailableError ? error.cause : error;
+        if (!SWAP_RACES.has(responseErrorType(cause) ?? '') || attempt === MAX_SWAP_ATTEMPTS) throw error;
+      }
     }
+  }
+
+  /**
+   * Deletes the `{alias}-v*` indices no alias names that are older than `live` or that the swap took the
+   * alias from (`previous`: also an index of a name this project never makes, put under the alias by hand).
+   */
+  async #retire(live: string, previous: readonly string[]): Promise<void> {
+    const version = indexVersion(this.#alias, live);
+    const all = await this.#call(() => indexAliases(this.#client, concreteIndexName(this.#alias, '*')));
+    const older = version === undefined ? [] : retiredIndices(this.#alias, version, all);
+    const left = previous.filter((index) => all.get(index)?.length === 0);
+    await this.#delete([...new Set([...older, ...left])].sort());
   }
 
   /** Whether the alias's name answers: an alias or a concrete index (`HEAD /{alias}`). */
@@ -302,6 +315,10 @@ export class OpenSearchSearchIndex implements SearchIndex {
     }
   }
 
+  /**
+   * One `_bulk` request: through the alias (`viaAlias`), or into a rebuild's own index, which throws
+   * {@link RebuildSupersededError} when OpenSearch answers that the index is gone.
+   */
   async #bulk(path: string, operations: IndexOperation[], viaAlias: boolean): Promise<IndexOutcome[]> {
     if (operations.length === 0) return [];
     const request = bulkRequest(operations);
@@ -313,19 +330,22 @@ export class OpenSearchSearchIndex implements SearchIndex {
         querystring: viaAlias ? { refresh: this.#refresh, require_alias: true } : { refresh: false },
         bulkBody: request.body,
       });
+    let response: BulkAnswer;
     try {
-      let response = await retryStaleSocket(send);
-      if (viaAlias && aliasMissing(response.body)) {
+      response = (await retryStaleSocket(send)).body;
+      if (viaAlias && aliasMissing(response)) {
+        // No alias (an index deleted by hand): make the first index, as at deploy time, and write again.
         await this.#createFirstIndex();
-        response = await retryStaleSocket(send);
+        response = (await retryStaleSocket(send)).body;
       }
-      return bulkOutcomes(request, response.body);
     } catch (error) {
       const reason = `bulk request failed: ${error instanceof Error ? error.name : 'unknown error'}`;
       return request.slots.map((slot) =>
         'rejected' in slot ? { status: 'rejected', reason: slot.rejected } : { status: 'retryable', reason },
       );
     }
+    if (!viaAlias && aliasMissing(response)) throw new RebuildSupersededError(decodeURIComponent(path.slice(1)));
+    return bulkOutcomes(request, response);
   }
 
   /**

@@ -21,7 +21,7 @@ import { importCommand } from './import-command';
 import { reindexCommand, verifyIndexCommand } from './index-commands';
 import { seedDemoCommand } from './seed-demo-command';
 import { statusCommand } from './status-command';
-import { selectTarget } from './target';
+import { resetCommandsClient, selectTarget } from './target';
 
 /** Every command, in the order the usage lists them. */
 export const COMMANDS: readonly CliCommand[] = [
@@ -145,6 +145,7 @@ export const runCli = async (argv: readonly string[]): Promise<number> => {
     return 1;
   } finally {
     resetDocumentClient();
+    resetCommandsClient();
     await resetSearchIndex();
   }
 };

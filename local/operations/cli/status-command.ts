@@ -1,36 +1,46 @@
 /**
  * `status`: where the commands act and the search index's health — what its name points at, the live index's
- * document count beside the table's job count, and, when the name is broken, the command that repairs it. For
- * a deployed stack, also the OpenSearch domain's state from its control plane (the index is read only when
- * the domain can serve).
+ * document count beside the table's job count (DynamoDB's own count, never a Scan: ../table-count.ts), the
+ * indices beside it that it does not name (a rebuild's leftovers, with their size), and the command that
+ * repairs or removes what is wrong. For a deployed stack, also the OpenSearch domain's state from its control
+ * plane (the index is read only when the domain can serve).
  */
 import { searchIndex } from '../../../functions/search/engine';
 import type { IndexHealth } from '../../../functions/search/search-index';
 import { describeSearchDomain, notReadyReason } from '../domain-status';
-import { indexNameProblem } from '../index-health';
+import { indexNameProblem, unaliasedIndicesNote } from '../index-health';
+import { countTableJobs } from '../table-count';
 import { type CliCommand, message, noPositionals, printJson } from './command';
-import { commandFor, jobRepository, type Target, useDomainEndpoint } from './target';
+import { commandFor, type Target, useDomainEndpoint } from './target';
 
 /** The index's health beside the table's job count, and what is wrong with it (if anything). */
 const indexReport = async (target: Target) => {
   const health: IndexHealth = await (await searchIndex()).health();
-  let tableJobs = 0;
-  for await (const _ of jobRepository().scanJobVersions()) tableJobs += 1;
+  const table = await countTableJobs(process.env.JOBS_TABLE as string);
   const problem = indexNameProblem(health, commandFor(target, 'reindex'));
-  return { ...health, tableJobs, healthy: problem === undefined, ...(problem === undefined ? {} : { problem }) };
+  return {
+    ...health,
+    tableJobs: table.jobs,
+    tableCounts: { items: table.items, fileItems: table.fileItems, refreshed: table.refreshed },
+    healthy: problem === undefined,
+    ...(problem === undefined ? {} : { problem }),
+  };
 };
 
 /** Says the report's findings on standard error; the exit code. */
 const conclude = (index: Awaited<ReturnType<typeof indexReport>> | undefined, target: Target): number => {
   if (index === undefined) return 0;
+  const leftovers = unaliasedIndicesNote(index, commandFor(target, 'reindex'));
+  if (leftovers !== undefined) message(leftovers);
   if (index.problem !== undefined) {
     message(index.problem);
     return 1;
   }
   if (index.documents !== index.tableJobs) {
     message(
-      `The index holds ${index.documents} documents for ${index.tableJobs} jobs: the indexer may still be catching ` +
-        `up; \`${commandFor(target, 'verify-index')}\` names the jobs that differ.`,
+      `The index holds ${index.documents} documents; DynamoDB counts about ${index.tableJobs} jobs in the table ` +
+        `(a count it refreshes about every six hours). The indexer may still be catching up; ` +
+        `\`${commandFor(target, 'verify-index')}\` compares them job by job.`,
     );
   }
   return 0;
@@ -40,8 +50,9 @@ export const statusCommand: CliCommand = {
   name: 'status',
   usage: `status
       Prints where the commands act and the search index's health (its indices, documents beside the table's
-      jobs); with --stack also the OpenSearch domain's state (endpoint, engine, processing). Exits 1 when the
-      index's name points at no index or at several, or the domain cannot take reindex or verify-index now.`,
+      jobs as DynamoDB counts them, indices it does not name with their size); with --stack also the OpenSearch
+      domain's state (endpoint, engine, processing). Exits 1 when the index's name points at no index or at
+      several, or the domain cannot take reindex or verify-index now.`,
   options: {},
   run: async ({ positionals, target }) => {
     noPositionals('status', positionals);

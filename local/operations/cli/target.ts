@@ -7,9 +7,10 @@
 import { AuthAdministration } from '../../../functions/auth/administration';
 import { streamAuditSink } from '../../../functions/auth/audit';
 import { AuthStore } from '../../../functions/auth/store';
-import { documentClient } from '../../../functions/aws/dynamodb';
-import { resetConfig } from '../../../functions/config';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config, resetConfig } from '../../../functions/config';
 import { JobRepository } from '../../../functions/jobs/repository';
+import { batchDocumentClient } from '../../dynamodb/batch-client';
 import { IN_MEMORY, localStackEnvironment } from '../../paths';
 import { assertSearchDomainReady, describeSearchDomain, type SearchDomainState } from '../domain-status';
 import { resolveStackTarget, type StackTarget, stackTargetEnvironment } from '../stack-target';
@@ -56,16 +57,33 @@ export const commandFor = (target: Target, command: string): string =>
 /** Audit lines of the CLI's changes: one JSON line each on standard error, beside its other messages. */
 const cliAudit = streamAuditSink((line) => process.stderr.write(line));
 
+let client: DynamoDBDocumentClient | undefined;
+
+/**
+ * The commands' DynamoDB client, made once per command from the target's configuration: a patient one
+ * (../../dynamodb/batch-client.ts), since a command is batch work, not an API answer with a budget.
+ */
+const commandsClient = (): DynamoDBDocumentClient => {
+  const { region, dynamodbEndpoint } = config();
+  return (client ??= batchDocumentClient({ region, endpoint: dynamodbEndpoint }));
+};
+
+/** Forgets the commands' client (after each command: the next may act on another target). */
+export const resetCommandsClient = (): void => {
+  client?.destroy();
+  client = undefined;
+};
+
 /** The auth table of the target; every credential issued or ended writes an audit line. */
 export const authStore = (): AuthStore =>
-  new AuthStore(documentClient(), process.env.AUTH_TABLE as string, { audit: cliAudit });
+  new AuthStore(commandsClient(), process.env.AUTH_TABLE as string, { audit: cliAudit });
 
 /** Operators' view of the target's auth table (clients, secrets and sessions by id). */
 export const authAdministration = (): AuthAdministration =>
-  new AuthAdministration(documentClient(), process.env.AUTH_TABLE as string, { audit: cliAudit });
+  new AuthAdministration(commandsClient(), process.env.AUTH_TABLE as string, { audit: cliAudit });
 
 /** The jobs table of the target. */
-export const jobRepository = (): JobRepository => new JobRepository(documentClient(), process.env.JOBS_TABLE as string);
+export const jobRepository = (): JobRepository => new JobRepository(commandsClient(), process.env.JOBS_TABLE as string);
 
 /**
  * Before a deployed index is rebuilt or verified: the domain exists, is created, is not being deleted and

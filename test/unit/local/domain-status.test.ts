@@ -85,8 +85,11 @@ describe('describing the search domain', () => {
     [{ DomainProcessingStatus: 'Deleting', Deleted: true } as const, 'it is being deleted'],
     [{ DomainProcessingStatus: 'Creating', Created: false, Endpoint: undefined } as const, 'still being created'],
     [{ DomainProcessingStatus: 'Isolated' } as const, 'isolated'],
-    [{ EngineVersion: 'Elasticsearch_7.10' }, 'Elasticsearch_7.10 is not OpenSearch 2.x or newer'],
-    [{ EngineVersion: 'OpenSearch_1.3' }, 'OpenSearch_1.3 is not OpenSearch 2.x or newer'],
+    [{ EngineVersion: 'Elasticsearch_7.10' }, 'Elasticsearch_7.10 is older than OpenSearch_2.12'],
+    [{ EngineVersion: 'OpenSearch_1.3' }, 'OpenSearch_1.3 is older than OpenSearch_2.12'],
+    // 2.0–2.11 parse no must_exist on an alias removal: the rebuild's swap would be refused.
+    [{ EngineVersion: 'OpenSearch_2.11' }, 'OpenSearch_2.11 is older than OpenSearch_2.12'],
+    [{ EngineVersion: 'OpenSearch_2.9' }, 'remove with must_exist'],
   ])('refuses a domain that cannot take requests now (%o)', async (status, reason) => {
     answer(status);
     const state = await describeSearchDomain('jobs-prod-3f9a1c', 'eu-west-1', new OpenSearchClient({}));
@@ -110,6 +113,15 @@ describe('describing the search domain', () => {
     const deleting = await describeSearchDomain('jobs-prod-3f9a1c', 'eu-west-1', new OpenSearchClient({}));
     expect(deleting.processingStatus).toBe('Deleting');
   });
+
+  it.each(['OpenSearch_2.12', 'OpenSearch_2.19', 'OpenSearch_3.0', 'OpenSearch_3.7'])(
+    'accepts an engine at the floor or newer (%s)',
+    async (EngineVersion) => {
+      answer({ EngineVersion });
+      const state = await describeSearchDomain('jobs-prod-3f9a1c', 'eu-west-1', new OpenSearchClient({}));
+      expect(() => assertSearchDomainReady(state)).not.toThrow();
+    },
+  );
 
   it('counts one zone when zone awareness is off', async () => {
     answer({ ClusterConfig: { InstanceType: 't3.small.search', InstanceCount: 1, ZoneAwarenessEnabled: false } });

@@ -25,6 +25,7 @@ describe('local stack paths and settings', () => {
       deadLetters: '/tmp/jobs-data/dead-letters.ndjson',
       demoTokens: '/tmp/jobs-data/demo-tokens.json',
       streamCheckpoints: '/tmp/jobs-data/stream-checkpoints.json',
+      cursorKey: '/tmp/jobs-data/cursor-key',
     });
   });
 

@@ -340,12 +340,16 @@ describe('OpenSearch engine', () => {
   });
 
   it('rebuilds into a new index, reads the alias, swaps it in one _aliases request, then drops the old one', async () => {
-    let aliasReads = 0;
     node.reply = (request) => {
       if (request.path === '/_alias/jobs') {
-        aliasReads += 1;
-        const live = aliasReads === 1 ? 'jobs-v0' : /^\/(jobs-v[^/]+)\//.exec(node.requests[1]?.path ?? '')?.[1];
-        return { status: 200, body: { [live ?? '']: { aliases: { jobs: { is_write_index: true } } } } };
+        return { status: 200, body: { 'jobs-v0': { aliases: { jobs: { is_write_index: true } } } } };
+      }
+      if (request.path === '/jobs-v*/_alias') {
+        const fresh = /^\/(jobs-v[^/]+)\//.exec(node.requests[1]?.path ?? '')?.[1] ?? '';
+        return {
+          status: 200,
+          body: { 'jobs-v0': { aliases: {} }, [fresh]: { aliases: { jobs: { is_write_index: true } } } },
+        };
       }
       if (request.path.endsWith('/_bulk')) {
         return { status: 200, body: { errors: false, items: [{ index: { status: 201, result: 'created' } }] } };
@@ -363,12 +367,12 @@ describe('OpenSearch engine', () => {
       `POST /${fresh}/_refresh`,
       'GET /_alias/jobs',
       'POST /_aliases',
-      'GET /_alias/jobs',
+      'GET /jobs-v*/_alias',
       'DELETE /jobs-v0',
     ]);
     expect(JSON.parse(node.requests[4]?.body ?? '')).toEqual({
       actions: [
-        { remove: { indices: ['*'], alias: 'jobs', must_exist: false } },
+        { remove: { index: 'jobs-v0', alias: 'jobs', must_exist: true } },
         { add: { index: fresh, alias: 'jobs', is_write_index: true } },
       ],
     });
@@ -464,9 +468,11 @@ describe('OpenSearch engine', () => {
       expect(cluster.aliasTargets('jobs')).toEqual(['jobs-v0']);
       expect(cluster.indices.get('jobs-v0')?.aliases.get('jobs')).toEqual({ isWriteIndex: true });
       expect(node.requests.map((call) => `${call.method} ${call.path}`)).toEqual([
+        'PUT /_cluster/settings',
         'HEAD /jobs',
         'PUT /jobs-v0',
         'HEAD /jobs',
+        'PUT /_cluster/settings',
         'HEAD /jobs',
       ]);
       await expect(index.search(query())).resolves.toEqual({ total: 0, jobs: [] });
@@ -478,7 +484,10 @@ describe('OpenSearch engine', () => {
       cluster.indices.clear();
       cluster.createIndex('jobs');
       expect(await index.prepare()).toBe('existed');
-      expect(node.calls().map((call) => call.method)).toEqual([]);
+      expect(node.calls().map((call) => `${call.method} ${call.path}`)).toEqual([
+        'PUT /_cluster/settings',
+        'PUT /_cluster/settings',
+      ]);
     });
 
     it('prepares well when a rebuild’s swap lands between its look and its creation', async () => {

@@ -16,7 +16,8 @@ import {
   type ReplyTo,
 } from '../../support/fake-opensearch';
 import { makeFile, makeJob } from '../../support/jobs';
-import { openSearchApiProblems } from '../../support/opensearch-witness';
+import { MIN_ENGINE_VERSION } from '../../../local/operations/domain-status';
+import { openSearchApiProblems, openSearchOperationOf, WITNESS_ENGINE_VERSION } from '../../support/opensearch-witness';
 
 const problemsOf = (request: Pick<RecordedRequest, 'method' | 'path' | 'query' | 'body'>) =>
   openSearchApiProblems({ method: request.method, path: request.path, query: request.query, body: request.body });
@@ -177,27 +178,42 @@ describe('the OpenSearch engine’s requests, judged by OpenSearch’s published
     expectValid(sentSince(from));
   });
 
-  it('operator reads: what the alias points at, its document count, and documents in one _mget', async () => {
+  it('operator reads: what the alias points at, its document count, the indices beside it, and documents in one _mget', async () => {
     const from = node.requests.length;
     node.reply = (recorded) => {
       if (recorded.path.endsWith('/_count')) return { status: 200, body: { count: 2 } };
+      if (recorded.path.startsWith('/_cat/indices/')) {
+        return {
+          status: 200,
+          body: [
+            { index: 'jobs-v0', 'docs.count': '2', 'store.size': '9000' },
+            { index: 'jobs-v1700000000000-0a1b2c3d', 'docs.count': '5', 'store.size': '20480' },
+          ],
+        };
+      }
       if (recorded.path.endsWith('/_mget')) {
         return { status: 200, body: { docs: [{ _index: 'jobs-v0', _id: '7', found: false }] } };
       }
       return answers(recorded);
     };
-    await expect(index.health()).resolves.toEqual({ name: 'jobs', indices: ['jobs-v0'], documents: 2 });
+    await expect(index.health()).resolves.toEqual({
+      name: 'jobs',
+      indices: ['jobs-v0'],
+      documents: 2,
+      unaliased: [{ name: 'jobs-v1700000000000-0a1b2c3d', documents: 5, bytes: 20480 }],
+    });
     await expect(index.getMany([7])).resolves.toEqual(new Map());
     node.reply = answers;
     expect(sentSince(from).map((sent) => `${sent.method} ${sent.url}`)).toEqual([
       'GET /_alias/jobs',
       'GET /jobs/_count',
+      'GET /_cat/indices/jobs-v*?format=json&bytes=b&h=index%2Cdocs.count%2Cstore.size',
       'POST /jobs/_mget?_source_includes=document',
     ]);
     expectValid(sentSince(from));
   });
 
-  it('rebuild: create, fill, refresh, swap the alias, drop the retired index', async () => {
+  it('rebuild: create, fill, refresh, swap the alias, list the indices, drop the retired one', async () => {
     const from = node.requests.length;
     const cluster = new FakeOpenSearchCluster();
     cluster.createIndex('jobs-v0', { jobs: { is_write_index: true } });
@@ -214,21 +230,31 @@ describe('the OpenSearch engine’s requests, judged by OpenSearch’s published
       'POST /jobs-v<ms>/_refresh',
       'GET /_alias/jobs',
       'POST /_aliases',
-      'GET /_alias/jobs',
+      'GET /jobs-v*/_alias',
       'DELETE /jobs-v0',
     ]);
     node.reply = answers;
-    // The swap's wildcard removal, must_exist and write index, and the deletion's ignore_unavailable.
-    expect(sentSince(from).find((sent) => sent.path === '/_aliases')?.body).toContain('"must_exist":false');
+    // The swap's guarded removal (must_exist) and write index, and the deletion's ignore_unavailable.
+    expect(sentSince(from).find((sent) => sent.path === '/_aliases')?.body).toContain('"must_exist":true');
     expect(sentSince(from).at(-1)?.url).toContain('ignore_unavailable=true');
     expectValid(sentSince(from));
   });
 
-  it('deploy time: the look for the alias, and the first index with the alias as its write index', async () => {
+  it('deploy time: no automatic creation of the alias’s names, the look for the alias, and the first index with the alias as its write index', async () => {
     const from = node.requests.length;
     let created = false;
     node.reply = (recorded) => {
       if (recorded.method === 'HEAD') return { status: created ? 200 : 404 };
+      if (recorded.path === '/_cluster/settings') {
+        return {
+          status: 200,
+          body: {
+            acknowledged: true,
+            persistent: { action: { auto_create_index: '-jobs,-jobs-v*,+*' } },
+            transient: {},
+          },
+        };
+      }
       if (recorded.method === 'PUT') {
         created = true;
         return { status: 200, body: { acknowledged: true, shards_acknowledged: true, index: 'jobs-v0' } };
@@ -238,11 +264,58 @@ describe('the OpenSearch engine’s requests, judged by OpenSearch’s published
     expect(await index.prepare()).toBe('created');
     node.reply = answers;
     expect(sentSince(from).map((sent) => `${sent.method} ${sent.path}`)).toEqual([
+      'PUT /_cluster/settings',
       'HEAD /jobs',
       'PUT /jobs-v0',
       'HEAD /jobs',
     ]);
-    expect(sentSince(from)[1]?.body).toContain('"is_write_index":true');
+    expect(JSON.parse(sentSince(from)[0]?.body ?? '')).toEqual({
+      persistent: { 'action.auto_create_index': '-jobs,-jobs-v*,+*' },
+    });
+    expect(sentSince(from)[2]?.body).toContain('"is_write_index":true');
     expectValid(sentSince(from));
+  });
+  /**
+   * The domain runs OpenSearch 3.7 (lib/search-domain.ts); the description vendored here covers operations up to
+   * 3.5, the newest OpenSearch has published. It suffices: every request the engine and the CLI send above is
+   * accepted by it both at the CLI's engine floor (2.12) and at 3.5, and none is an operation it marks as
+   * deprecated or removed. OpenSearch follows semantic versioning — a minor release removes or breaks no API
+   * (removals come with a major version, after a deprecation) — so what 3.5 accepts and does not deprecate,
+   * 3.7 accepts too. When OpenSearch publishes a description covering 3.7, vendor it and raise
+   * WITNESS_ENGINE_VERSION.
+   */
+  it('sends nothing the description marks deprecated or removed, and only what 2.12 to 3.5 accept: why a 3.5 description judges a 3.7 domain', () => {
+    const floor = `${MIN_ENGINE_VERSION.major}.${MIN_ENGINE_VERSION.minor}`;
+    expect(WITNESS_ENGINE_VERSION).toBe('3.5');
+    const sent = node.requests.filter((recorded) => !(recorded.method === 'HEAD' && recorded.path === '/'));
+    const operations = new Map<string, ReturnType<typeof openSearchOperationOf>>();
+    for (const recorded of sent) {
+      const witnessed = { method: recorded.method, path: recorded.path, query: recorded.query, body: recorded.body };
+      const operation = openSearchOperationOf(witnessed);
+      expect(operation, `${recorded.method} ${recorded.path}`).toBeDefined();
+      operations.set(operation?.operationId ?? '', operation);
+      expect(openSearchApiProblems(witnessed, floor), `${recorded.method} ${recorded.url} at ${floor}`).toEqual([]);
+    }
+    // Every kind of request the product sends was exercised above.
+    expect([...operations.keys()].sort()).toEqual([
+      'bulk.2',
+      'cat.indices.1',
+      'cluster.put_settings.0',
+      'count.2',
+      'get.0',
+      'indices.create.0',
+      'indices.delete.0',
+      'indices.exists.0',
+      'indices.get_alias.1',
+      'indices.get_alias.2',
+      'indices.refresh.3',
+      'indices.update_aliases.0',
+      'mget.3',
+      'search.3',
+    ]);
+    for (const operation of operations.values()) {
+      expect(operation, operation?.operationId).not.toHaveProperty('deprecated');
+      expect(operation, operation?.operationId).not.toHaveProperty('removed');
+    }
   });
 });

@@ -61,6 +61,8 @@ describe('the search index setup at deploy time', () => {
   it('creates the first index with the alias on a new domain and answers SUCCESS with the alias as its id', async () => {
     await handler(event('Create'), lambdaContext());
     expect(cluster.aliasTargets('jobs')).toEqual(['jobs-v0']);
+    // OpenSearch may no longer create an index under the alias's names by itself.
+    expect(cluster.autoCreateIndex).toBe('-jobs,-jobs-v*,+*');
     expect(answers()).toEqual([
       {
         Status: 'SUCCESS',
@@ -78,7 +80,11 @@ describe('the search index setup at deploy time', () => {
   it('changes nothing on an update where the alias exists, and answers SUCCESS', async () => {
     cluster.createIndex('jobs-v1700000000000-0a1b2c3d', { jobs: { is_write_index: true } });
     await handler(event('Update'), lambdaContext());
-    expect(search.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['HEAD /jobs']);
+    expect(search.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'PUT /_cluster/settings',
+      'HEAD /jobs',
+    ]);
+    expect(cluster.autoCreateIndex).toBe('-jobs,-jobs-v*,+*');
     expect(answers()[0]).toMatchObject({ Status: 'SUCCESS', PhysicalResourceId: 'jobs' });
   });
 
