@@ -89,7 +89,7 @@ describe('the search index setup at deploy time', () => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(7);
+    expect(functions).toHaveLength(9);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -103,6 +103,8 @@ describe('the functions', () => {
   it('gives each handler a function with a stable logical id that sam local invoke can name', () => {
     expect(Object.keys(resourcesOf('AWS::Lambda::Function')).sort()).toEqual([
       'IndexerFunction',
+      'JobsReadFunction',
+      'JobsWriteFunction',
       'RejectFunction',
       'SearchFieldsFunction',
       'SearchFunction',
@@ -131,7 +133,7 @@ describe('the functions', () => {
   });
 
   it('stops API functions at the 10-second ceiling of the contract', () => {
-    for (const id of ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction']) {
+    for (const id of ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction', 'JobsWriteFunction']) {
       expect(propertiesOf(resourcesOf('AWS::Lambda::Function')[id] as Json).Timeout).toBe(10);
     }
   });
@@ -143,17 +145,19 @@ describe('the tables', () => {
     ...('sortKey' in definition ? [{ AttributeName: definition.sortKey.name, KeyType: 'RANGE' }] : []),
   ];
 
-  it('builds the jobs table from its shared definition, with a new-and-old-images stream and the sparse file index', () => {
+  it('builds the jobs table from its shared definition, with a new-and-old-images stream, the sparse file index and a TTL', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       KeySchema: keySchemaOf(JOBS_TABLE),
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
-      GlobalSecondaryIndexes: [
+      GlobalSecondaryIndexes: Match.arrayWith([
         {
           IndexName: 'byFileId',
           KeySchema: [{ AttributeName: JOBS_TABLE.globalSecondaryIndexes[0].partitionKey.name, KeyType: 'HASH' }],
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
-      ],
+      ]),
+      // Idempotency records of POST /jobs expire by TTL.
+      TimeToLiveSpecification: { AttributeName: JOBS_TABLE.timeToLiveAttribute, Enabled: true },
       BillingMode: 'PAY_PER_REQUEST',
     });
   });
@@ -648,6 +652,7 @@ describe('alarms', () => {
       'SearchFieldsFunction',
       'RejectFunction',
       'SessionsFunction',
+      'JobsWriteFunction',
       'IndexerFunction',
     ]) {
       const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions).includes(`"${id}"`));
