@@ -37,12 +37,16 @@ export type SessionResponseBody = components['schemas']['SessionResponseBody'];
 
 /**
  * The typed client: `GET('/search/fields')`, `POST('/search', { body })`, `POST('/reject', { body })`,
+ * `POST('/jobs', { body })`, `PATCH('/jobs/{id}', { params, body })`, `POST('/jobs/{id}/delivery', …)`,
  * `DELETE('/sessions/current')`; a backend client also `POST('/sessions', { body })`.
  */
 export type JobsApiClient = Client<paths, 'application/json'>;
 
 /** A job of a search answer. */
 export type JobSummary = components['schemas']['JobSummary'];
+
+/** A job as `POST /jobs`, `PATCH /jobs/{id}` and the delivery answer it (with `version` and `review` counts). */
+export type Job = components['schemas']['Job'];
 
 /** The body of every non-2xx answer (one of the documented error shapes). */
 export type ApiErrorBody =
@@ -55,6 +59,13 @@ export type ApiErrorBody =
   | components['schemas']['FileNotFoundError']
   | components['schemas']['FileNotRejectableError']
   | components['schemas']['JobArchivedError']
+  | components['schemas']['JobNotFoundError']
+  | components['schemas']['JobNotEditableError']
+  | components['schemas']['InvalidTransitionError']
+  | components['schemas']['FileNotDeliverableError']
+  | components['schemas']['IdempotencyKeyReusedError']
+  | components['schemas']['PreconditionFailedError']
+  | components['schemas']['PreconditionRequiredError']
   | components['schemas']['NotAcceptableError']
   | components['schemas']['RequestTimeoutError']
   | components['schemas']['LengthRequiredError']

@@ -93,6 +93,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a job
+         * @description Creates a job, with up to 1,000 files, in the caller's account (a user's is its session's account;
+         *     an operator names `accountId`, and only an operator may set `accountName`: `403 forbidden`
+         *     otherwise, checked after every field). Needs the `jobs` grant.
+         *
+         *     The service assigns the job's and each file's `id` (new integers that no job or file has or had,
+         *     never one an import wrote), a random `guid`, status `CJ_NEW`, `createdDate` now, `realCost` 0 and
+         *     every other date `null`; the files are unreviewed and in no review state yet. The job becomes
+         *     visible — to `GET /jobs/{id}`, to search after the indexing delay — only once complete.
+         *
+         *     Files need the JSON body; a form body creates a job without files (`tags` as repeated keys).
+         *
+         *     `Idempotency-Key` makes a create safe to retry: the same key from the same client within 24 hours
+         *     answers the first answer again (status, headers and body) and creates nothing; the same key with
+         *     another body (or from another user of the client) is `409 idempotency_key_reused`; concurrent
+         *     requests with one key create one job.
+         */
+        post: operations["createJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a job
+         * @description The job with its review counts, read strongly consistently (a write is visible the moment it
+         *     answered, unlike search). Needs the `jobs` grant. Another account's job is `404 job_not_found`,
+         *     exactly like one that does not exist. `ETag` is the job's version; `If-None-Match` with it answers
+         *     `304` with no body.
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a job or move its status
+         * @description Changes the fields sent, under optimistic concurrency: `If-Match` must carry the job's current
+         *     `ETag` (`428 precondition_required` without it; `412 precondition_failed` with another version,
+         *     carrying the current `ETag`). Needs the `jobs` grant.
+         *
+         *     `realCost` (≥ 0, at most two decimals) and `accountName` are for operators (`403 forbidden` for a
+         *     user). A user edits fields only while the job is `CJ_NEW` or `CJ_REQUEST_OFFER`
+         *     (`409 job_not_editable`). `status` moves only along the table of `GET /statuses`
+         *     (`409 invalid_transition`); entering `CJ_ACCEPT` sets `acceptedDate`, `CJ_JOB_PAID` `orderedDate`.
+         *     A value equal to the stored one is no change; a request that changes nothing answers the job
+         *     unchanged. The change is one write conditioned on the version: of two edits holding one version,
+         *     exactly one wins. Checks in order: fields (400), `If-Match` (428), operator fields (403), the job
+         *     (404), the version (412), editable (409), the move (409).
+         */
+        patch: operations["updateJob"];
+        trace?: never;
+    };
+    "/jobs/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a job's files for review
+         * @description A page of the job's files in id order, each with its review and earlier reviews. Needs the `jobs`
+         *     grant. `review` keeps the files of one state: `pending` (delivered, not yet reviewed), `rejected`
+         *     or `accepted`. `nextCursor` continues the listing and is `null` on the last page; a cursor is
+         *     bound to the job, the filter and the caller, and a changed one or one from another listing is
+         *     `400 invalid_parameter` naming `cursor`. A page reads no more than `limit` files whatever the filter.
+         */
+        get: operations["listJobFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the job statuses
+         * @description Every job status in lifecycle order with a description, and `next`: the statuses the caller's
+         *     role may set from it with `PATCH /jobs/{id}`. Needs a valid session and no grant.
+         */
+        get: operations["listStatuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver edited files for review (operators)
+         * @description Staff hand the edited files to the customer: each file goes back to review (`isReviewed` and
+         *     `isRejected` false, `rejectionReason` null, its current review moved to `previousReviews`, which
+         *     keeps the 5 most recent) and the job becomes `CJ_REVIEWING` with `deliveredDate` now. Without
+         *     `fileIds`, every file not accepted is delivered. Operators only (`403 forbidden`); the `jobs` grant.
+         *
+         *     Allowed from `CJ_WORK_PROGRESS`, `CJ_REJECT_READY` and `CJ_REJECT_ERROR` (else
+         *     `409 invalid_transition`). Checks in order: the job (404 `job_not_found`), its status (409), then each
+         *     file in request order: of the job (404 `file_not_found`), not accepted (409 `file_not_deliverable`).
+         *     All or nothing, up to 1,000 files: a delivery that fails answers `503` and is safe to send again.
+         */
+        post: operations["deliverFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept edited files
+         * @description The customer accepts edited files. Needs the `reject` grant (it covers the customer's review).
+         *
+         *     All or nothing, with the checks and refusals of `POST /reject`, naming the first offending
+         *     `fileId`: `404 file_not_found` (unknown, or another account's), `410 job_archived`, `409
+         *     file_not_acceptable` (its job is not in review — `CJ_REVIEWING`, `CJ_FINISHED`, `CJ_REJECT_READY`,
+         *     `CJ_REJECT_ERROR`). Each file becomes `acceptedByUser`, reviewed and not rejected
+         *     (`rejectionReason` null), `reviewDate` now; its `reviews` and `previousReviews` stay as they were.
+         *     Each job touched gets `reviewedDate` now and becomes `CJ_FINISHED` once every file of it is
+         *     accepted. Accepting an accepted file again changes nothing.
+         */
+        post: operations["acceptFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions": {
         parameters: {
             query?: never;
@@ -328,6 +501,196 @@ export interface components {
             /** @description Each job touched, once, in order of first appearance. */
             jobs: components["schemas"]["RejectedJob"][];
         };
+        /** @description How many of the job's files wait for review (delivered, not yet reviewed), were rejected, or were accepted. */
+        ReviewCounts: {
+            /** Format: int32 */
+            pending: number;
+            /** Format: int32 */
+            rejected: number;
+            /** Format: int32 */
+            accepted: number;
+        };
+        /** @description A job, without its files. Datetimes are UTC; unset dates are `null`. */
+        Job: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            accountId: number;
+            accountName: string;
+            status: components["schemas"]["JobStatus"];
+            /** Format: uuid */
+            guid: string;
+            name: string;
+            description: string;
+            invoiceReference: string;
+            tags: string[];
+            realCost: number;
+            createdDate: components["schemas"]["UtcDateTime"];
+            acceptedDate: components["schemas"]["UtcDateTime"] | null;
+            orderedDate: components["schemas"]["UtcDateTime"] | null;
+            deliveredDate: components["schemas"]["UtcDateTime"] | null;
+            reviewedDate: components["schemas"]["UtcDateTime"] | null;
+            /** Format: int32 */
+            fileCount: number;
+            /**
+             * Format: int64
+             * @description Changes with every change of the job or its files; the `ETag` is this number, quoted.
+             */
+            version: number;
+            review: components["schemas"]["ReviewCounts"];
+        };
+        JobResponseBody: {
+            /** @constant */
+            _type: "JobResponseBody";
+            job: components["schemas"]["Job"];
+        };
+        /** @description The answer of `POST /jobs`; `files` holds the created files' ids in request order. */
+        JobCreatedResponseBody: {
+            /** @constant */
+            _type: "JobResponseBody";
+            job: components["schemas"]["Job"];
+            files: {
+                /** Format: int64 */
+                id: number;
+                fileName: string;
+            }[];
+        };
+        JobTags: string[];
+        /** @description One file of a new job. */
+        NewJobFile: {
+            /** @example shoe_front.jpg */
+            fileName: string;
+            tags?: components["schemas"]["JobTags"];
+            /** @description The customer's instruction to the editor for this file. */
+            remarkToProcessor?: string;
+        };
+        /**
+         * @description The JSON body of `POST /jobs`. `accountId` is required of an operator; a user may only name its own
+         *     account. `accountName` is for operators only.
+         */
+        CreateJobRequest: {
+            /** @example Spring catalogue */
+            name: string;
+            /** @default  */
+            description?: string;
+            /** @default  */
+            invoiceReference?: string;
+            tags?: components["schemas"]["JobTags"];
+            /** Format: int64 */
+            accountId?: number;
+            /** @default  */
+            accountName?: string;
+            /** @description The job's files, at most 1,000; their ids are answered in this order. */
+            files?: components["schemas"]["NewJobFile"][];
+        };
+        /**
+         * @description The form body of `POST /jobs`: the job's fields without files (files need the JSON body); `tags` as
+         *     repeated keys.
+         */
+        CreateJobForm: {
+            name: string;
+            description?: string;
+            invoiceReference?: string;
+            tags?: components["schemas"]["JobTags"];
+            /** Format: int64 */
+            accountId?: number;
+            accountName?: string;
+        };
+        /**
+         * @description The body of `PATCH /jobs/{id}` (JSON or form): the fields to change. `realCost` and `accountName`
+         *     are for operators only.
+         */
+        JobUpdateRequest: {
+            name?: string;
+            description?: string;
+            invoiceReference?: string;
+            tags?: components["schemas"]["JobTags"];
+            status?: components["schemas"]["JobStatus"];
+            /** @description At most two decimals. */
+            realCost?: number;
+            accountName?: string;
+        };
+        /**
+         * @description The body of `POST /jobs/{id}/delivery` (JSON; a form sends repeated `fileIds` or `fileId`). Without
+         *     `fileIds`, every file of the job that is not accepted is delivered. No file may be listed twice.
+         */
+        DeliveryRequest: {
+            fileIds?: number[];
+        };
+        /** @description The form body of `POST /jobs/{id}/delivery`. */
+        DeliveryForm: {
+            fileIds?: number[];
+            fileId?: number[];
+        };
+        /** @description The JSON body of `POST /accept`. No file may be listed twice. */
+        AcceptRequest: {
+            fileIds: components["schemas"]["Id"][];
+        };
+        /** @description The form body of `POST /accept`: `fileId=1&fileId=2`. No file may be listed twice. */
+        AcceptForm: {
+            fileId: components["schemas"]["Id"][];
+        };
+        /** Format: int64 */
+        Id: number;
+        AcceptedFile: {
+            fileId: components["schemas"]["Id"];
+            jobId: components["schemas"]["Id"];
+            acceptedByUser: boolean;
+            reviewDate: components["schemas"]["NullableDateTime"];
+        };
+        AcceptResponseBody: {
+            /** @constant */
+            _type: "AcceptResponseBody";
+            /** @description The files, in request order. */
+            files: components["schemas"]["AcceptedFile"][];
+            /** @description Each job touched, once, in order of first appearance, with its status afterwards. */
+            jobs: components["schemas"]["RejectedJob"][];
+        };
+        /** @description A UTC datetime, or `null` when unset. */
+        NullableDateTime: components["schemas"]["UtcDateTime"] | null;
+        /** @description A review of a file (a rejection) and when it was made. */
+        Review: {
+            customRejection: string | null;
+            rejects: components["schemas"]["RejectReason"][];
+            reviewDate: components["schemas"]["UtcDateTime"];
+        };
+        JobFile: {
+            id: components["schemas"]["Id"];
+            fileName: string;
+            tags: string[];
+            /** @description The customer's instruction to the editor. */
+            remarkToProcessor: string;
+            acceptedByUser: boolean;
+            isRejected: boolean;
+            isReviewed: boolean;
+            rejectionReason: string | null;
+            reviewDate: components["schemas"]["NullableDateTime"];
+            /** @description The current review, or `null` when the file was never rejected. */
+            reviews: components["schemas"]["Review"] | null;
+            /** @description Earlier reviews, oldest first (the 5 most recent). */
+            previousReviews: components["schemas"]["Review"][];
+        };
+        JobFilesResponseBody: {
+            /** @constant */
+            _type: "JobFilesResponseBody";
+            jobId: components["schemas"]["Id"];
+            /** @description The files of the page, in id order. */
+            files: components["schemas"]["JobFile"][];
+            /** @description Continues the listing; `null` on the last page. */
+            nextCursor: string | null;
+        };
+        StatusEntry: {
+            id: components["schemas"]["JobStatus"];
+            description: string;
+            /** @description The statuses the caller's role may set from this one with `PATCH /jobs/{id}`. */
+            next: components["schemas"]["JobStatus"][];
+        };
+        StatusesResponseBody: {
+            /** @constant */
+            _type: "StatusesResponseBody";
+            /** @description Every status, in lifecycle order. */
+            statuses: components["schemas"]["StatusEntry"][];
+        };
         /** @description The body of `POST /sessions` (JSON or form). */
         SessionRequest: {
             /** @description The application's id of the signed-in person. */
@@ -362,7 +725,7 @@ export interface components {
          * @description Every error code the API answers with.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "not_acceptable" | "request_timeout" | "length_required" | "payload_too_large" | "unsupported_media_type" | "missing_header" | "invalid_json" | "invalid_parameter" | "invalid_client" | "invalid_session" | "forbidden" | "file_not_found" | "file_not_rejectable" | "job_archived" | "internal_error" | "service_unavailable";
+        ErrorCode: "not_found" | "method_not_allowed" | "not_acceptable" | "request_timeout" | "length_required" | "payload_too_large" | "unsupported_media_type" | "missing_header" | "invalid_json" | "invalid_parameter" | "invalid_client" | "invalid_session" | "forbidden" | "file_not_found" | "file_not_rejectable" | "job_archived" | "job_not_found" | "file_not_acceptable" | "job_not_editable" | "invalid_transition" | "file_not_deliverable" | "idempotency_key_reused" | "precondition_required" | "precondition_failed" | "internal_error" | "service_unavailable";
         /** @description A human-readable explanation; may name the offending value. Do not parse it — use `code`. */
         ErrorMessage: string;
         /** @description The id of the request, the same as the `X-Request-Id` header. */
@@ -468,7 +831,10 @@ export interface components {
             requestId: components["schemas"]["RequestId"];
         };
         FileNotFoundError: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             code: "file_not_found";
             message: components["schemas"]["ErrorMessage"];
             /**
@@ -485,6 +851,17 @@ export interface components {
             /**
              * Format: int64
              * @description The first file of the request that cannot be rejected.
+             */
+            fileId: number;
+            requestId: components["schemas"]["RequestId"];
+        };
+        FileNotAcceptableError: {
+            /** @constant */
+            code: "file_not_acceptable";
+            message: components["schemas"]["ErrorMessage"];
+            /**
+             * Format: int64
+             * @description The first file of the request that cannot be accepted.
              */
             fileId: number;
             requestId: components["schemas"]["RequestId"];
@@ -509,6 +886,69 @@ export interface components {
         ServiceUnavailableError: {
             /** @constant */
             code: "service_unavailable";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        JobNotFoundError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "job_not_found";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        JobNotEditableError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "job_not_editable";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        InvalidTransitionError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "invalid_transition";
+            message: components["schemas"]["ErrorMessage"];
+            /** @constant */
+            parameter: "status";
+            requestId: components["schemas"]["RequestId"];
+        };
+        FileNotDeliverableError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "file_not_deliverable";
+            message: components["schemas"]["ErrorMessage"];
+            /**
+             * Format: int64
+             * @description The first file of the request the customer accepted.
+             */
+            fileId: number;
+            requestId: components["schemas"]["RequestId"];
+        };
+        IdempotencyKeyReusedError: {
+            /** @constant */
+            code: "idempotency_key_reused";
+            message: components["schemas"]["ErrorMessage"];
+            /** @constant */
+            headerName: "Idempotency-Key";
+            requestId: components["schemas"]["RequestId"];
+        };
+        PreconditionFailedError: {
+            /** @constant */
+            code: "precondition_failed";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        PreconditionRequiredError: {
+            /** @constant */
+            code: "precondition_required";
             message: components["schemas"]["ErrorMessage"];
             requestId: components["schemas"]["RequestId"];
         };
@@ -629,6 +1069,17 @@ export interface components {
                 "application/json": components["schemas"]["FileNotRejectableError"];
             };
         };
+        /** @description `file_not_acceptable`: the file's job is not in review, or the file id names more than one file the caller may change (file ids are unique only within a job). */
+        FileNotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileNotAcceptableError"];
+            };
+        };
         /** @description `job_archived`: the file's job is archived. */
         JobArchived: {
             headers: {
@@ -696,8 +1147,98 @@ export interface components {
                 "application/json": components["schemas"]["ServiceUnavailableError"];
             };
         };
+        /** @description `job_not_found`: no such job, or another account's. */
+        JobNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JobNotFoundError"];
+            };
+        };
+        /** @description `job_not_found` (no such job, or another account's) or `file_not_found` (a listed file is not the job's). */
+        JobOrFileNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JobNotFoundError"] | components["schemas"]["FileNotFoundError"];
+            };
+        };
+        /** @description `job_not_editable` (a user edits fields only while the job is `CJ_NEW` or `CJ_REQUEST_OFFER`) or `invalid_transition` (the status cannot move there from the current one for the caller's role). */
+        JobNotChangeable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JobNotEditableError"] | components["schemas"]["InvalidTransitionError"];
+            };
+        };
+        /** @description `invalid_transition` (the job's status allows no delivery) or `file_not_deliverable` (the customer accepted the file). */
+        NotDeliverable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvalidTransitionError"] | components["schemas"]["FileNotDeliverableError"];
+            };
+        };
+        /** @description `idempotency_key_reused`: the key was used within 24 hours for another request (another body, or another user of the client). */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IdempotencyKeyReusedError"];
+            };
+        };
+        /** @description `precondition_failed`: the job changed since the version in `If-Match`; `ETag` is its current one. Nothing was changed. */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PreconditionFailedError"];
+            };
+        };
+        /** @description `precondition_required`: the request carries no `If-Match`. */
+        PreconditionRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PreconditionRequiredError"];
+            };
+        };
     };
-    parameters: never;
+    parameters: {
+        /** @description The job's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `id`. */
+        JobIdPath: number;
+        /**
+         * @description 1–255 visible ASCII characters (else `400 invalid_parameter` naming `Idempotency-Key`), chosen by the
+         *     client per create (a UUID). Remembered for 24 hours per client.
+         */
+        IdempotencyKey: string;
+        /** @description The job's `ETag` as last read (`"<version>"`); required (`428` without it). */
+        IfMatch: string;
+        /** @description An `ETag` the caller holds; when it is the job's current one the answer is `304` with no body. */
+        IfNoneMatch: string;
+    };
     requestBodies: never;
     headers: {
         /** @description The id of this request; error bodies repeat it as `requestId`. Quote it when reporting a problem. */
@@ -708,6 +1249,10 @@ export interface components {
         Allow: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description The path of the created job (`/jobs/{id}`). */
+        Location: string;
+        /** @description The job's version, quoted (`"<version>"`); send it as `If-Match` to change the job. */
+        ETag: string;
     };
     pathItems: never;
 }
@@ -812,6 +1357,298 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["FileNotRejectable"];
+            410: components["responses"]["JobArchived"];
+            411: components["responses"]["LengthRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description 1–255 visible ASCII characters (else `400 invalid_parameter` naming `Idempotency-Key`), chosen by the
+                 *     client per create (a UUID). Remembered for 24 hours per client.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateJobRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateJobForm"];
+            };
+        };
+        responses: {
+            /** @description The job was created (or, with an `Idempotency-Key` seen before, this is the first answer again). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobCreatedResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyReused"];
+            411: components["responses"]["LengthRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` the caller holds; when it is the job's current one the answer is `304` with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The job's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `id`. */
+                id: components["parameters"]["JobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponseBody"];
+                };
+            };
+            /** @description The job has not changed since the version `If-None-Match` names; no body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["JobNotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateJob: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The job's `ETag` as last read (`"<version>"`); required (`428` without it). */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The job's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `id`. */
+                id: components["parameters"]["JobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobUpdateRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["JobUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The job after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["JobNotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["JobNotChangeable"];
+            411: components["responses"]["LengthRequired"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listJobFiles: {
+        parameters: {
+            query?: {
+                /** @description Only the files in this review state; all files when absent. */
+                review?: "pending" | "rejected" | "accepted";
+                /** @description Files per page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The job's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `id`. */
+                id: components["parameters"]["JobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of files. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobFilesResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["JobNotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listStatuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status catalogue for the caller's role. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusesResponseBody"];
+                };
+            };
+            400: components["responses"]["MissingHeader"];
+            401: components["responses"]["Unauthorized"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deliverFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `id`. */
+                id: components["parameters"]["JobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeliveryRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DeliveryForm"];
+            };
+        };
+        responses: {
+            /** @description The job after the delivery. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["JobOrFileNotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["NotDeliverable"];
+            411: components["responses"]["LengthRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["AcceptForm"];
+            };
+        };
+        responses: {
+            /** @description Every listed file is accepted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["FileNotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["FileNotAcceptable"];
             410: components["responses"]["JobArchived"];
             411: components["responses"]["LengthRequired"];
             413: components["responses"]["PayloadTooLarge"];

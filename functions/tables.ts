@@ -40,6 +40,12 @@ export interface TableDefinition {
  * index lists a job's files of one review state in id order, reading nothing else. The job item's
  * `version` is incremented in the same transaction as every write to the job or its files; the stream
  * feeds the search indexer.
+ *
+ * Two more kinds of item live beside the jobs, each in a partition of its own that no job key can take:
+ * the id allocator's counter (`pk = IDS`, `sk = COUNTER`) and the idempotency records of `POST /jobs`
+ * (`pk = IDEMPOTENCY#<client id>#<sha256(key)>`, `sk = IDEMPOTENCY`), which expire by TTL on `ttl` (epoch
+ * seconds). Neither has a `fileId`, a `reviewKey` nor the job sort key, so the indexes, the indexer and
+ * scans of jobs pass them by.
  */
 export const JOBS_TABLE = {
   logicalName: 'Jobs',
@@ -59,6 +65,7 @@ export const JOBS_TABLE = {
     },
   ],
   stream: 'NEW_AND_OLD_IMAGES',
+  timeToLiveAttribute: 'ttl',
 } as const satisfies TableDefinition;
 
 /**
@@ -96,6 +103,15 @@ export const jobKeys = {
   jobSk: 'JOB',
   fileSk: (fileId: number): string => `FILE#${fileId}`,
   filePrefix: 'FILE#',
+  /** The id allocator's counter item. */
+  counter: { pk: 'IDS', sk: 'COUNTER' },
+  /** The idempotency record of a key (already hashed) sent by a client. */
+  idempotency: (clientId: string, keyHash: string): { pk: string; sk: string } => ({
+    pk: `IDEMPOTENCY#${clientId}#${keyHash}`,
+    sk: 'IDEMPOTENCY',
+  }),
+  /** The leading key prefix of idempotency records (IAM `dynamodb:LeadingKeys` conditions). */
+  idempotencyPrefix: 'IDEMPOTENCY#',
 } as const;
 
 /** Key helpers of the auth table. */

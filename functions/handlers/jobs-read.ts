@@ -59,7 +59,8 @@ const readFiles = httpEndpoint(
       try {
         afterFileId = decodeCursor(request.cursor, { jobId, review: request.review }, binding, key);
       } catch (error) {
-        if (error instanceof InvalidCursorError) throw invalidParameter('cursor', 'The cursor is not valid for this request.');
+        if (error instanceof InvalidCursorError)
+          throw invalidParameter('cursor', 'The cursor is not valid for this request.');
         throw error;
       }
     }

@@ -47,7 +47,7 @@ export interface EndpointOptions<TInput, TCaller extends Caller> {
 
 /**
  * Builds the Lambda handler of an endpoint: the shared chain around `handler`, whose result is the
- * body of the `200` answer.
+ * body of the `200` answer (or an {@link EndpointAnswer} with its own status and headers).
  */
 export const httpEndpoint = <TInput, TResult extends object, TCaller extends Caller = Principal>(
   options: EndpointOptions<TInput, TCaller>,

@@ -22,8 +22,10 @@ export interface FilesRequest {
 }
 
 /** The last value of a query parameter, as API Gateway hands it over. */
-const queryValue = (event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>, name: string) =>
-  event.multiValueQueryStringParameters?.[name]?.at(-1) ?? event.queryStringParameters?.[name] ?? undefined;
+const queryValue = (
+  event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>,
+  name: string,
+) => event.multiValueQueryStringParameters?.[name]?.at(-1) ?? event.queryStringParameters?.[name] ?? undefined;
 
 /** Reads and validates the query of `GET /jobs/{id}/files`. */
 export const parseFilesRequest = (
@@ -47,7 +49,10 @@ export const parseFilesRequest = (
  * Whether `If-None-Match` names the current entity tag (weak comparison, as RFC 9110 asks of
  * `If-None-Match`: `W/"3"` matches `"3"`; `*` matches any current representation).
  */
-export const ifNoneMatchHits = (event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>, etag: string): boolean => {
+export const ifNoneMatchHits = (
+  event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
+  etag: string,
+): boolean => {
   const header = headerValue(event, 'if-none-match');
   if (header === undefined) return false;
   const opaque = (tag: string): string => tag.trim().replace(/^W\//, '');

@@ -34,7 +34,7 @@ export type PathParameterName = 'id';
 export type Credentials = 'session' | 'secret';
 
 /** The Lambda functions that serve the API (each the name of its entry file under `functions/handlers/`). */
-export type ApiFunctionName = 'search' | 'search-fields' | 'reject' | 'sessions' | 'jobs-read';
+export type ApiFunctionName = 'search' | 'search-fields' | 'reject' | 'sessions' | 'jobs-read' | 'jobs-write';
 
 /** One endpoint of the API: one method of one path. */
 export interface Route {
@@ -55,11 +55,15 @@ export const ROUTES: readonly Route[] = [
   { path: '/search', method: 'POST', grant: 'search', credentials: 'session', functionName: 'search' },
   { path: '/search/fields', method: 'GET', grant: 'search', credentials: 'session', functionName: 'search-fields' },
   { path: '/reject', method: 'POST', grant: 'reject', credentials: 'session', functionName: 'reject' },
+  { path: '/accept', method: 'POST', grant: 'reject', credentials: 'session', functionName: 'reject' },
   { path: '/sessions', method: 'POST', grant: 'sessions', credentials: 'secret', functionName: 'sessions' },
   { path: '/sessions/current', method: 'DELETE', credentials: 'session', functionName: 'sessions' },
   { path: '/jobs/{id}', method: 'GET', grant: 'jobs', credentials: 'session', functionName: 'jobs-read' },
   { path: '/jobs/{id}/files', method: 'GET', grant: 'jobs', credentials: 'session', functionName: 'jobs-read' },
   { path: '/statuses', method: 'GET', credentials: 'session', functionName: 'jobs-read' },
+  { path: '/jobs', method: 'POST', grant: 'jobs', credentials: 'session', functionName: 'jobs-write' },
+  { path: '/jobs/{id}', method: 'PATCH', grant: 'jobs', credentials: 'session', functionName: 'jobs-write' },
+  { path: '/jobs/{id}/delivery', method: 'POST', grant: 'jobs', credentials: 'session', functionName: 'jobs-write' },
 ];
 
 /** A request path matched against the route table. */

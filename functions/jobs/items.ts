@@ -66,10 +66,10 @@ export const toJobItem = (job: Job, version: number): JobItem => {
 };
 
 /**
- * The item of one file of a job. `delivered` says whether an unreviewed file awaits review (the job
- * has been delivered); a file on its own is taken as delivered.
+ * The item of one file of a job. `delivered` says whether an unreviewed file awaits review (its job has
+ * been delivered, `isDeliveredJob`); a file on its own is taken as not delivered yet.
  */
-export const toFileItem = (jobId: number, file: JobFile, delivered = true): FileItem => ({
+export const toFileItem = (jobId: number, file: JobFile, delivered = false): FileItem => ({
   pk: jobKeys.pk(jobId),
   sk: jobKeys.fileSk(file.id),
   entity: 'file',
@@ -86,8 +86,7 @@ export const toFileItems = (job: Job): FileItem[] => {
 };
 
 /** The review counts a job item holds; `undefined` when it was written before they existed. */
-export const jobItemCounts = (item: Readonly<Record<string, unknown>>): ReviewCounts | undefined =>
-  storedCounts(item);
+export const jobItemCounts = (item: Readonly<Record<string, unknown>>): ReviewCounts | undefined => storedCounts(item);
 
 /** A file as the API models it, from its item. */
 export const fromFileItem = (item: FileItem): JobFile => ({

@@ -42,7 +42,8 @@ export const jobView = (item: JobItem, counts?: ReviewCounts): JobView => ({
   reviewedDate: item.reviewedDate ?? null,
   fileCount: item.fileCount,
   version: item.version,
-  review: storedCounts(item as unknown as Record<string, unknown>) ?? counts ?? { pending: 0, rejected: 0, accepted: 0 },
+  review: storedCounts(item as unknown as Record<string, unknown>) ??
+    counts ?? { pending: 0, rejected: 0, accepted: 0 },
 });
 
 /** The entity tag of a job at a version: `"<version>"`. */

@@ -19,12 +19,16 @@ import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
+  PutCommand,
+  type PutCommandInput,
   QueryCommand,
   type QueryCommandOutput,
   ScanCommand,
   type ScanCommandInput,
   TransactWriteCommand,
   type TransactWriteCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { sleep } from '../async';
 import { DYNAMODB, dynamoFailure, isWriteConflict } from '../aws/failures';
@@ -292,6 +296,30 @@ export class JobsTable {
       );
     }
     return items;
+  }
+
+  /** One item by its key, read strongly consistently; undefined when there is none. */
+  public async getItem(key: ItemKey): Promise<Item | undefined> {
+    const { Item: item } = await this.call(() =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true })),
+    );
+    return item;
+  }
+
+  /**
+   * One PutItem request (conditional when the input says so). A failed condition is thrown as it came
+   * (`ConditionalCheckFailedException`), for the caller to read the item and decide.
+   */
+  public async putItem(input: Omit<PutCommandInput, 'TableName'>): Promise<void> {
+    await this.call(() => this.client.send(new PutCommand({ TableName: this.tableName, ...input })));
+  }
+
+  /** One UpdateItem request; answers the attributes the input's `ReturnValues` asks for. */
+  public async updateItem(input: Omit<UpdateCommandInput, 'TableName'>): Promise<Item | undefined> {
+    const { Attributes } = await this.call(() =>
+      this.client.send(new UpdateCommand({ TableName: this.tableName, ...input })),
+    );
+    return Attributes;
   }
 
   /**

@@ -109,7 +109,9 @@ export class JobReader {
     const ids = [...new Set(lists.flat())].sort((a, b) => a - b);
     const page = ids.slice(0, query.limit);
     const more = ids.length > query.limit;
-    const items = await this.table.batchGet(page.map((fileId) => ({ pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId) })));
+    const items = await this.table.batchGet(
+      page.map((fileId) => ({ pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId) })),
+    );
     // The index lags the table: a file whose state changed since is left out of a filtered page.
     const files = (items as unknown as FileItem[])
       .filter((file) => file.entity === 'file' && (query.review === undefined || currentState(file) === query.review))

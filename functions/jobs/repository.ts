@@ -13,6 +13,7 @@ import type { DynamoDBDocumentClient, ScanCommandInput } from '@aws-sdk/lib-dyna
 import { mapConcurrently } from '../async';
 import { jobKeys } from '../tables';
 import { type BatchCreateOptions, createJobsInBatches, JobSupersededError } from './batch-create';
+import { claimImportIds } from './id-allocator';
 import { fromItems, type JobItem, type StoredJob } from './items';
 import { type Item, JobsTable, type RetryPolicy, type TransactItem } from './jobs-table';
 import type { Job } from './model';
@@ -131,6 +132,28 @@ export class JobRepository {
       },
       (attempts, lastConflict) => new JobWriteConflictError(job.id, attempts, lastConflict),
     );
+  }
+
+  /**
+   * Writes a job that has never existed (its ids are new: `id-allocator.ts`) without reading first, the
+   * way the import writes a job: one transaction when it fits, else its files first and its job item
+   * last, conditioned on `attribute_not_exists(pk)`. Until that last write nothing of the job is visible
+   * to a read, the indexer or search (file items alone are never a job), so a failure halfway leaves no
+   * job behind. Answers the job item written.
+   */
+  public async createJob(job: Job, version: number): Promise<JobItem> {
+    const planned = planWrite(job, [], version);
+    const jobItem = planned.jobItem as JobItem;
+    await this.write(planned, jobItem);
+    return jobItem;
+  }
+
+  /**
+   * Claims the ids an import is about to write: answers those the API assigned (not to be written) and
+   * keeps the API from ever assigning the others (`id-allocator.ts`).
+   */
+  public claimImportIds(ids: Iterable<number>): Promise<Set<number>> {
+    return claimImportIds(this.table, ids);
   }
 
   /**

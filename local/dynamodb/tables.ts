@@ -9,6 +9,7 @@ import {
   ResourceInUseException,
   type TableDescription,
   UpdateTableCommand,
+  DescribeTimeToLiveCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { KeyDefinition, TableDefinition } from '../../functions/tables';
@@ -66,6 +67,13 @@ const waitUntilActive = async (client: DynamoDBClient, tableName: string): Promi
   }
 };
 
+/** Whether a table expires items by TTL already. */
+const timeToLiveEnabled = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
+  const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+  const status = TimeToLiveDescription?.TimeToLiveStatus;
+  return status === 'ENABLED' || status === 'ENABLING';
+};
+
 /**
  * Creates a table unless it exists, adding any index an existing one lacks; returns whether it was created.
  * Waits until it is ACTIVE.
@@ -99,7 +107,8 @@ export const ensureTable = async (
     );
     table = await waitUntilActive(client, tableName);
   }
-  if (created && definition.timeToLiveAttribute !== undefined) {
+  // A table made before its definition had a TTL attribute gets it too (the jobs table's idempotency records).
+  if (definition.timeToLiveAttribute !== undefined && (created || !(await timeToLiveEnabled(client, tableName)))) {
     await client.send(
       new UpdateTimeToLiveCommand({
         TableName: tableName,

@@ -50,6 +50,7 @@ const ROUTE_MODULES: Record<ApiFunctionName, () => Promise<{ handler: unknown }>
   'search-fields': () => import('../../functions/handlers/search-fields'),
   reject: () => import('../../functions/handlers/reject'),
   sessions: () => import('../../functions/handlers/sessions'),
+  'jobs-write': () => import('../../functions/handlers/jobs-write'),
   'jobs-read': () => import('../../functions/handlers/jobs-read'),
 };
 

@@ -44,7 +44,7 @@ export interface ImportProgress {
 }
 
 export interface ImportOptions {
-  repository: Pick<JobRepository, 'importJobs'>;
+  repository: Pick<JobRepository, 'importJobs' | 'claimImportIds'>;
   onProgress?: (progress: ImportProgress) => void;
   /** Jobs written per batch. */
   batchSize?: number;
@@ -87,6 +87,12 @@ const isJobSpecificError = (error: unknown): boolean =>
 
 const refusal = (error: Error): string =>
   error instanceof JobSupersededError ? error.message : `the table refused the job: ${error.message}`;
+
+/** Why a line naming an id the API assigned was not written. */
+export const apiIdRefusal = (jobId: number, id: number): string =>
+  id === jobId
+    ? `job ${jobId} was created through the API, not by an import; the table keeps it`
+    : `job ${jobId} names id ${id}, which the API assigned to a job or file it created; the line was not written`;
 
 /** Collects validated jobs into batches and writes each batch, keeping the counts. */
 class ImportWriter {
@@ -137,9 +143,11 @@ class ImportWriter {
 
   /** Writes the queued batch. */
   public async flush(): Promise<void> {
-    const batch = this.batch;
+    const claimed = this.batch;
     this.batch = [];
     this.batchIds.clear();
+    if (claimed.length === 0) return;
+    const batch = await this.withoutApiIds(claimed);
     if (batch.length === 0) return;
     const concurrency = this.options.concurrency ?? DEFAULT_IMPORT_CONCURRENCY;
     const settled = await this.options.repository.importJobs(
@@ -154,6 +162,27 @@ class ImportWriter {
       else abort ??= { line, cause: outcome.reason };
     });
     if (abort !== undefined) throw new ImportAbortedError(abort.line, this.result, abort.cause);
+  }
+
+  /**
+   * The lines of a batch that name no id the API assigned: those that do are reported, like a job another
+   * writer changed, and not written (and the API will never assign the ids the others name).
+   */
+  private async withoutApiIds(batch: Pending[]): Promise<Pending[]> {
+    const idsOf = (job: Job): number[] => [job.id, ...job.files.map((file) => file.id)];
+    let taken: Set<number>;
+    try {
+      taken = await this.options.repository.claimImportIds(batch.flatMap(({ job }) => idsOf(job)));
+    } catch (error) {
+      throw new ImportAbortedError((batch[0] as Pending).line, this.result, error);
+    }
+    if (taken.size === 0) return batch;
+    return batch.filter(({ line, job }) => {
+      const id = idsOf(job).find((candidate) => taken.has(candidate));
+      if (id === undefined) return true;
+      this.fail(line, apiIdRefusal(job.id, id));
+      return false;
+    });
   }
 
   private count(result: PutResult): void {

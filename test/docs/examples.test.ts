@@ -125,6 +125,9 @@ let variables: {
   SESSION_TOKEN: string;
   CLIENT_SECRET: string;
   USER_SESSION_TOKEN: string;
+  /** The id and version of the job the page's `POST /jobs` created. */
+  JOB_ID: string;
+  JOB_VERSION: string;
 };
 
 beforeAll(async () => {
@@ -137,6 +140,8 @@ beforeAll(async () => {
     SESSION_TOKEN: demo.sessions.user.sessionToken,
     CLIENT_SECRET: demo.clients.demoApp.clientSecret,
     USER_SESSION_TOKEN: '',
+    JOB_ID: '',
+    JOB_VERSION: '',
   };
   directory = mkdtempSync(join(tmpdir(), 'docs-examples-'));
 }, 180_000);
@@ -212,10 +217,24 @@ const promiseOf = (answer: Json): string[] => {
       return typeof answer.token === 'string' && typeof answer.expiresAt === 'string' ? [] : ['no session was opened'];
     case 'SessionEndedResponseBody':
       return typeof answer.sessionId === 'string' ? [] : ['no session was ended'];
+    case 'JobResponseBody':
+      return typeof answer.job?.id === 'number' && typeof answer.job?.version === 'number'
+        ? []
+        : ['no job was answered'];
     case 'RejectResponseBody':
       return answer.files.length >= 1 && answer.files.every((file: Json) => file.isRejected === true)
         ? []
         : ['the rejection rejected nothing'];
+    case 'AcceptResponseBody':
+      return answer.files.length >= 1 && answer.files.every((file: Json) => file.acceptedByUser === true)
+        ? []
+        : ['the acceptance accepted nothing'];
+    case 'JobResponseBody':
+      return typeof answer.job?.id === 'number' && typeof answer.job?.review === 'object' ? [] : ['no job was read'];
+    case 'JobFilesResponseBody':
+      return Array.isArray(answer.files) && answer.files.length >= 1 ? [] : ['no file was listed'];
+    case 'StatusesResponseBody':
+      return Array.isArray(answer.statuses) && answer.statuses.length === 12 ? [] : ['the statuses were not listed'];
     default:
       return [`an answer of an unknown type: ${JSON.stringify(answer)}`];
   }
@@ -297,9 +316,15 @@ describe('documentation examples', () => {
       }
       const expected = shown === undefined ? undefined : (JSON.parse(shown.text) as Json);
       const problems: string[] = [];
-      // POST /sessions answers 201 with the session, which the commands after it use.
-      const success = answer?._type === 'SessionResponseBody' ? 201 : 200;
-      if (success === 201 && status === 201) variables.USER_SESSION_TOKEN = answer.token;
+      // POST /sessions answers 201 with the session, which the commands after it use; POST /jobs answers 201
+      // with the job (and its files), whose id and version the commands after it use.
+      const created = answer?._type === 'JobResponseBody' && Array.isArray(answer.files);
+      const success = answer?._type === 'SessionResponseBody' || created ? 201 : 200;
+      if (answer?._type === 'SessionResponseBody' && status === 201) variables.USER_SESSION_TOKEN = answer.token;
+      if (created && status === 201) {
+        variables.JOB_ID = String(answer.job.id);
+        variables.JOB_VERSION = String(answer.job.version);
+      }
       if (expected?.code !== undefined) {
         if (status < 400 || status >= 500) problems.push(`answered ${status}, the page shows an error`);
       } else if (status !== success) problems.push(`answered ${status}: ${body.slice(0, 300)}`);

@@ -67,6 +67,19 @@ const CALLS: Record<string, string> = {
     const body: ApiErrorBody | undefined = error;
     // Narrowing on \`code\` reaches the fields of that one error body.
     if (body?.code === 'file_not_found') results.rejectUnknownFile = { status: response.status, fileId: body.fileId };`,
+  createJob: `
+    // A customer's portal creates a job with its files, safe to retry with the same key.
+    const { data, error, response } = await api.POST('/jobs', {
+      params: { header: { 'Idempotency-Key': 'portal-order-1' } },
+      body: { name: 'From the package', files: [{ fileName: 'a.jpg' }, { fileName: 'b.jpg', tags: ['front'] }] },
+    });
+    if (error) throw new Error(\`createJob: \${error.code}\`);
+    results.createJob = {
+      status: response.status,
+      location: response.headers.get('location') === \`/jobs/\${data.job.id}\`,
+      status0: data.job.status,
+      files: data.files.map((file) => file.fileName),
+    };`,
   sessions: `
     // A backend signs a user in, the user's session searches, and the backend signs it out.
     const backend = createJobsApiBackendClient(given.baseUrl, given.backend);
@@ -90,6 +103,7 @@ const REFUSED = [
   `api.POST('/search', { body: { pageSize: 'ten' } });`,
   `api.GET('/no-such-path');`,
   `api.POST('/reject', { body: { files: [{ fileId: '300650' }] } });`,
+  `api.POST('/jobs', { body: { files: [{ fileName: 'a.jpg' }] } });`,
 ];
 
 const program = (given: Given): string => `import {
@@ -187,7 +201,7 @@ beforeAll(async () => {
   job = makeJob({ status: 'CJ_REVIEWING', name: 'Installed from a tarball', files: [makeFile(), makeFile()] });
   await stack.importJobs([job]);
   await stack.drained();
-  const tokens = await stack.issue({ accountId: job.accountId, grants: ['search', 'reject', 'sessions'] });
+  const tokens = await stack.issue({ accountId: job.accountId, grants: ['search', 'reject', 'jobs', 'sessions'] });
   const given: Given = {
     baseUrl: stack.baseUrl,
     tokens: { clientToken: tokens.clientToken, sessionToken: tokens.sessionToken },
@@ -224,7 +238,7 @@ describe('the packed client', () => {
     expect({ status: compiled.status, output: compiled.stdout + compiled.stderr }).toEqual({ status: 0, output: '' });
   });
 
-  it('calls the local stack from the installed package: fields, search, reject, a typed error, and a sign-in and sign-out', async () => {
+  it('calls the local stack from the installed package: fields, search, reject, a typed error, a create, and a sign-in and sign-out', async () => {
     const run = await node([join('dist', 'main.js')], join(scratch, 'backend'));
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({
@@ -235,6 +249,7 @@ describe('the packed client', () => {
         jobs: [{ id: job.id, status: 'CJ_REJECT_READY' }],
       },
       rejectUnknownFile: { status: 404, fileId: 1 },
+      createJob: { status: 201, location: true, status0: 'CJ_NEW', files: ['a.jpg', 'b.jpg'] },
       sessions: { opened: 201, fields: 200, ended: 200, replayed: 'invalid_session' },
     });
   });

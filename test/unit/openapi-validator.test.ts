@@ -156,9 +156,9 @@ describe('assertMatchesOpenApi', () => {
 
   it('judges an unknown path by the 404 answer', () => {
     const body = { code: 'not_found', message: 'The requested resource does not exist.', requestId: 'r-1' };
-    expect(problemsOf({ method: 'GET', path: '/jobs' }, { status: 404, headers, body })).toEqual([]);
-    expect(problemsOf({ method: 'GET', path: '/jobs' }, { status: 200, headers, body: {} })).toEqual([
-      'GET /jobs: the path is not documented, so the answer must be 404 (got 200)',
+    expect(problemsOf({ method: 'GET', path: '/invoices' }, { status: 404, headers, body })).toEqual([]);
+    expect(problemsOf({ method: 'GET', path: '/invoices' }, { status: 200, headers, body: {} })).toEqual([
+      'GET /invoices: the path is not documented, so the answer must be 404 (got 200)',
     ]);
   });
 

@@ -162,8 +162,8 @@ describe('openapi.yaml', () => {
   it('answers 503 and 500 on every operation, and 411, 413 and 415 on every POST', () => {
     for (const { path, method, operation } of operations) {
       const statuses = Object.keys(operation.responses as Json);
-      // POST /sessions opens a session (201); a logout needs no grant (no 403).
-      const success = path === '/sessions' ? '201' : '200';
+      // POST /sessions opens a session and POST /jobs creates a job (201); a logout needs no grant (no 403).
+      const success = path === '/sessions' || path === '/jobs' ? '201' : '200';
       const refusals = path === '/sessions/current' ? ['400', '401'] : ['400', '401', '403'];
       expect(statuses, `${method} ${path}`).toEqual(
         expect.arrayContaining([success, ...refusals, '406', '500', '503']),

@@ -13,6 +13,20 @@ export declare const validateRejectRequest: RequestValidator;
 export declare const validateRejectForm: RequestValidator;
 /** Validates against `components.schemas.SessionRequest`. */
 export declare const validateSessionRequest: RequestValidator;
+/** Validates against `components.schemas.AcceptRequest`. */
+export declare const validateAcceptRequest: RequestValidator;
+/** Validates against `components.schemas.AcceptForm`. */
+export declare const validateAcceptForm: RequestValidator;
+/** Validates against `components.schemas.CreateJobRequest`. */
+export declare const validateCreateJobRequest: RequestValidator;
+/** Validates against `components.schemas.CreateJobForm`. */
+export declare const validateCreateJobForm: RequestValidator;
+/** Validates against `components.schemas.JobUpdateRequest`. */
+export declare const validateJobUpdateRequest: RequestValidator;
+/** Validates against `components.schemas.DeliveryRequest`. */
+export declare const validateDeliveryRequest: RequestValidator;
+/** Validates against `components.schemas.DeliveryForm`. */
+export declare const validateDeliveryForm: RequestValidator;
 
 /** The top-level properties of `components.schemas.SearchRequest`, in schema order. */
 export declare const searchRequestFields: Readonly<Record<string, FormField>>;
@@ -20,3 +34,15 @@ export declare const searchRequestFields: Readonly<Record<string, FormField>>;
 export declare const rejectFormFields: Readonly<Record<string, FormField>>;
 /** The top-level properties of `components.schemas.SessionRequest`, in schema order. */
 export declare const sessionRequestFields: Readonly<Record<string, FormField>>;
+/** The top-level properties of `components.schemas.AcceptForm`, in schema order. */
+export declare const acceptFormFields: Readonly<Record<string, FormField>>;
+/** The top-level properties of `components.schemas.CreateJobRequest`, in schema order. */
+export declare const createJobRequestFields: Readonly<Record<string, FormField>>;
+/** The top-level properties of `components.schemas.CreateJobForm`, in schema order. */
+export declare const createJobFormFields: Readonly<Record<string, FormField>>;
+/** The top-level properties of `components.schemas.JobUpdateRequest`, in schema order. */
+export declare const jobUpdateRequestFields: Readonly<Record<string, FormField>>;
+/** The top-level properties of `components.schemas.DeliveryRequest`, in schema order. */
+export declare const deliveryRequestFields: Readonly<Record<string, FormField>>;
+/** The top-level properties of `components.schemas.DeliveryForm`, in schema order. */
+export declare const deliveryFormFields: Readonly<Record<string, FormField>>;

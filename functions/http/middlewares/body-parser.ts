@@ -86,7 +86,7 @@ export interface BodyParserOptions {
   methods: readonly string[];
 }
 
-const defaults: BodyParserOptions = { methods: ['POST'] };
+const defaults: BodyParserOptions = { methods: ['POST', 'PATCH'] };
 
 /** Middleware factory: body parsing. Runs after {@link contentTypeCheck} and {@link bodySize}. */
 export const bodyParser = (opts: Partial<BodyParserOptions> = {}): HttpMiddleware => {

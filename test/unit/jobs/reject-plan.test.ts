@@ -25,7 +25,7 @@ import {
   TRANSACTION_SIZE_BUDGET,
 } from '../../../functions/jobs/reject';
 import { isWriteConflict } from '../../../functions/aws/failures';
-import { transactItems } from '../../../functions/jobs/reject-transaction';
+import { transactItems } from '../../../functions/jobs/review-transaction';
 import type { FileRejection } from '../../../functions/http/reject-request';
 
 const NOW = '2024-03-01T10:00:00.000Z';
@@ -42,6 +42,9 @@ const storedJob = (id: number, overrides: Partial<JobSnapshot> = {}): JobSnapsho
   status: 'CJ_REVIEWING',
   version: 4,
   itemBytes: 300,
+  fileCount: 10,
+  counts: { pending: 10, rejected: 0, accepted: 0 },
+  countsStored: true,
   ...overrides,
 });
 
@@ -305,7 +308,7 @@ describe('the transaction of a plan', () => {
   const before = jobFile(1, { reviewDate: EARLIER, isRejected: true });
   const files = new Map([[1, stored(job, before)]]);
 
-  it('updates each file guarded by what was read, and the job guarded by its review status, adding one to its version', () => {
+  it('updates each file guarded by what was read, and the job guarded by its review status and no delivery holding it, adding one to its version', () => {
     const plan = planRejection({ files: [rejection(1)] }, files, user, NOW);
     const [fileWrite, jobWrite] = transactItems('jobs', plan, NOW);
     expect(fileWrite?.Update?.Key).toEqual({ pk: 'JOB#100', sk: 'FILE#1' });
@@ -319,11 +322,14 @@ describe('the transaction of a plan', () => {
     expect(jobWrite?.Update).toMatchObject({
       Key: { pk: 'JOB#100', sk: 'JOB' },
       UpdateExpression: expect.stringContaining('ADD #version :one'),
-      ConditionExpression: '#status IN (:reviewable0, :reviewable1, :reviewable2, :reviewable3)',
+      ConditionExpression:
+        '#status IN (:reviewable0, :reviewable1, :reviewable2, :reviewable3) AND ' +
+        '(attribute_not_exists(#deliveryLock) OR #deliveryLockUntil < :deliveryLockNow)',
       ExpressionAttributeValues: {
         ':status': 'CJ_REJECT_READY',
         ':now': NOW,
         ':one': 1,
+        ':deliveryLockNow': Date.parse(NOW),
         ':reviewable0': 'CJ_REVIEWING',
         ':reviewable1': 'CJ_FINISHED',
         ':reviewable2': 'CJ_REJECT_READY',

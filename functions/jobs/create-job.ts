@@ -1,0 +1,163 @@
+/**
+ * Creating a job (`POST /jobs`, docs/contract.md §6a): the caller's account, new ids from the allocator,
+ * a random guid, status `CJ_NEW`, and the job written the way the import writes one — in one transaction
+ * when it fits, else files first and the job item last, so it is visible (to a read, to the indexer, to
+ * search) only once whole.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { accountScope, type Principal } from '../auth/principal';
+import { ApiError, invalidParameter } from '../errors';
+import { idAllocatorFor } from './id-allocator';
+import { JobsTable } from './jobs-table';
+import { type Job, unreviewedFile } from './model';
+import { JobRepository } from './repository';
+import { jobETag, type JobView, jobView } from './job-view';
+import { fingerprintOf, IdempotencyStore } from './idempotency';
+
+/** A file of a create request. */
+export interface NewFile {
+  fileName: string;
+  tags: string[];
+  remarkToProcessor: string;
+}
+
+/** A validated create request. */
+export interface CreateJobRequest {
+  name: string;
+  description: string;
+  invoiceReference: string;
+  tags: string[];
+  /** The account to create the job in: required of an operator; a user's must be its own. */
+  accountId: number | undefined;
+  /** Operators only. */
+  accountName: string | undefined;
+  files: NewFile[];
+}
+
+/** The `201` body of `POST /jobs`. */
+export interface CreateJobResponseBody {
+  _type: 'JobResponseBody';
+  job: JobView;
+  files: Array<{ id: number; fileName: string }>;
+}
+
+/** What a create answers: the body, and the headers that go with it. */
+export interface CreatedJob {
+  body: CreateJobResponseBody;
+  location: string;
+  etag: string;
+  /** Whether this is the stored answer of an earlier request with the same `Idempotency-Key`. */
+  replayed: boolean;
+}
+
+/** What an idempotency record keeps of a create: enough to answer it again, bounded whatever the names. */
+interface StoredCreate extends Record<string, unknown> {
+  job: JobView;
+  fileIds: number[];
+}
+
+export interface CreateJobOptions {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  now?: () => Date;
+}
+
+/** The account a caller creates a job in, or the refusal (`400` for an operator naming none, `403`). */
+export const accountOf = (request: CreateJobRequest, principal: Pick<Principal, 'role' | 'accountId'>): number => {
+  const scope = accountScope(principal);
+  if (scope === undefined) {
+    if (request.accountId === undefined) throw invalidParameter('accountId', 'An operator must name the account.');
+    return request.accountId;
+  }
+  if (request.accountName !== undefined) {
+    throw new ApiError('forbidden', {}, { message: 'Only operators may set accountName.' });
+  }
+  if (request.accountId !== undefined && request.accountId !== scope) {
+    throw new ApiError('forbidden', {}, { message: 'A user creates jobs in its own account only.' });
+  }
+  return scope;
+};
+
+/** The create use case. */
+export class CreateJob {
+  private readonly table: JobsTable;
+  private readonly repository: JobRepository;
+  private readonly now: () => Date;
+
+  public constructor(options: CreateJobOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.table = new JobsTable(options.client, options.tableName);
+    this.repository = new JobRepository(options.client, options.tableName);
+  }
+
+  /**
+   * Creates the job, or — with an `Idempotency-Key` seen before from this client — answers the first
+   * answer again.
+   */
+  public async run(
+    request: CreateJobRequest,
+    principal: Pick<Principal, 'role' | 'accountId' | 'clientId' | 'userId'>,
+    idempotencyKey?: string,
+  ): Promise<CreatedJob> {
+    const accountId = accountOf(request, principal);
+    if (idempotencyKey === undefined) return this.answer(await this.create(request, accountId), request, false);
+    const fingerprint = fingerprintOf({
+      caller: { userId: principal.userId, accountId: principal.accountId, role: principal.role },
+      request,
+    });
+    const { answer, replayed } = await new IdempotencyStore(this.table).run(
+      principal.clientId,
+      idempotencyKey,
+      fingerprint,
+      () => this.create(request, accountId),
+    );
+    return this.answer(answer, request, replayed);
+  }
+
+  private answer(stored: StoredCreate, request: CreateJobRequest, replayed: boolean): CreatedJob {
+    return {
+      body: {
+        _type: 'JobResponseBody',
+        job: stored.job,
+        files: stored.fileIds.map((id, index) => ({ id, fileName: (request.files[index] as NewFile).fileName })),
+      },
+      location: `/jobs/${stored.job.id}`,
+      etag: jobETag(stored.job.version),
+      replayed,
+    };
+  }
+
+  /** Assigns the ids and writes the job. */
+  private async create(request: CreateJobRequest, accountId: number): Promise<StoredCreate> {
+    const [jobId, ...fileIds] = await idAllocatorFor(this.table).allocate(request.files.length + 1);
+    const now = this.now();
+    const job: Job = {
+      id: jobId as number,
+      accountId,
+      accountName: request.accountName ?? '',
+      status: 'CJ_NEW',
+      guid: randomUUID(),
+      name: request.name,
+      description: request.description,
+      invoiceReference: request.invoiceReference,
+      tags: request.tags,
+      realCost: 0,
+      createdDate: now.toISOString(),
+      acceptedDate: null,
+      orderedDate: null,
+      deliveredDate: null,
+      reviewedDate: null,
+      files: request.files.map((file, index) =>
+        unreviewedFile({
+          id: fileIds[index] as number,
+          fileName: file.fileName,
+          tags: file.tags,
+          remarkToProcessor: file.remarkToProcessor,
+        }),
+      ),
+    };
+    const item = await this.repository.createJob(job, now.getTime());
+    return { job: jobView(item), fileIds: fileIds as number[] };
+  }
+}

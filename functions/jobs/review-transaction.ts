@@ -1,0 +1,239 @@
+/**
+ * The conditional transaction of a review plan (a rejection or an acceptance): every write is guarded by
+ * what the plan was decided on, so a concurrent change makes the whole transaction fail (and the use case
+ * decide again) instead of being overwritten. The job item's review counts change by `ADD`, so reviews of
+ * different files of one job commute; an acceptance, whose new status depends on the accepted count, also
+ * requires that count as read.
+ */
+import { jobKeys } from '../tables';
+import type { FileItem } from './items';
+import type { TransactItem } from './jobs-table';
+import { MAX_PREVIOUS_REVIEWS, REVIEWABLE_STATUSES, type Review } from './model';
+import { unlockedCondition } from './delivery-lock';
+import { COUNT_ATTRIBUTES, REVIEW_FILTERS, reviewKey } from './review';
+import type { FileChange, JobChange, JobSnapshot, ReviewPlan } from './review-plan';
+
+/** The file attributes a review derives from: if any changed since the read, the write must fail. */
+const GUARDED_FILE_ATTRIBUTES = ['isRejected', 'acceptedByUser', 'reviewDate', 'reviewKey'] as const;
+
+/** A condition under construction: its clauses (joined with AND) and their placeholders. */
+export interface Condition {
+  clauses: string[];
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** Adds a clause that holds only while the attribute still has the value it was read with. */
+const requireAsRead = (condition: Condition, attribute: string, value: unknown): void => {
+  const name = `#${attribute}`;
+  condition.names[name] = attribute;
+  if (value === undefined) {
+    condition.clauses.push(`attribute_not_exists(${name})`);
+  } else if (value === null) {
+    condition.values[':nullType'] = 'NULL';
+    condition.clauses.push(`attribute_type(${name}, :nullType)`);
+  } else {
+    condition.values[`:was_${attribute}`] = value;
+    condition.clauses.push(`${name} = :was_${attribute}`);
+  }
+};
+
+/** A condition that holds only while each guarded attribute still has the value it was read with. */
+export const unchangedCondition = (item: FileItem): Condition => {
+  const condition: Condition = { clauses: ['attribute_exists(#pk)'], names: { '#pk': 'pk' }, values: {} };
+  for (const attribute of GUARDED_FILE_ATTRIBUTES) {
+    requireAsRead(condition, attribute, (item as unknown as Record<string, unknown>)[attribute]);
+  }
+  return condition;
+};
+
+/**
+ * How the review a rejection replaces reaches `previousReviews`, which keeps the
+ * {@link MAX_PREVIOUS_REVIEWS} most recent. While the list has room, the review is appended to the list
+ * as stored (an absent list starts empty), so the write carries that one review and never the history;
+ * a full list is written whole, its oldest review dropped, so the history, the item and every later
+ * write stay bounded however often a file is rejected. Either way the write requires the list to still
+ * hold as many reviews as were read, so it never lands on a list another writer changed meanwhile. An
+ * item holding something else than a list there (`null`) gets a list of the one review, required to
+ * still hold what was read.
+ */
+export const moveToHistory = (condition: Condition, before: FileItem, moved: Review): { set: string } => {
+  const history: unknown = (before as unknown as Record<string, unknown>).previousReviews;
+  condition.names['#previousReviews'] = 'previousReviews';
+  condition.values[':moved'] = [moved];
+  if (!Array.isArray(history) && history !== undefined) {
+    requireAsRead(condition, 'previousReviews', history);
+    return { set: '#previousReviews = :moved' };
+  }
+  if (history === undefined) {
+    condition.clauses.push('attribute_not_exists(#previousReviews)');
+  } else {
+    condition.values[':was_previousReviewCount'] = history.length;
+    condition.clauses.push('size(#previousReviews) = :was_previousReviewCount');
+    if (history.length >= MAX_PREVIOUS_REVIEWS) {
+      condition.values[':moved'] = [...history, moved].slice(-MAX_PREVIOUS_REVIEWS);
+      return { set: '#previousReviews = :moved' };
+    }
+  }
+  condition.values[':empty'] = [];
+  return { set: '#previousReviews = list_append(if_not_exists(#previousReviews, :empty), :moved)' };
+};
+
+const fileUpdate = (tableName: string, change: FileChange, now: string): TransactItem => {
+  const condition = unchangedCondition(change.before);
+  const moved = change.movesReview ? (change.before.reviews ?? null) : null;
+  const { after } = change;
+  const sets = [
+    '#isRejected = :isRejected',
+    '#isReviewed = :isReviewed',
+    '#acceptedByUser = :acceptedByUser',
+    '#reviewDate = :now',
+    '#rejectionReason = :reason',
+    '#reviewKey = :reviewKey',
+  ];
+  const values: Record<string, unknown> = {
+    ':isRejected': after.isRejected,
+    ':isReviewed': after.isReviewed,
+    ':acceptedByUser': after.acceptedByUser,
+    ':now': after.reviewDate ?? now,
+    ':reason': after.rejectionReason,
+    ':reviewKey': reviewKey(change.before.jobId, change.to),
+  };
+  const names: Record<string, string> = { '#isReviewed': 'isReviewed', '#rejectionReason': 'rejectionReason' };
+  if (change.movesReview) {
+    sets.push('#reviews = :review');
+    names['#reviews'] = 'reviews';
+    values[':review'] = after.reviews;
+    if (moved !== null) sets.push(moveToHistory(condition, change.before, moved).set);
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: change.before.pk, sk: change.before.sk },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: condition.clauses.join(' AND '),
+      ExpressionAttributeNames: { ...condition.names, ...names },
+      ExpressionAttributeValues: { ...condition.values, ...values },
+    },
+  };
+};
+
+/**
+ * The one thing a rejection reads from its job item (besides the owner, which never changes): that the
+ * job is in review. The condition holds while the status is one of {@link REVIEWABLE_STATUSES}, so
+ * rejections of different files of one job do not invalidate each other, while a job archived or sent
+ * back to work in the meantime still fails the write — and while no large delivery holds the job
+ * (`delivery-lock.ts`), so no review lands between a delivery's first file and its job item.
+ */
+const reviewableCondition = (now: string) => {
+  const values: Record<string, unknown> = {};
+  const placeholders = REVIEWABLE_STATUSES.map((status, index) => {
+    values[`:reviewable${index}`] = status;
+    return `:reviewable${index}`;
+  });
+  const unlocked = unlockedCondition(Date.parse(now));
+  return {
+    expression: `#status IN (${placeholders.join(', ')}) AND ${unlocked.expression}`,
+    names: { '#status': 'status', ...unlocked.names },
+    values: { ...values, ...unlocked.values },
+  };
+};
+
+/**
+ * The job's write: its new status (when the review changes it), `reviewedDate`, the version plus one and
+ * the review counts — added to (`ADD`) when the item stores them, else written whole under a guard on the
+ * version read (an item from before the counts, counted from its files). Guarded by the job being in
+ * review, and by the accepted count as read when the new status depends on it.
+ */
+const jobUpdate = (tableName: string, change: JobChange, now: string): TransactItem => {
+  const { job } = change;
+  const guard = reviewableCondition(now);
+  const clauses = [guard.expression];
+  const names: Record<string, string> = { ...guard.names, '#reviewedDate': 'reviewedDate', '#version': 'version' };
+  const values: Record<string, unknown> = { ...guard.values, ':now': now, ':one': 1 };
+  const sets = [];
+  if (change.status !== undefined) {
+    sets.push('#status = :status');
+    values[':status'] = change.status;
+  }
+  sets.push('#reviewedDate = :now');
+  const adds = ['#version :one'];
+  for (const filter of REVIEW_FILTERS) {
+    const attribute = COUNT_ATTRIBUTES[filter];
+    const delta = change.countChanges[filter];
+    if (job.countsStored && delta === 0) continue;
+    names[`#${attribute}`] = attribute;
+    if (job.countsStored) {
+      values[`:${attribute}`] = delta;
+      adds.push(`#${attribute} :${attribute}`);
+    } else {
+      values[`:${attribute}`] = job.counts[filter] + delta;
+      sets.push(`#${attribute} = :${attribute}`);
+    }
+  }
+  if (!job.countsStored) {
+    clauses.push('#version = :read');
+    values[':read'] = job.version;
+  } else if (change.guardAccepted) {
+    const attribute = COUNT_ATTRIBUTES.accepted;
+    names[`#${attribute}`] = attribute;
+    values[':readAccepted'] = job.counts.accepted;
+    clauses.push(`#${attribute} = :readAccepted`);
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
+      UpdateExpression: `SET ${sets.join(', ')} ADD ${adds.join(', ')}`,
+      ConditionExpression: clauses.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+};
+
+const jobUnchanged = (tableName: string, job: JobSnapshot, now: string): TransactItem => {
+  const guard = reviewableCondition(now);
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
+      ConditionExpression: guard.expression,
+      ExpressionAttributeNames: guard.names,
+      ExpressionAttributeValues: guard.values,
+    },
+  };
+};
+
+const fileUnchanged = (tableName: string, item: FileItem): TransactItem => {
+  const guard = unchangedCondition(item);
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: { pk: item.pk, sk: item.sk },
+      ConditionExpression: guard.clauses.join(' AND '),
+      ExpressionAttributeNames: guard.names,
+      ...(Object.keys(guard.values).length > 0 ? { ExpressionAttributeValues: guard.values } : {}),
+    },
+  };
+};
+
+/**
+ * The items of the one transaction that writes a plan: per changed job, its files (each guarded by
+ * what was read) and the job item (status, `reviewedDate`, review counts, version incremented atomically
+ * by one, conditioned on the job still being in review); per unchanged job of the request, a check that
+ * it is still in review; per repeated file, a check that it is still as read. Every file of the request
+ * is one item and every job one more: at most 50 + 50, within the 100 items a transaction may hold.
+ */
+export const transactItems = <TResponse>(
+  tableName: string,
+  plan: ReviewPlan<TResponse>,
+  now: string,
+): TransactItem[] => [
+  ...plan.changedJobs.flatMap((change) => [
+    ...change.files.map((file) => fileUpdate(tableName, file, now)),
+    jobUpdate(tableName, change, now),
+  ]),
+  ...plan.unchangedJobs.map((job) => jobUnchanged(tableName, job, now)),
+  ...plan.unchangedFiles.map((item) => fileUnchanged(tableName, item)),
+];

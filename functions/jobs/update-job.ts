@@ -1,0 +1,169 @@
+/**
+ * Editing a job and moving its status (`PATCH /jobs/{id}`, docs/contract.md §6a) under optimistic
+ * concurrency: the request names the version it was decided on (`If-Match`), and the change is one
+ * UpdateItem conditioned on that version, so of two editors holding one version exactly one wins and the
+ * other is told the job changed (`412`, with the current ETag). Nothing else is ever written.
+ *
+ * The rules, in the order they answer: `If-Match` present (`428`); operator-only fields (`403`); the job
+ * exists for the caller (`404 job_not_found`); the version matches (`412`); a user edits fields only while
+ * the job is `CJ_NEW` or `CJ_REQUEST_OFFER` (`409 job_not_editable`); the status moves along the table of
+ * `statuses.ts` (`409 invalid_transition`). A value equal to the stored one is no change, and a request
+ * that changes nothing answers the job as it is, at its version.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { accountScope, type Principal } from '../auth/principal';
+import { DYNAMODB } from '../aws/failures';
+import { ApiError, DependencyUnavailableError } from '../errors';
+import { jobKeys } from '../tables';
+import type { JobItem } from './items';
+import { JobsTable } from './jobs-table';
+import type { JobStatus } from './model';
+import { jobETag, type JobView, jobView } from './job-view';
+import { canMove } from './statuses';
+import { sameItem } from './write-plan';
+import { unlockedCondition } from './delivery-lock';
+
+/** The fields of an update, each only when sent. */
+export interface JobChanges {
+  name?: string;
+  description?: string;
+  invoiceReference?: string;
+  tags?: string[];
+  status?: JobStatus;
+  realCost?: number;
+  accountName?: string;
+}
+
+/** The fields only operators may change. */
+const OPERATOR_FIELDS = ['realCost', 'accountName'] as const;
+
+/** The fields a user may change only while the job is new or waits for an offer. */
+const EDITABLE_FIELDS = ['name', 'description', 'invoiceReference', 'tags', 'realCost', 'accountName'] as const;
+
+/** The statuses in which a user may edit the job's fields. */
+const USER_EDITABLE_STATUSES: readonly JobStatus[] = ['CJ_NEW', 'CJ_REQUEST_OFFER'];
+
+/** The date a status sets when a job enters it. */
+const DATE_ON_ENTRY: Partial<Record<JobStatus, 'acceptedDate' | 'orderedDate'>> = {
+  CJ_ACCEPT: 'acceptedDate',
+  CJ_JOB_PAID: 'orderedDate',
+};
+
+/** What an update answers: the job and its ETag. */
+export interface UpdatedJob {
+  job: JobView;
+  etag: string;
+}
+
+/** The versions an `If-Match` value names (`"17"`, `W/"17"` never matches: a weak tag is not strong), or `*`. */
+export const versionsOfIfMatch = (header: string): { any: true } | { any: false; versions: number[] } => {
+  const text = header.trim();
+  if (text === '*') return { any: true };
+  const versions: number[] = [];
+  for (const part of text.split(',')) {
+    const match = /^"([0-9]{1,16})"$/.exec(part.trim());
+    if (match !== null) versions.push(Number(match[1]));
+  }
+  return { any: false, versions };
+};
+
+/** `412 precondition_failed`, carrying the job's current ETag. */
+const preconditionFailed = (version: number): ApiError =>
+  new ApiError('precondition_failed', {}, { headers: { ETag: jobETag(version) } });
+
+export const jobNotFound = (): ApiError => new ApiError('job_not_found');
+
+/** The update use case. */
+export class UpdateJob {
+  private readonly table: JobsTable;
+  private readonly now: () => Date;
+
+  public constructor(options: { client: DynamoDBDocumentClient; tableName: string; now?: () => Date }) {
+    this.now = options.now ?? (() => new Date());
+    this.table = new JobsTable(options.client, options.tableName, { now: () => this.now().getTime() });
+  }
+
+  /** Applies the changes for a caller holding `ifMatch` (the header's value; `undefined` when absent). */
+  public async run(
+    jobId: number,
+    changes: JobChanges,
+    ifMatch: string | undefined,
+    principal: Pick<Principal, 'role' | 'accountId'>,
+  ): Promise<UpdatedJob> {
+    if (ifMatch === undefined || ifMatch.trim() === '') throw new ApiError('precondition_required');
+    if (principal.role !== 'operator') {
+      const field = OPERATOR_FIELDS.find((name) => changes[name] !== undefined);
+      if (field !== undefined) throw new ApiError('forbidden', {}, { message: `Only operators may set ${field}.` });
+    }
+    const wanted = versionsOfIfMatch(ifMatch);
+    return this.table.underContention(
+      async () => {
+        const item = (await this.table.getItem({ pk: jobKeys.pk(jobId), sk: jobKeys.jobSk })) as JobItem | undefined;
+        const scope = accountScope(principal);
+        if (item?.entity !== 'job' || (scope !== undefined && item.accountId !== scope)) throw jobNotFound();
+        if (!wanted.any && !wanted.versions.includes(item.version)) throw preconditionFailed(item.version);
+        const sets = this.plan(item, changes, principal);
+        if (Object.keys(sets).length === 0) return { job: jobView(item), etag: jobETag(item.version) };
+        const updated = await this.write(item, sets);
+        return { job: jobView(updated), etag: jobETag(updated.version) };
+      },
+      (_attempts, lastConflict) => new DependencyUnavailableError(DYNAMODB, lastConflict),
+    );
+  }
+
+  /** The attributes to set, refusing what the caller may not change; empty when nothing changes. */
+  private plan(item: JobItem, changes: JobChanges, principal: Pick<Principal, 'role'>): Record<string, unknown> {
+    const sets: Record<string, unknown> = {};
+    for (const field of EDITABLE_FIELDS) {
+      const value = changes[field];
+      const stored = (item as unknown as Record<string, unknown>)[field] ?? (field === 'tags' ? [] : '');
+      if (value !== undefined && !sameItem(value, stored)) sets[field] = value;
+    }
+    if (
+      Object.keys(sets).length > 0 &&
+      principal.role !== 'operator' &&
+      !USER_EDITABLE_STATUSES.includes(item.status)
+    ) {
+      throw new ApiError('job_not_editable');
+    }
+    const status = changes.status;
+    if (status !== undefined && status !== item.status) {
+      if (!canMove(item.status, status, principal.role === 'operator' ? 'operator' : 'user')) {
+        throw new ApiError(
+          'invalid_transition',
+          { parameter: 'status' },
+          { message: `The job cannot move from ${item.status} to ${status}.` },
+        );
+      }
+      sets.status = status;
+      const date = DATE_ON_ENTRY[status];
+      if (date !== undefined) sets[date] = this.now().toISOString();
+    }
+    return sets;
+  }
+
+  /**
+   * One UpdateItem conditioned on the version read (and on no delivery holding the job): a concurrent
+   * writer that got there first makes it fail, and the next attempt reads the job again — which then
+   * answers `412`, since its version moved on.
+   */
+  private async write(item: JobItem, sets: Record<string, unknown>): Promise<JobItem> {
+    const names: Record<string, string> = { '#version': 'version' };
+    const values: Record<string, unknown> = { ':expected': item.version, ':one': 1 };
+    const assignments = Object.entries(sets).map(([field, value], index) => {
+      names[`#f${index}`] = field;
+      values[`:v${index}`] = value;
+      return `#f${index} = :v${index}`;
+    });
+    const unlocked = unlockedCondition(this.now().getTime());
+    const attributes = await this.table.updateItem({
+      Key: { pk: jobKeys.pk(item.id), sk: jobKeys.jobSk },
+      UpdateExpression: `SET ${assignments.join(', ')} ADD #version :one`,
+      ConditionExpression: `#version = :expected AND ${unlocked.expression}`,
+      ExpressionAttributeNames: { ...names, ...unlocked.names },
+      ExpressionAttributeValues: { ...values, ...unlocked.values },
+      ReturnValues: 'ALL_NEW',
+    });
+    return attributes as unknown as JobItem;
+  }
+}

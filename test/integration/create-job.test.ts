@@ -1,0 +1,234 @@
+/**
+ * Creating jobs on DynamoDB Local: ids the API assigns are new and never an import's (creates and imports
+ * interleaved, an import line naming an API id reported), `Idempotency-Key` (one job per key, the first
+ * answer again, another request refused, concurrent requests), and a large job never seen half-written.
+ */
+import { createHash } from 'node:crypto';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { CreateJob, type CreateJobRequest } from '../../functions/jobs/create-job';
+import { API_ID_RANGE, IdAllocator } from '../../functions/jobs/id-allocator';
+import { IdempotencyKeyReusedError } from '../../functions/jobs/idempotency';
+import { JobsTable } from '../../functions/jobs/jobs-table';
+import { JobRepository } from '../../functions/jobs/repository';
+import { jobKeys } from '../../functions/tables';
+import { importJobs } from '../../local/operations/import';
+import { createTestTables, localClient } from '../support/dynamo';
+import { makeFile, makeJob } from '../support/jobs';
+
+const documents = DynamoDBDocumentClient.from(localClient(), { marshallOptions: { removeUndefinedValues: true } });
+const user = { role: 'user' as const, accountId: 1001, clientId: 'client-a', userId: 'anna' };
+let tableName: string;
+let repository: JobRepository;
+
+const request = (overrides: Partial<CreateJobRequest> = {}): CreateJobRequest => ({
+  name: 'Spring catalogue',
+  description: '',
+  invoiceReference: '',
+  tags: [],
+  accountId: undefined,
+  accountName: undefined,
+  files: [{ fileName: 'shoe.jpg', tags: [], remarkToProcessor: '' }],
+  ...overrides,
+});
+
+const files = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({ fileName: `img_${index}.jpg`, tags: [], remarkToProcessor: '' }));
+
+/** Every item of the table's job partitions, as `JOB#…` keys (the allocator and idempotency items left out). */
+const jobPartitions = async (): Promise<string[]> => {
+  const table = new JobsTable(documents, tableName);
+  const keys: string[] = [];
+  for await (const page of table.scanPages({})) {
+    for (const item of page) if (String(item.pk).startsWith('JOB#')) keys.push(`${item.pk} ${item.sk}`);
+  }
+  return keys;
+};
+
+beforeEach(async () => {
+  tableName = (await createTestTables()).jobsTable;
+  repository = new JobRepository(documents, tableName);
+});
+
+describe('ids of created jobs', () => {
+  it('never shares an id between creates of several containers and imports running beside them', async () => {
+    const table = new JobsTable(documents, tableName);
+    // Three containers with small blocks, so they go back to the counter often while imports claim ids.
+    const containers = [1, 2, 3].map(() => new IdAllocator(table, { blockSize: 7 }));
+    const imported = Array.from({ length: 12 }, (_, index) =>
+      makeJob({
+        id: API_ID_RANGE.first + 40 + index * 3,
+        files: [makeFile({ id: API_ID_RANGE.first + 41 + index * 3 })],
+      }),
+    );
+    const [allocated, importResults] = await Promise.all([
+      Promise.all(containers.flatMap((allocator) => [1, 2, 3, 4, 5].map(() => allocator.allocate(4)))),
+      Promise.all(imported.map((job) => importJobs([job], { repository }))),
+    ]);
+
+    const created = allocated.flat();
+    expect(new Set(created).size).toBe(created.length);
+    const written = imported.filter((_, index) => importResults[index]?.imported === 1);
+    const importedIds = new Set(written.flatMap((job) => [job.id, ...job.files.map((file) => file.id)]));
+    expect(created.filter((id) => importedIds.has(id))).toEqual([]);
+    for (const id of created) expect(id).toBeGreaterThanOrEqual(API_ID_RANGE.first);
+    // Every import line was either written or reported as naming an id the API had taken.
+    for (const result of importResults) expect(result.imported + result.failed.length).toBe(1);
+  });
+
+  it('reports an import line naming a job or file id the API assigned, and writes nothing of it', async () => {
+    const created = await new CreateJob({ client: documents, tableName }).run(request({ files: files(2) }), user);
+    const jobId = created.body.job.id;
+    const fileId = created.body.files[1]!.id;
+
+    const result = await importJobs(
+      [
+        makeJob({ id: jobId, name: 'Overwritten?' }),
+        makeJob({ files: [makeFile({ id: fileId })] }),
+        makeJob({ id: 55_001 }),
+      ],
+      { repository },
+    );
+
+    expect(result.imported).toBe(1);
+    expect(result.failed).toEqual([
+      { line: 1, message: expect.stringMatching(/created through the API/) },
+      { line: 2, message: expect.stringMatching(new RegExp(`names id ${fileId}, which the API assigned`)) },
+    ]);
+    expect((await repository.getJob(jobId))?.job.name).toBe('Spring catalogue');
+  });
+
+  it('never assigns an id an import wrote in its range', async () => {
+    const next = API_ID_RANGE.first + 5_000;
+    await importJobs([makeJob({ id: next, files: [makeFile({ id: next + 1 })] })], { repository });
+
+    const created = await new CreateJob({ client: documents, tableName }).run(request({ files: files(3) }), user);
+
+    expect(created.body.job.id).toBeGreaterThan(next + 1);
+    for (const file of created.body.files) expect(file.id).toBeGreaterThan(next + 1);
+  });
+});
+
+describe('the created job', () => {
+  it('is stored whole, files in request order with their ids, unreviewed, with no review counts yet', async () => {
+    const created = await new CreateJob({ client: documents, tableName }).run(
+      request({ files: [{ fileName: 'b.jpg', tags: ['x'], remarkToProcessor: 'Crop' }, ...files(2)] }),
+      user,
+    );
+
+    const stored = await repository.getJob(created.body.job.id);
+    expect(stored?.job).toMatchObject({ accountId: 1001, status: 'CJ_NEW', realCost: 0, acceptedDate: null });
+    expect(created.body.job).toMatchObject({ fileCount: 3, review: { pending: 0, rejected: 0, accepted: 0 } });
+    expect(created.body.files.map((file) => file.fileName)).toEqual(['b.jpg', 'img_0.jpg', 'img_1.jpg']);
+    expect(stored?.job.files.find((file) => file.id === created.body.files[0]!.id)).toMatchObject({
+      fileName: 'b.jpg',
+      tags: ['x'],
+      remarkToProcessor: 'Crop',
+      isReviewed: false,
+      isRejected: false,
+    });
+    expect(created.etag).toBe(`"${stored?.version}"`);
+  });
+
+  it('of 1,000 files leaves nothing a reader can see when the write fails before its job item', async () => {
+    const failing = {
+      send: async (command: unknown) => {
+        if (command instanceof TransactWriteCommand)
+          throw Object.assign(new Error('boom'), { name: 'InternalFailure' });
+        return documents.send(command as never);
+      },
+    } as unknown as DynamoDBDocumentClient;
+
+    await expect(
+      new CreateJob({ client: failing, tableName }).run(request({ files: files(1_000) }), user),
+    ).rejects.toThrow();
+
+    // The files were written, the job item was not: no job exists for a read or the indexer.
+    const partitions = await jobPartitions();
+    expect(partitions.length).toBe(1_000);
+    expect(partitions.some((key) => key.endsWith(' JOB'))).toBe(false);
+    const jobPk = partitions[0]!.split(' ')[0]!;
+    expect(await repository.getJob(Number(jobPk.slice('JOB#'.length)))).toBeUndefined();
+  });
+
+  it('of more files than one transaction holds is written whole', async () => {
+    const created = await new CreateJob({ client: documents, tableName }).run(request({ files: files(250) }), user);
+
+    const stored = await repository.getJob(created.body.job.id);
+    expect(stored?.job.files).toHaveLength(250);
+    expect(created.body.files.map((file) => file.id)).toEqual([...created.body.files.map((file) => file.id)].sort());
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('answers the first answer again and creates one job', async () => {
+    const create = new CreateJob({ client: documents, tableName });
+    const first = await create.run(request(), user, 'order-17');
+    const again = await create.run(request(), user, 'order-17');
+
+    expect(again.body).toEqual(first.body);
+    expect(again.etag).toBe(first.etag);
+    expect(again.replayed).toBe(true);
+    expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(1);
+  });
+
+  it('refuses the key with another body, or from another user of the client, and creates nothing', async () => {
+    const create = new CreateJob({ client: documents, tableName });
+    await create.run(request(), user, 'order-18');
+
+    await expect(create.run(request({ name: 'Other' }), user, 'order-18')).rejects.toBeInstanceOf(
+      IdempotencyKeyReusedError,
+    );
+    await expect(create.run(request(), { ...user, userId: 'bob' }, 'order-18')).rejects.toBeInstanceOf(
+      IdempotencyKeyReusedError,
+    );
+    expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(1);
+  });
+
+  it('keeps keys of different clients apart', async () => {
+    const create = new CreateJob({ client: documents, tableName });
+    const a = await create.run(request(), user, 'order-19');
+    const b = await create.run(request(), { ...user, clientId: 'client-b' }, 'order-19');
+
+    expect(b.body.job.id).not.toBe(a.body.job.id);
+  });
+
+  it('creates one job for concurrent requests with one key', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        new CreateJob({ client: documents, tableName }).run(request({ files: files(150) }), user, 'order-20'),
+      ),
+    );
+
+    expect(new Set(answers.map((answer) => answer.body.job.id)).size).toBe(1);
+    expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
+    expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(1);
+  });
+
+  it('lets a retry run again after the first request failed', async () => {
+    const failing = {
+      send: async (command: unknown) => {
+        if (command instanceof TransactWriteCommand)
+          throw Object.assign(new Error('boom'), { name: 'InternalFailure' });
+        return documents.send(command as never);
+      },
+    } as unknown as DynamoDBDocumentClient;
+    await expect(new CreateJob({ client: failing, tableName }).run(request(), user, 'order-21')).rejects.toThrow();
+
+    const retried = await new CreateJob({ client: documents, tableName }).run(request(), user, 'order-21');
+
+    expect(retried.replayed).toBe(false);
+    expect(await repository.getJob(retried.body.job.id)).toBeDefined();
+  });
+
+  it('stores its records with a 24-hour TTL, keyed by client and the hash of the key', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    await new CreateJob({ client: documents, tableName }).run(request(), user, 'order-22');
+
+    const hash = createHash('sha256').update('order-22').digest('hex');
+    const record = await new JobsTable(documents, tableName).getItem(jobKeys.idempotency('client-a', hash));
+    expect(record).toMatchObject({ state: 'done' });
+    expect(record?.ttl).toBeGreaterThanOrEqual(before + 86_400);
+    expect(record?.ttl).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 86_400);
+  });
+});
