@@ -136,7 +136,7 @@ describe('the functions', () => {
   });
 
   it('stops API functions at the 10-second ceiling of the contract', () => {
-    for (const id of ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction']) {
+    for (const id of ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction', 'JobsWriteFunction']) {
       expect(propertiesOf(resourcesOf('AWS::Lambda::Function')[id] as Json).Timeout).toBe(10);
     }
   });
@@ -148,7 +148,7 @@ describe('the tables', () => {
     ...('sortKey' in definition ? [{ AttributeName: definition.sortKey.name, KeyType: 'RANGE' }] : []),
   ];
 
-  it('builds the jobs table from its shared definition, with a new-and-old-images stream, the sparse file index and the review index', () => {
+  it('builds the jobs table from its shared definition, with a new-and-old-images stream, the sparse file index, the review index and a TTL', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       KeySchema: keySchemaOf(JOBS_TABLE),
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
@@ -167,6 +167,8 @@ describe('the tables', () => {
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
       ],
+      // Idempotency records of POST /jobs expire by TTL.
+      TimeToLiveSpecification: { AttributeName: JOBS_TABLE.timeToLiveAttribute, Enabled: true },
       BillingMode: 'PAY_PER_REQUEST',
     });
   });
@@ -662,6 +664,7 @@ describe('alarms', () => {
       'RejectFunction',
       'SessionsFunction',
       'JobsReadFunction',
+      'JobsWriteFunction',
       'IndexerFunction',
     ]) {
       const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions).includes(`"${id}"`));
