@@ -32,7 +32,7 @@
  */
 export const FOLDERS = {
   jobs: { mutate: ['functions/jobs/**/*.ts'], break: null },
-  auth: { mutate: ['functions/auth/**/*.ts'], break: 55 },
+  auth: { mutate: ['functions/auth/**/*.ts'], break: 58 },
   search: {
     mutate: [
       'functions/search/query-text.ts',
