@@ -47,7 +47,15 @@ describe('the command line', () => {
   });
 
   it('knows exactly the seven handlers', () => {
-    expect(INVOKABLE_FUNCTIONS).toEqual(['search', 'search-fields', 'reject', 'sessions', 'jobs-read', 'jobs-write', 'indexer']);
+    expect(INVOKABLE_FUNCTIONS).toEqual([
+      'search',
+      'search-fields',
+      'reject',
+      'sessions',
+      'jobs-read',
+      'jobs-write',
+      'indexer',
+    ]);
     for (const name of INVOKABLE_FUNCTIONS) expect(parseInvokeArgs([name, 'e.json']).functionName).toBe(name);
   });
 
