@@ -46,8 +46,16 @@ describe('the command line', () => {
     });
   });
 
-  it('knows exactly the six handlers', () => {
-    expect(INVOKABLE_FUNCTIONS).toEqual(['search', 'search-fields', 'reject', 'sessions', 'jobs-write', 'indexer']);
+  it('knows exactly the seven handlers', () => {
+    expect(INVOKABLE_FUNCTIONS).toEqual([
+      'search',
+      'search-fields',
+      'reject',
+      'sessions',
+      'jobs-read',
+      'jobs-write',
+      'indexer',
+    ]);
     for (const name of INVOKABLE_FUNCTIONS) expect(parseInvokeArgs([name, 'e.json']).functionName).toBe(name);
   });
 
