@@ -305,12 +305,12 @@ export class JobsApiStack extends Stack {
 
     // The job writes touch job partitions, the id counter and idempotency records only: a create claims
     // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in a transaction of
-    // Puts (or its files with BatchWriteItem first), stores its answer (UpdateItem) or releases the key
-    // (DeleteItem); an edit reads the job item (GetItem) and updates it; a delivery reads the partition
-    // (Query) and updates files and job in transactions of Updates. Nothing on the search domain.
+    // Puts (or its files with BatchWriteItem first), stores its answer or releases the key (UpdateItem);
+    // an edit reads the job item (GetItem) and updates it; a delivery reads the partition (Query) and
+    // updates files and job in transactions of Updates. Nothing on the search domain.
     allow(
       JobsWrite,
-      dynamodb('GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'Query'),
+      dynamodb('GetItem', 'PutItem', 'UpdateItem', 'BatchWriteItem', 'Query'),
       [jobs],
       [jobKeys.jobPrefix, jobKeys.counter.pk, jobKeys.idempotencyPrefix],
     );

@@ -13,7 +13,10 @@ import type { StreamIndexer } from './stream-indexer';
 /** The parts of the stack that carry accepted findings. */
 export interface AcknowledgedParts extends Stack {
   searchDomain: SearchDomain;
-  functions: Record<'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'Indexer', HandlerFunction>;
+  functions: Record<
+    'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Indexer',
+    HandlerFunction
+  >;
   /** The key that signs file-page cursors. */
   cursorKey: Secret;
   restApi: JobsRestApi;
@@ -65,7 +68,7 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     });
   }
 
-  for (const name of ['Search', 'SearchFields', 'Reject', 'Sessions', 'JobsRead', 'Indexer'] as const) {
+  for (const name of ['Search', 'SearchFields', 'Reject', 'Sessions', 'JobsRead', 'JobsWrite', 'Indexer'] as const) {
     Validations.of(stack.functions[name]).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });
   }
 

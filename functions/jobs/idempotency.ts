@@ -7,8 +7,8 @@
  * the client and the SHA-256 of the key. The first request claims it with a conditional put (`pending`,
  * with the request's fingerprint), does the work and stores its answer (`done`). A request that finds the
  * key claimed compares fingerprints (another request → `409 idempotency_key_reused`), answers a stored
- * answer, or waits for the one in progress. A claim whose request failed is released, so the client's
- * retry runs again; one whose container died (still pending after {@link LEASE_MS}) is taken over.
+ * answer, or waits for the one in progress. A claim whose request failed is released (marked so), so the
+ * client's retry runs again; one whose container died (still pending after {@link LEASE_MS}) is taken over.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { sleep } from '../async';
@@ -110,11 +110,13 @@ export class IdempotencyStore {
           ttl: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS,
         },
         ConditionExpression:
-          'attribute_not_exists(pk) OR #ttl < :nowSeconds OR (#state = :pending AND #claimedAt < :leaseStart)',
+          'attribute_not_exists(pk) OR #ttl < :nowSeconds OR #state = :released OR ' +
+          '(#state = :pending AND #claimedAt < :leaseStart)',
         ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state', '#claimedAt': 'claimedAt' },
         ExpressionAttributeValues: {
           ':nowSeconds': Math.floor(now / 1000),
           ':pending': 'pending',
+          ':released': 'released',
           ':leaseStart': now - LEASE_MS,
         },
       });
@@ -123,8 +125,8 @@ export class IdempotencyStore {
       if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
     }
     const record = await this.table.getItem(keys);
-    // Released or expired between the put and the read: claim again.
-    if (record === undefined) return this.claim(keys, fingerprint);
+    // Released, or gone by TTL, between the put and the read: claim again.
+    if (record === undefined || record.state === 'released') return this.claim(keys, fingerprint);
     return { record };
   }
 
@@ -152,14 +154,18 @@ export class IdempotencyStore {
     return answer;
   }
 
-  /** Gives a claim up so that a retry runs again; a release that fails leaves it to expire. */
+  /**
+   * Gives a claim up so that a retry runs again (the record stays, marked `released`, until a request claims
+   * it again); a release that fails leaves the claim to expire after {@link LEASE_MS}.
+   */
   private async release(claim: Claim): Promise<void> {
     try {
-      await this.table.deleteItem({
+      await this.table.updateItem({
         Key: { pk: claim.pk, sk: claim.sk },
+        UpdateExpression: 'SET #state = :released',
         ConditionExpression: '#token = :token',
-        ExpressionAttributeNames: { '#token': 'token' },
-        ExpressionAttributeValues: { ':token': claim.token },
+        ExpressionAttributeNames: { '#token': 'token', '#state': 'state' },
+        ExpressionAttributeValues: { ':token': claim.token, ':released': 'released' },
       });
     } catch {
       // The claim expires after LEASE_MS and is taken over then.

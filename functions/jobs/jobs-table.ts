@@ -17,8 +17,6 @@
 import {
   BatchGetCommand,
   BatchWriteCommand,
-  DeleteCommand,
-  type DeleteCommandInput,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -314,11 +312,6 @@ export class JobsTable {
    */
   public async putItem(input: Omit<PutCommandInput, 'TableName'>): Promise<void> {
     await this.call(() => this.client.send(new PutCommand({ TableName: this.tableName, ...input })));
-  }
-
-  /** One DeleteItem request (conditional when the input says so). */
-  public async deleteItem(input: Omit<DeleteCommandInput, 'TableName'>): Promise<void> {
-    await this.call(() => this.client.send(new DeleteCommand({ TableName: this.tableName, ...input })));
   }
 
   /** One UpdateItem request; answers the attributes the input's `ReturnValues` asks for. */

@@ -63,7 +63,8 @@ beforeAll(() => {
   stack = buildJobsApi(app, TEMPLATE_ONLY);
   nagReport = new AwsSolutionsChecks(app).validateScope(app);
   template = Template.fromStack(stack);
-});
+  // A synthesis and cdk-nag's checks on a busy machine, as test/infra/observability.test.ts allows them.
+}, 120_000);
 
 describe('the search index setup at deploy time', () => {
   const setupId = () => stack.getLogicalId(stack.searchIndexSetup.resource.node.defaultChild as never);
@@ -75,6 +76,8 @@ describe('the search index setup at deploy time', () => {
         ServiceTimeout: '300',
         Alias: 'jobs',
         Endpoint: Match.anyValue(),
+        // The auto-creation rule is a property: a stack deployed before it gets it set on its next update.
+        AutoCreateIndex: '-jobs,-jobs-v*,+*',
       },
     });
   });
@@ -89,7 +92,7 @@ describe('the search index setup at deploy time', () => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(8);
+    expect(functions).toHaveLength(9);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -104,6 +107,7 @@ describe('the functions', () => {
     expect(Object.keys(resourcesOf('AWS::Lambda::Function')).sort()).toEqual([
       'IndexerFunction',
       'JobsReadFunction',
+      'JobsWriteFunction',
       'RejectFunction',
       'SearchFieldsFunction',
       'SearchFunction',
@@ -132,7 +136,7 @@ describe('the functions', () => {
   });
 
   it('stops API functions at the 10-second ceiling of the contract', () => {
-    for (const id of ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction']) {
+    for (const id of ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction', 'JobsWriteFunction']) {
       expect(propertiesOf(resourcesOf('AWS::Lambda::Function')[id] as Json).Timeout).toBe(10);
     }
   });
@@ -144,7 +148,7 @@ describe('the tables', () => {
     ...('sortKey' in definition ? [{ AttributeName: definition.sortKey.name, KeyType: 'RANGE' }] : []),
   ];
 
-  it('builds the jobs table from its shared definition, with a new-and-old-images stream, the sparse file index and the review index', () => {
+  it('builds the jobs table from its shared definition, with a new-and-old-images stream, the sparse file index, the review index and a TTL', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       KeySchema: keySchemaOf(JOBS_TABLE),
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
@@ -163,6 +167,8 @@ describe('the tables', () => {
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
       ],
+      // Idempotency records of POST /jobs expire by TTL.
+      TimeToLiveSpecification: { AttributeName: JOBS_TABLE.timeToLiveAttribute, Enabled: true },
       BillingMode: 'PAY_PER_REQUEST',
     });
   });
@@ -658,6 +664,7 @@ describe('alarms', () => {
       'RejectFunction',
       'SessionsFunction',
       'JobsReadFunction',
+      'JobsWriteFunction',
       'IndexerFunction',
     ]) {
       const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions).includes(`"${id}"`));

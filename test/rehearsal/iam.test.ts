@@ -130,6 +130,7 @@ const http = async (
     credentials?: { sessionToken: string } | { secret: string };
     body?: unknown;
     form?: string;
+    /** More request headers (`If-Match`, `Idempotency-Key`). */
     headers?: Record<string, string>;
   },
 ): Promise<APIGatewayProxyResult> => {
@@ -144,7 +145,7 @@ const http = async (
       : { 'X-Session-Token': credentials.sessionToken }),
     ...options.headers,
   };
-  if (options.method === 'POST') {
+  if (options.method === 'POST' || options.method === 'PATCH') {
     headers['Content-Type'] = options.form === undefined ? 'application/json' : 'application/x-www-form-urlencoded';
   }
   const [path = options.path, query] = options.path.split('?');
@@ -552,6 +553,82 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     expect(await judge(template.functions.Search, call('PutItem', 'SESSION#abc'))).not.toBe('Allowed');
   });
 
+  it('jobs-write: creates (small, 150 files, a replayed key), edits, a stale edit, deliveries of 2 and 150 files', async () => {
+    const { handler } = await import('../../functions/handlers/jobs-write');
+    const files = (count: number) => Array.from({ length: count }, (_, index) => ({ fileName: `f_${index}.jpg` }));
+    type Answer = { job: { id: number; version: number } };
+    const bodyOf = (response: APIGatewayProxyResult) => JSON.parse(response.body) as Answer;
+    /** Moves a job from CJ_NEW to CJ_WORK_PROGRESS as staff would, answering its last version. */
+    const toWork = async (job: Answer['job']): Promise<number> => {
+      let version = job.version;
+      for (const status of ['CJ_ACCEPT', 'CJ_JOB_PAID', 'CJ_WORK_PROGRESS']) {
+        const moved = await http(handler, {
+          method: 'PATCH',
+          path: `/jobs/${job.id}`,
+          session: 'operator',
+          headers: { 'If-Match': `"${version}"` },
+          body: { status },
+        });
+        expect(moved.statusCode, moved.body).toBe(200);
+        version = bodyOf(moved).job.version;
+      }
+      return version;
+    };
+    await run('JobsWrite', async () => {
+      const key = { 'Idempotency-Key': 'rehearsal-order-1' };
+      const small = await http(handler, {
+        method: 'POST',
+        path: '/jobs',
+        headers: key,
+        body: { name: 'Small', files: files(2) },
+      });
+      expect(small.statusCode, small.body).toBe(201);
+      const replayed = await http(handler, {
+        method: 'POST',
+        path: '/jobs',
+        headers: key,
+        body: { name: 'Small', files: files(2) },
+      });
+      expect(replayed.body).toBe(small.body);
+      const large = await http(handler, { method: 'POST', path: '/jobs', body: { name: 'Large', files: files(150) } });
+      expect(large.statusCode, large.body).toBe(201);
+      const stale = await http(handler, {
+        method: 'PATCH',
+        path: `/jobs/${bodyOf(small).job.id}`,
+        headers: { 'If-Match': '"1"' },
+        body: { name: 'Renamed' },
+      });
+      expect(stale.statusCode).toBe(412);
+      for (const created of [small, large]) {
+        await toWork(bodyOf(created).job);
+        const delivered = await http(handler, {
+          method: 'POST',
+          path: `/jobs/${bodyOf(created).job.id}/delivery`,
+          session: 'operator',
+          body: {},
+        });
+        expect(delivered.statusCode, delivered.body).toBe(200);
+      }
+    });
+    await expectAllowed('JobsWrite');
+  });
+
+  it('jobs-write: its role refuses keys outside job partitions, the id counter and idempotency records', async () => {
+    const fn = template.functions.JobsWrite;
+    const call = (action: string, key: string, table: 'jobs' | 'auth' = 'jobs'): AuthorizedCall => ({
+      action: `dynamodb:${action}`,
+      resource: template.tableArn(table),
+      origin: 'a call its code never makes',
+      leadingKeys: [key],
+    });
+    expect(await judge(fn, call('PutItem', 'JOB#1'))).toBe('Allowed');
+    expect(await judge(fn, call('UpdateItem', 'IDS'))).toBe('Allowed');
+    expect(await judge(fn, call('PutItem', 'CLIENT#abc', 'auth'))).not.toBe('Allowed');
+    expect(await judge(fn, call('PutItem', 'SOMETHING#1'))).not.toBe('Allowed');
+    expect(await judge(fn, call('DeleteItem', 'JOB#1'))).not.toBe('Allowed');
+    expect(await judge(fn, call('Scan', 'JOB#1'))).not.toBe('Allowed');
+  });
+
   it('indexer: insert, modify, remove, a full batch of 100, a redelivered batch, a new domain', async () => {
     const { handler } = await import('../../functions/handlers/indexer');
     const invoke = async (Records: DynamoDBRecord[]) => {
@@ -579,6 +656,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'Reject',
       'JobsRead',
       'Sessions',
+      'JobsWrite',
       'Indexer',
       'SearchIndexSetup',
       'TableProtection',
@@ -605,6 +683,13 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'secretsmanager:GetSecretValue',
     ]);
     expect(actions('Sessions')).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem']);
+    expect(actions('JobsWrite')).toEqual([
+      'dynamodb:BatchWriteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
     expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut']);
     expect(actions('SearchIndexSetup')).toEqual(['es:ESHttpHead', 'es:ESHttpPut']);
     expect(actions('TableProtection')).toEqual(['dynamodb:UpdateTable']);
