@@ -72,10 +72,7 @@ export const startBenchDynamo = async (): Promise<BenchDynamo> => {
 };
 
 /** The items of a job as the repository stores them (job item at `version`, one item per file). */
-export const itemsOf = (job: Job, version = 1): object[] => [
-  toJobItem(job, version),
-  ...toFileItems(job),
-];
+export const itemsOf = (job: Job, version = 1): object[] => [toJobItem(job, version), ...toFileItems(job)];
 
 const BATCH_WRITE_ITEMS = 25;
 const MAX_ROUNDS = 20;

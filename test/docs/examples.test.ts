@@ -218,7 +218,9 @@ const promiseOf = (answer: Json): string[] => {
     case 'SessionEndedResponseBody':
       return typeof answer.sessionId === 'string' ? [] : ['no session was ended'];
     case 'JobResponseBody':
-      return typeof answer.job?.id === 'number' && typeof answer.job?.version === 'number'
+      return typeof answer.job?.id === 'number' &&
+        typeof answer.job?.version === 'number' &&
+        typeof answer.job?.review === 'object'
         ? []
         : ['no job was answered'];
     case 'RejectResponseBody':
@@ -229,8 +231,6 @@ const promiseOf = (answer: Json): string[] => {
       return answer.files.length >= 1 && answer.files.every((file: Json) => file.acceptedByUser === true)
         ? []
         : ['the acceptance accepted nothing'];
-    case 'JobResponseBody':
-      return typeof answer.job?.id === 'number' && typeof answer.job?.review === 'object' ? [] : ['no job was read'];
     case 'JobFilesResponseBody':
       return Array.isArray(answer.files) && answer.files.length >= 1 ? [] : ['no file was listed'];
     case 'StatusesResponseBody':
