@@ -29,6 +29,12 @@ const POPULATIONS: Record<'full' | 'quick', Population> = {
 const RUNS = { full: 1_000, quick: 300 };
 const WARMUP = 30;
 const TARGET_P99_MS = 10;
+/** What each read sends to DynamoDB (after authentication, which the warm cache skips). */
+const REQUESTS: Record<string, string> = {
+  'get-job': 'one request',
+  'files-page': 'six requests in two rounds',
+  'files-page-pending': 'three requests in two rounds',
+};
 /** The jobs in review the review actions work on: an account of their own, many files each. */
 const REVIEW_ACCOUNT = 990_001;
 const REVIEW_FILES = 100;
@@ -170,7 +176,7 @@ await runSuite('jobs-read', 'Reading jobs and reviewing files', async ({ mode, l
                       missedBecause:
                         `the handler's median is ${p50} ms with a 5-minute load average of ` +
                         `${machine().loadAverage ?? 'unknown'} on this machine's shared cores, and it waits on ` +
-                        `DynamoDB Local for ${benchCase.id === 'get-job' ? 'one request' : 'three requests in two rounds'}: the tail is the machine's queueing, not the reads`,
+                        `DynamoDB Local for ${REQUESTS[benchCase.id] ?? 'its requests'}: the tail is the machine's queueing, not the reads`,
                     }),
               },
             }
