@@ -10,7 +10,7 @@ import {
   type BatchWriteCommandOutput,
   DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import type { Role } from '../../functions/auth/principal';
+import type { Grant, Role } from '../../functions/auth/principal';
 import { AuthStore } from '../../functions/auth/store';
 import { toFileItems, toJobItem } from '../../functions/jobs/items';
 import type { Job } from '../../functions/jobs/model';
@@ -109,16 +109,17 @@ export interface BenchTokens {
   sessionToken: string;
 }
 
-/** Issues a client with the `search` and `reject` grants and a session for an account and role. */
+/** Issues a client with the grants (default `search` and `reject`) and a session for an account and role. */
 export const issueTokens = async (
   dynamo: Pick<BenchDynamo, 'documents' | 'authTable'>,
   accountId: number,
   role: Role,
+  grants: Grant[] = ['search', 'reject'],
 ): Promise<BenchTokens> => {
   const store = new AuthStore(dynamo.documents, dynamo.authTable);
   const client = await store.createClient({
     name: `bench ${role} ${accountId}`,
-    grants: ['search', 'reject'],
+    grants,
     sessionRoles: [role],
   });
   // 12 hours: the longest an operator session may last, and longer than any benchmark runs.

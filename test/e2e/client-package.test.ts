@@ -35,6 +35,7 @@ interface Given {
   /** The application's own credentials, for opening its users' sessions. */
   backend: { clientToken: string; clientSecret: string };
   accountId: number;
+  jobId: number;
   fileId: number;
   unknownFileId: number;
 }
@@ -60,6 +61,14 @@ const CALLS: Record<string, string> = {
     });
     if (error) throw new Error(\`reject: \${error.code}\`);
     results.reject = { files: data.files.map((file) => [file.fileId, file.isRejected]), jobs: data.jobs };`,
+  filesPage: `
+    // The customer's review screen: the job's rejected files, a page at a time.
+    const { data, error } = await api.GET('/jobs/{id}/files', {
+      params: { path: { id: given.jobId }, query: { review: 'rejected', limit: 10 } },
+    });
+    if (error) throw new Error(\`filesPage: \${error.code}\`);
+    const cursor: string | null = data.nextCursor;
+    results.filesPage = { files: data.files.map((file) => [file.id, file.isRejected, file.reviews?.rejects.length]), cursor };`,
   rejectUnknownFile: `
     const { error, response } = await api.POST('/reject', {
       body: { files: [{ fileId: given.unknownFileId, rejects: [{ reason: 'Cropping', positions: [] }] }] },
@@ -104,6 +113,7 @@ const REFUSED = [
   `api.GET('/no-such-path');`,
   `api.POST('/reject', { body: { files: [{ fileId: '300650' }] } });`,
   `api.POST('/jobs', { body: { files: [{ fileName: 'a.jpg' }] } });`,
+  `api.GET('/jobs/{id}/files', { params: { path: { id: 1 }, query: { review: 'done' } } });`,
 ];
 
 const program = (given: Given): string => `import {
@@ -207,6 +217,7 @@ beforeAll(async () => {
     tokens: { clientToken: tokens.clientToken, sessionToken: tokens.sessionToken },
     backend: { clientToken: tokens.clientToken, clientSecret: tokens.clientSecret },
     accountId: job.accountId,
+    jobId: job.id,
     fileId: job.files[0]!.id,
     unknownFileId: 1,
   };
@@ -238,7 +249,7 @@ describe('the packed client', () => {
     expect({ status: compiled.status, output: compiled.stdout + compiled.stderr }).toEqual({ status: 0, output: '' });
   });
 
-  it('calls the local stack from the installed package: fields, search, reject, a typed error, a create, and a sign-in and sign-out', async () => {
+  it('calls the local stack from the installed package: fields, search, reject, a page of files, a typed error, a create, and a sign-in and sign-out', async () => {
     const run = await node([join('dist', 'main.js')], join(scratch, 'backend'));
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({
@@ -248,6 +259,7 @@ describe('the packed client', () => {
         files: [[job.files[0]!.id, true]],
         jobs: [{ id: job.id, status: 'CJ_REJECT_READY' }],
       },
+      filesPage: { files: [[job.files[0]!.id, true, 1]], cursor: null },
       rejectUnknownFile: { status: 404, fileId: 1 },
       createJob: { status: 201, location: true, status0: 'CJ_NEW', files: ['a.jpg', 'b.jpg'] },
       sessions: { opened: 201, fields: 200, ended: 200, replayed: 'invalid_session' },
