@@ -9,7 +9,7 @@
  * this run's scan), verify (every search's answer checked against an independent reference), indexing
  * (throughput and search delay), import, load (a fixed-rate mixed workload against `npm start`'s
  * server, bench/load/run.ts), verify-index (the operator's comparison of table and index, and the requests it
- * sends to a domain).
+ * sends to a domain), jobs-read (GET /jobs/{id}, a page of files, accept beside reject: handler latency).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -28,6 +28,7 @@ const SUITES = [
   'import',
   'load',
   'verify-index',
+  'jobs-read',
 ] as const;
 
 /** Where a suite's script lives: the load run has its own folder, every other suite is in bench/suites/. */

@@ -3,7 +3,8 @@
  * local stack of `npm start` and prints the handler's result as JSON — the Docker-free twin of
  * `sam local invoke`.
  *
- * Functions: search, search-fields, reject, sessions, indexer. API Gateway events get their `X-Client-Token`
+ * Functions: every API function of the route table (search, search-fields, reject — also `POST /accept` —,
+ * sessions, jobs-read) and indexer. API Gateway events get their `X-Client-Token`
  * and `X-Session-Token` headers replaced by `--client-token` / `--session-token`, else by the
  * `CLIENT_TOKEN` / `SESSION_TOKEN` environment variables, else by the demo user's tokens that
  * `npm start` saved in `$DATA_DIR/demo-tokens.json`. An event that carries `X-Client-Secret` (`POST

@@ -134,7 +134,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a job
+         * @description The job with its review counts, read strongly consistently (a write is visible the moment it
+         *     answered, unlike search). Needs the `jobs` grant. Another account's job is `404 job_not_found`,
+         *     exactly like one that does not exist. `ETag` is the job's version; `If-None-Match` with it answers
+         *     `304` with no body.
+         */
+        get: operations["getJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -156,6 +163,51 @@ export interface paths {
          *     (404), the version (412), editable (409), the move (409).
          */
         patch: operations["updateJob"];
+        trace?: never;
+    };
+    "/jobs/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a job's files for review
+         * @description A page of the job's files in id order, each with its review and earlier reviews. Needs the `jobs`
+         *     grant. `review` keeps the files of one state: `pending` (delivered, not yet reviewed), `rejected`
+         *     or `accepted`. `nextCursor` continues the listing and is `null` on the last page; a cursor is
+         *     bound to the job, the filter and the caller, and a changed one or one from another listing is
+         *     `400 invalid_parameter` naming `cursor`. A page reads no more than `limit` files whatever the filter.
+         */
+        get: operations["listJobFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the job statuses
+         * @description Every job status in lifecycle order with a description, and `next`: the statuses the caller's
+         *     role may set from it with `PATCH /jobs/{id}`. Needs a valid session and no grant.
+         */
+        get: operations["listStatuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/jobs/{id}/delivery": {
@@ -180,6 +232,34 @@ export interface paths {
          *     All or nothing, up to 1,000 files: a delivery that fails answers `503` and is safe to send again.
          */
         post: operations["deliverFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept edited files
+         * @description The customer accepts edited files. Needs the `reject` grant (it covers the customer's review).
+         *
+         *     All or nothing, with the checks and refusals of `POST /reject`, naming the first offending
+         *     `fileId`: `404 file_not_found` (unknown, or another account's), `410 job_archived`, `409
+         *     file_not_acceptable` (its job is not in review — `CJ_REVIEWING`, `CJ_FINISHED`, `CJ_REJECT_READY`,
+         *     `CJ_REJECT_ERROR`). Each file becomes `acceptedByUser`, reviewed and not rejected
+         *     (`rejectionReason` null), `reviewDate` now; its `reviews` and `previousReviews` stay as they were.
+         *     Each job touched gets `reviewedDate` now and becomes `CJ_FINISHED` once every file of it is
+         *     accepted. Accepting an accepted file again changes nothing.
+         */
+        post: operations["acceptFiles"];
         delete?: never;
         options?: never;
         head?: never;
@@ -542,6 +622,75 @@ export interface components {
             fileIds?: number[];
             fileId?: number[];
         };
+        /** @description The JSON body of `POST /accept`. No file may be listed twice. */
+        AcceptRequest: {
+            fileIds: components["schemas"]["Id"][];
+        };
+        /** @description The form body of `POST /accept`: `fileId=1&fileId=2`. No file may be listed twice. */
+        AcceptForm: {
+            fileId: components["schemas"]["Id"][];
+        };
+        /** Format: int64 */
+        Id: number;
+        AcceptedFile: {
+            fileId: components["schemas"]["Id"];
+            jobId: components["schemas"]["Id"];
+            acceptedByUser: boolean;
+            reviewDate: components["schemas"]["NullableDateTime"];
+        };
+        AcceptResponseBody: {
+            /** @constant */
+            _type: "AcceptResponseBody";
+            /** @description The files, in request order. */
+            files: components["schemas"]["AcceptedFile"][];
+            /** @description Each job touched, once, in order of first appearance, with its status afterwards. */
+            jobs: components["schemas"]["RejectedJob"][];
+        };
+        /** @description A UTC datetime, or `null` when unset. */
+        NullableDateTime: components["schemas"]["UtcDateTime"] | null;
+        /** @description A review of a file (a rejection) and when it was made. */
+        Review: {
+            customRejection: string | null;
+            rejects: components["schemas"]["RejectReason"][];
+            reviewDate: components["schemas"]["UtcDateTime"];
+        };
+        JobFile: {
+            id: components["schemas"]["Id"];
+            fileName: string;
+            tags: string[];
+            /** @description The customer's instruction to the editor. */
+            remarkToProcessor: string;
+            acceptedByUser: boolean;
+            isRejected: boolean;
+            isReviewed: boolean;
+            rejectionReason: string | null;
+            reviewDate: components["schemas"]["NullableDateTime"];
+            /** @description The current review, or `null` when the file was never rejected. */
+            reviews: components["schemas"]["Review"] | null;
+            /** @description Earlier reviews, oldest first (the 5 most recent). */
+            previousReviews: components["schemas"]["Review"][];
+        };
+        JobFilesResponseBody: {
+            /** @constant */
+            _type: "JobFilesResponseBody";
+            jobId: components["schemas"]["Id"];
+            /** @description The files of the page, in id order. */
+            files: components["schemas"]["JobFile"][];
+            /** @description Continues the listing; `null` on the last page. */
+            nextCursor: string | null;
+        };
+        StatusEntry: {
+            id: components["schemas"]["JobStatus"];
+            description: string;
+            /** @description The statuses the caller's role may set from this one with `PATCH /jobs/{id}`. */
+            next: components["schemas"]["JobStatus"][];
+        };
+        StatusesResponseBody: {
+            /** @constant */
+            _type: "StatusesResponseBody";
+            /** @description Every status, in lifecycle order. */
+            statuses: components["schemas"]["StatusEntry"][];
+        };
         /** @description The body of `POST /sessions` (JSON or form). */
         SessionRequest: {
             /** @description The application's id of the signed-in person. */
@@ -576,7 +725,7 @@ export interface components {
          * @description Every error code the API answers with.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "not_acceptable" | "request_timeout" | "length_required" | "payload_too_large" | "unsupported_media_type" | "missing_header" | "invalid_json" | "invalid_parameter" | "invalid_client" | "invalid_session" | "forbidden" | "file_not_found" | "file_not_rejectable" | "job_archived" | "job_not_found" | "job_not_editable" | "invalid_transition" | "file_not_deliverable" | "idempotency_key_reused" | "precondition_required" | "precondition_failed" | "internal_error" | "service_unavailable";
+        ErrorCode: "not_found" | "method_not_allowed" | "not_acceptable" | "request_timeout" | "length_required" | "payload_too_large" | "unsupported_media_type" | "missing_header" | "invalid_json" | "invalid_parameter" | "invalid_client" | "invalid_session" | "forbidden" | "file_not_found" | "file_not_rejectable" | "job_archived" | "job_not_found" | "file_not_acceptable" | "job_not_editable" | "invalid_transition" | "file_not_deliverable" | "idempotency_key_reused" | "precondition_required" | "precondition_failed" | "internal_error" | "service_unavailable";
         /** @description A human-readable explanation; may name the offending value. Do not parse it — use `code`. */
         ErrorMessage: string;
         /** @description The id of the request, the same as the `X-Request-Id` header. */
@@ -702,6 +851,17 @@ export interface components {
             /**
              * Format: int64
              * @description The first file of the request that cannot be rejected.
+             */
+            fileId: number;
+            requestId: components["schemas"]["RequestId"];
+        };
+        FileNotAcceptableError: {
+            /** @constant */
+            code: "file_not_acceptable";
+            message: components["schemas"]["ErrorMessage"];
+            /**
+             * Format: int64
+             * @description The first file of the request that cannot be accepted.
              */
             fileId: number;
             requestId: components["schemas"]["RequestId"];
@@ -909,6 +1069,17 @@ export interface components {
                 "application/json": components["schemas"]["FileNotRejectableError"];
             };
         };
+        /** @description `file_not_acceptable`: the file's job is not in review, or the file id names more than one file the caller may change (file ids are unique only within a job). */
+        FileNotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileNotAcceptableError"];
+            };
+        };
         /** @description `job_archived`: the file's job is archived. */
         JobArchived: {
             headers: {
@@ -1065,6 +1236,8 @@ export interface components {
         IdempotencyKey: string;
         /** @description The job's `ETag` as last read (`"<version>"`); required (`428` without it). */
         IfMatch: string;
+        /** @description An `ETag` the caller holds; when it is the job's current one the answer is `304` with no body. */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
@@ -1238,6 +1411,53 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` the caller holds; when it is the job's current one the answer is `304` with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The job's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `id`. */
+                id: components["parameters"]["JobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponseBody"];
+                };
+            };
+            /** @description The job has not changed since the version `If-None-Match` names; no body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["JobNotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     updateJob: {
         parameters: {
             query?: never;
@@ -1286,6 +1506,74 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listJobFiles: {
+        parameters: {
+            query?: {
+                /** @description Only the files in this review state; all files when absent. */
+                review?: "pending" | "rejected" | "accepted";
+                /** @description Files per page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The job's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `id`. */
+                id: components["parameters"]["JobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of files. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobFilesResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["JobNotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listStatuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status catalogue for the caller's role. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusesResponseBody"];
+                };
+            };
+            400: components["responses"]["MissingHeader"];
+            401: components["responses"]["Unauthorized"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     deliverFiles: {
         parameters: {
             query?: never;
@@ -1322,6 +1610,46 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["NotDeliverable"];
+            411: components["responses"]["LengthRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["AcceptForm"];
+            };
+        };
+        responses: {
+            /** @description Every listed file is accepted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["FileNotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["FileNotAcceptable"];
+            410: components["responses"]["JobArchived"];
             411: components["responses"]["LengthRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

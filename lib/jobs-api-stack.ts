@@ -288,10 +288,12 @@ export class JobsApiStack extends Stack {
     // Search sends one request: POST /{alias}/_search.
     this.searchDomain.grantPaths(Search.role, ['es:ESHttpPost'], [`${SEARCH_INDEX_NAME}/_search`]);
 
-    // The rejection finds files through the sparse index, reads them with BatchGetItem and writes them
+    // The review (reject and accept) finds files through the sparse index, reads them with BatchGetItem and writes them
     // and their jobs in one transaction of Update and ConditionCheck items.
     allow(Reject, dynamodb('Query'), [byFileId]);
     allow(Reject, dynamodb('BatchGetItem', 'UpdateItem', 'ConditionCheckItem'), [jobs]);
+    // A job item written before review counts existed is counted from its partition (one Query) first.
+    allow(Reject, dynamodb('Query'), [jobs]);
 
     // The read function gets a job item by key, lists a job's files of a review state in the byReview index,
     // reads a page of files by key, and counts the files of a job item written before review counts (one
@@ -341,6 +343,11 @@ export class JobsApiStack extends Stack {
       STACK_OUTPUTS.deadLetterQueueUrl,
       this.streamIndexer.deadLetterQueue.queueUrl,
       'Stream records the indexer gave up on',
+    );
+    output(
+      STACK_OUTPUTS.cursorKeySecretArn,
+      this.cursorKey.secretArn,
+      'The secret that signs file-page cursors (CURSOR_KEY_SECRET_ARN)',
     );
     output(
       STACK_OUTPUTS.dashboardUrl,

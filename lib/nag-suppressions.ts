@@ -13,7 +13,10 @@ import type { StreamIndexer } from './stream-indexer';
 /** The parts of the stack that carry accepted findings. */
 export interface AcknowledgedParts extends Stack {
   searchDomain: SearchDomain;
-  functions: Record<'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Indexer', HandlerFunction>;
+  functions: Record<
+    'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Indexer',
+    HandlerFunction
+  >;
   /** The key that signs file-page cursors. */
   cursorKey: Secret;
   restApi: JobsRestApi;

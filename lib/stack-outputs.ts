@@ -23,6 +23,8 @@ export const STACK_OUTPUTS = {
   deadLetterQueueUrl: 'IndexerDeadLetterQueueUrl',
   /** The stack's CloudWatch dashboard in the console. */
   dashboardUrl: 'DashboardUrl',
+  /** The ARN of the secret that signs file-page cursors (`CURSOR_KEY_SECRET_ARN` of the read function). */
+  cursorKeySecretArn: 'CursorKeySecretArn',
 } as const;
 
 export type StackOutputKey = (typeof STACK_OUTPUTS)[keyof typeof STACK_OUTPUTS];

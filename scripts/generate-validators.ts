@@ -1,6 +1,6 @@
 /**
  * `npm run generate:validators`: compiles the request-body schemas of `openapi.yaml` (`SearchRequest`,
- * `RejectRequest`, `RejectForm`, `SessionRequest` and what they reference) with ajv into standalone validation code, written
+ * `RejectRequest`, `RejectForm`, `SessionRequest`, `AcceptRequest`, `AcceptForm` and what they reference) with ajv into standalone validation code, written
  * to `functions/http/generated/request-validators.js` (with its `.d.ts`). The functions import that module,
  * so a cold start compiles nothing. `--check` regenerates in memory only and fails when the committed files
  * are out of date.
@@ -38,6 +38,8 @@ const VALIDATORS = {
   validateRejectRequest: 'RejectRequest',
   validateRejectForm: 'RejectForm',
   validateSessionRequest: 'SessionRequest',
+  validateAcceptRequest: 'AcceptRequest',
+  validateAcceptForm: 'AcceptForm',
   validateCreateJobRequest: 'CreateJobRequest',
   validateCreateJobForm: 'CreateJobForm',
   validateJobUpdateRequest: 'JobUpdateRequest',
@@ -50,6 +52,7 @@ const FORM_FIELDS = {
   searchRequestFields: 'SearchRequest',
   rejectFormFields: 'RejectForm',
   sessionRequestFields: 'SessionRequest',
+  acceptFormFields: 'AcceptForm',
   createJobRequestFields: 'CreateJobRequest',
   createJobFormFields: 'CreateJobForm',
   jobUpdateRequestFields: 'JobUpdateRequest',

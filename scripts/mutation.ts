@@ -1,9 +1,10 @@
 /**
- * `npm run mutate [-- <folder>...]`: Stryker's mutation run (stryker.config.mjs) over the domain, one folder at a
+ * `npm run mutate [-- <folder>... --<stryker option>=<value>...]`: Stryker's mutation run (stryker.config.mjs) over the domain, one folder at a
  * time (`jobs`, `auth`, `search`, `http`; all of them, in that order, when none is named). Each folder is its own
  * Stryker run, with its own HTML/JSON report under `reports/mutation/<folder>/`, its own incremental file and its
  * own `break` threshold; the first folder whose score falls below its threshold (or whose run fails) ends the
- * command with Stryker's exit code. Never part of `npm test`.
+ * command with Stryker's exit code. Options in `--name=value` form go to each Stryker run as they are
+ * (`--concurrency=2`, `--logLevel=debug`). Never part of `npm test`.
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -21,16 +22,20 @@ const { FOLDERS } = (await import(pathToFileURL(`${ROOT}stryker.config.mjs`).hre
   FOLDERS: Record<string, unknown>;
 };
 const known = Object.keys(FOLDERS);
-const asked = process.argv.slice(2);
+const args = process.argv.slice(2);
+const options = args.filter((arg) => arg.startsWith('-'));
+const asked = args.filter((arg) => !arg.startsWith('-'));
 const unknown = asked.filter((folder) => !known.includes(folder));
 if (unknown.length > 0) {
-  console.error(`Unknown folder ${unknown.join(', ')}. Usage: npm run mutate [-- ${known.join(' | ')}...]`);
+  console.error(
+    `Unknown folder ${unknown.join(', ')}. Usage: npm run mutate [-- ${known.join(' | ')}... --<option>=<value>...]`,
+  );
   process.exit(2);
 }
 
 for (const folder of asked.length > 0 ? asked : known) {
   console.log(`\nMutation run of functions/${folder}/ (report: reports/mutation/${folder}/mutation.html)`);
-  const run = spawnSync(process.execPath, [STRYKER, 'run'], {
+  const run = spawnSync(process.execPath, [STRYKER, 'run', ...options], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, MUTATION_FOLDER: folder },

@@ -1,21 +1,34 @@
 /**
- * Lambda entry of `POST /reject` (docs/contract.md §5): the shared HTTP chain checks the request and reads
- * the body; this handler rejects the files in one conditional transaction.
+ * Lambda entry of the customer's review: `POST /reject` (docs/contract.md §5) and `POST /accept` (§6a).
+ * The shared HTTP chain checks the request and reads the body; both handlers run the same locate → read
+ * → plan → write path (`functions/jobs/review-files.ts`), each with its own rules, as one conditional
+ * transaction. API Gateway sends both paths here and the event's resource says which one was asked.
  */
 import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';
-import { httpEndpoint } from '../http/endpoint';
+import { parseAcceptRequest, type AcceptRequest } from '../http/accept-request';
+import { httpEndpoint, routedHandler } from '../http/endpoint';
+import type { AcceptResponseBody } from '../jobs/accept';
+import { AcceptFiles } from '../jobs/accept-files';
 import type { RejectResponseBody } from '../jobs/reject';
 import { RejectFiles } from '../jobs/reject-files';
 import { parseRejectRequest, type RejectRequest } from '../http/reject-request';
 
 /**
- * The use case over the container's client and table. Built per request (it holds no state of its own),
- * so a configuration or client reset by the local runtime or a test is always followed.
+ * The use cases over the container's client and table. Built per request (they hold no state of their
+ * own), so a configuration or client reset by the local runtime or a test is always followed.
  */
-const rejectFiles = (): RejectFiles => new RejectFiles({ client: documentClient(), tableName: config().jobsTable });
+const options = () => ({ client: documentClient(), tableName: config().jobsTable });
 
-export const handler = httpEndpoint<RejectRequest, RejectResponseBody>(
+const reject = httpEndpoint<RejectRequest, RejectResponseBody>(
   { path: '/reject', method: 'POST', parse: parseRejectRequest },
-  ({ input, principal }) => rejectFiles().run(input, principal),
+  ({ input, principal }) => new RejectFiles(options()).run(input, principal),
 );
+
+const accept = httpEndpoint<AcceptRequest, AcceptResponseBody>(
+  { path: '/accept', method: 'POST', parse: parseAcceptRequest },
+  ({ input, principal }) => new AcceptFiles(options()).run(input, principal),
+);
+
+/** The function's handler: the endpoint of the path API Gateway matched. */
+export const handler = routedHandler([reject, accept]);

@@ -55,6 +55,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/search', method: 'POST', grant: 'search', credentials: 'session', functionName: 'search' },
   { path: '/search/fields', method: 'GET', grant: 'search', credentials: 'session', functionName: 'search-fields' },
   { path: '/reject', method: 'POST', grant: 'reject', credentials: 'session', functionName: 'reject' },
+  { path: '/accept', method: 'POST', grant: 'reject', credentials: 'session', functionName: 'reject' },
   { path: '/sessions', method: 'POST', grant: 'sessions', credentials: 'secret', functionName: 'sessions' },
   { path: '/sessions/current', method: 'DELETE', credentials: 'session', functionName: 'sessions' },
   { path: '/jobs/{id}', method: 'GET', grant: 'jobs', credentials: 'session', functionName: 'jobs-read' },

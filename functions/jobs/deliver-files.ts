@@ -25,7 +25,7 @@ import { DELIVERY_LOCK, DELIVERY_LOCK_MS, unlockedCondition } from './delivery-l
 import { type FileItem, fromFileItem, type JobItem } from './items';
 import { JobsTable, type TransactItem } from './jobs-table';
 import type { JobStatus } from './model';
-import { moveToHistory, unchangedCondition } from './reject-transaction';
+import { moveToHistory, unchangedCondition } from './review-transaction';
 import { jobETag, jobView } from './job-view';
 import {
   countAttributes,

@@ -66,10 +66,10 @@ export const toJobItem = (job: Job, version: number): JobItem => {
 };
 
 /**
- * The item of one file of a job. `delivered` says whether an unreviewed file awaits review (the job
- * has been delivered); a file on its own is taken as delivered.
+ * The item of one file of a job. `delivered` says whether an unreviewed file awaits review (its job has
+ * been delivered, `isDeliveredJob`); a file on its own is taken as not delivered yet.
  */
-export const toFileItem = (jobId: number, file: JobFile, delivered = true): FileItem => ({
+export const toFileItem = (jobId: number, file: JobFile, delivered = false): FileItem => ({
   pk: jobKeys.pk(jobId),
   sk: jobKeys.fileSk(file.id),
   entity: 'file',

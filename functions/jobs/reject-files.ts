@@ -1,122 +1,31 @@
 /**
- * The reject use case: find each requested file among the files the caller may change, read the files
- * and their jobs, decide with the pure rules of `reject.ts`, and write the plan as one conditional
- * transaction (`reject-transaction.ts`), deciding again when a concurrent writer got there first.
+ * The reject use case (docs/contract.md §5): the shared review path of `review-files.ts` with the rules
+ * of a rejection (`reject.ts`).
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { accountScope, type Principal } from '../auth/principal';
-import { jobKeys } from '../tables';
-import { type FileItem, fromFileItem } from './items';
-import { type Item, type ItemKey, JobsTable, type RetryPolicy } from './jobs-table';
-import type { JobStatus, RejectRequest } from './model';
-import { planRejection, RejectContentionError, type StoredFile } from './reject';
-import { estimatedItemSize } from './reject-sizes';
-import { transactItems } from './reject-transaction';
-import { mapConcurrently } from '../async';
+import type { Principal } from '../auth/principal';
+import type { RejectRequest } from './model';
+import { planRejection, type RejectResponseBody } from './reject';
+import { ReviewFiles, type ReviewFilesOptions } from './review-files';
 
-const LOOKUP_CONCURRENCY = 10;
-
-/** How the use case reaches the world; tests replace the clock, the randomness and the waiting. */
-export interface RejectFilesOptions {
-  client: DynamoDBDocumentClient;
-  tableName: string;
-  /** The jobs table's retry policy (`jobs-table.ts`), for tests. */
-  retry?: Partial<RetryPolicy>;
-  now?: () => Date;
-  random?: () => number;
-  sleep?: (ms: number) => Promise<void>;
-}
+export type RejectFilesOptions = ReviewFilesOptions;
 
 /**
- * The reject use case. `run` answers the response body, or throws {@link FileRejectionRefusedError}
- * (nothing written) or {@link RejectContentionError} (retries exhausted, nothing written).
+ * Rejects files: answers the response body, or throws `FileRejectionRefusedError` (nothing written) or
+ * `RejectContentionError` (retries exhausted, nothing written).
  */
 export class RejectFiles {
-  private readonly table: JobsTable;
-  private readonly now: () => Date;
+  private readonly files: ReviewFiles;
 
   public constructor(options: RejectFilesOptions) {
-    this.now = options.now ?? (() => new Date());
-    this.table = new JobsTable(options.client, options.tableName, {
-      ...(options.retry === undefined ? {} : { retry: options.retry }),
-      ...(options.random === undefined ? {} : { random: options.random }),
-      ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
-      now: () => this.now().getTime(),
-    });
+    this.files = new ReviewFiles(options);
   }
 
-  /**
-   * Rejects the files of a validated request on behalf of a caller: the read-check-write runs under the
-   * jobs table's contention policy, whose time budget counts from the start of the request.
-   */
-  public async run(request: RejectRequest, principal: Pick<Principal, 'role' | 'accountId'>) {
-    const started = this.now().getTime();
-    const locations = await this.locate(request.files.map((file) => file.fileId));
-    return this.table.underContention(
-      async () => {
-        const { stored, ambiguous } = await this.read(locations, principal);
-        const now = this.now().toISOString();
-        const plan = planRejection(request, stored, principal, now, ambiguous);
-        if (plan.changedJobs.length > 0) {
-          await this.table.transactWrite(transactItems(this.table.tableName, plan, now));
-        }
-        return plan.response;
-      },
-      (attempts, lastConflict) => new RejectContentionError(attempts, lastConflict),
-      started,
+  /** Rejects the files of a validated request on behalf of a caller, all or nothing. */
+  public run(request: RejectRequest, principal: Pick<Principal, 'role' | 'accountId'>): Promise<RejectResponseBody> {
+    return this.files.review(
+      request.files.map((file) => file.fileId),
+      (stored, caller, now, ambiguous) => planRejection(request, stored, caller, now, ambiguous),
+      principal,
     );
-  }
-
-  /**
-   * Every place each file id lives, from the sparse `byFileId` index: file ids are unique only within a
-   * job, so an id may name files of several jobs (and accounts). The index is eventually consistent: a
-   * file it does not list yet is treated as not found. A file's location never changes, so it is looked
-   * up once per request, not once per attempt.
-   */
-  private async locate(fileIds: readonly number[]): Promise<Map<number, ItemKey[]>> {
-    const found = await mapConcurrently(fileIds, LOOKUP_CONCURRENCY, (fileId) => this.table.locateFile(fileId));
-    return new Map(fileIds.map((fileId, index) => [fileId, found[index] ?? []]));
-  }
-
-  /**
-   * The current state of each file id's file within the caller's accounts, read strongly consistently by
-   * key with its job. A file of an account the caller may not see is never a candidate, so it can be
-   * neither found nor changed; an id naming several files the caller may see is `ambiguous`.
-   */
-  private async read(
-    locations: ReadonlyMap<number, readonly ItemKey[]>,
-    principal: Pick<Principal, 'role' | 'accountId'>,
-  ): Promise<{ stored: Map<number, StoredFile>; ambiguous: Set<number> }> {
-    const candidates = [...locations.values()].flat();
-    const jobPartitions = new Set(candidates.map((key) => key.pk));
-    const keys: ItemKey[] = [...candidates, ...[...jobPartitions].map((pk) => ({ pk, sk: jobKeys.jobSk }))];
-    const items = new Map<string, Item>();
-    for (const item of await this.table.batchGet(keys)) items.set(`${item.pk}\u0000${item.sk}`, item);
-    const scope = accountScope(principal);
-    const stored = new Map<number, StoredFile>();
-    const ambiguous = new Set<number>();
-    for (const [fileId, places] of locations) {
-      const visible: StoredFile[] = [];
-      for (const location of places) {
-        const fileItem = items.get(`${location.pk}\u0000${location.sk}`);
-        const jobItem = items.get(`${location.pk}\u0000${jobKeys.jobSk}`);
-        if (fileItem?.entity !== 'file' || fileItem.fileId !== fileId || jobItem?.entity !== 'job') continue;
-        if (scope !== undefined && jobItem.accountId !== scope) continue;
-        visible.push({
-          job: {
-            id: jobItem.id as number,
-            accountId: jobItem.accountId as number,
-            status: jobItem.status as JobStatus,
-            version: jobItem.version as number,
-            itemBytes: estimatedItemSize(jobItem),
-          },
-          file: fromFileItem(fileItem as unknown as FileItem),
-          item: fileItem as unknown as FileItem,
-        });
-      }
-      if (visible.length > 1) ambiguous.add(fileId);
-      else if (visible.length === 1) stored.set(fileId, visible[0] as StoredFile);
-    }
-    return { stored, ambiguous };
   }
 }

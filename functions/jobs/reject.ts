@@ -14,6 +14,7 @@ import { accountScope } from '../auth/principal';
 import { DYNAMODB } from '../aws/failures';
 import { ApiError, DependencyUnavailableError } from '../errors';
 import type { FileItem } from './items';
+import { type JobSnapshot, planReview, type ReviewPlan, type ReviewRules, type StoredFile } from './review-plan';
 import {
   type JobFile,
   type JobStatus,
@@ -26,6 +27,7 @@ import type { FileRejection, RejectRequest } from './model';
 import { estimatedItemSize, ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from './reject-sizes';
 
 export { attributeValueBytes, estimatedItemSize, ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from './reject-sizes';
+export type { FileChange, JobSnapshot, StoredFile } from './review-plan';
 
 // ---------------------------------------------------------------------------------------------------
 // The response
@@ -128,26 +130,6 @@ export class RejectContentionError extends DependencyUnavailableError {
 // Pure rules
 // ---------------------------------------------------------------------------------------------------
 
-/**
- * The job fields a rejection reads: who owns it, where it is in its lifecycle, its version (a job as
- * stored, with its files, is `StoredJob` of `items.ts`).
- */
-export interface JobSnapshot {
-  id: number;
-  accountId: number;
-  status: JobStatus;
-  version: number;
-  /** The estimated stored size of the job item as read ({@link estimatedItemSize}), in bytes. */
-  itemBytes: number;
-}
-
-/** A file as read, with its job and its raw item (the item guards the conditional write). */
-export interface StoredFile {
-  job: JobSnapshot;
-  file: JobFile;
-  item: FileItem;
-}
-
 /** `" - " + reasons joined by " - "`, or the custom rejection when there are no reasons. */
 export const rejectionReasonOf = (review: Pick<Review, 'customRejection' | 'rejects'>): string | null =>
   review.rejects.length > 0
@@ -210,26 +192,8 @@ export const rejectedFile = (file: JobFile, rejection: FileRejection, now: strin
   };
 };
 
-/** One file to write: the item as read (the write's guard) and the file after the rejection. */
-export interface FileChange {
-  before: FileItem;
-  after: JobFile;
-}
-
-/** Everything one request writes, grouped by job. */
-export interface RejectPlan {
-  /** Jobs with at least one file to change: each gets a version bump and the review status. */
-  changedJobs: Array<{ job: JobSnapshot; files: FileChange[] }>;
-  /** Jobs whose requested files are all unchanged repeats, in a request that changes other jobs. */
-  unchangedJobs: JobSnapshot[];
-  /**
-   * Files that repeat their current review, in a request that changes other files: the write checks
-   * that each is still as read, so the answer it gives for them is still true when it commits.
-   */
-  unchangedFiles: FileItem[];
-  /** The answer once the plan is written (or immediately, when there is nothing to write). */
-  response: RejectResponseBody;
-}
+/** Everything one rejection writes, grouped by job. */
+export type RejectPlan = ReviewPlan<RejectResponseBody>;
 
 /** The status a job takes when one of its files is rejected. */
 export const REJECTED_JOB_STATUS: JobStatus = 'CJ_REJECT_READY';
@@ -245,17 +209,11 @@ export const rejectedItemSize = (before: FileItem, after: JobFile): number =>
 const rejectedJobSize = (job: JobSnapshot, now: string): number =>
   job.itemBytes + estimatedItemSize({ status: REJECTED_JOB_STATUS, reviewedDate: now, version: job.version + 1 });
 
-/** What one file of the request adds to its transaction, in bytes: its own item and, once, its job's. */
-interface TransactionShare {
-  fileId: number;
-  bytes: number;
-}
-
 /**
  * Throws {@link RejectionTooLargeError} for the first file, in request order, whose share takes the
  * transaction's estimated size over {@link TRANSACTION_SIZE_BUDGET}.
  */
-const checkTransactionSize = (shares: readonly TransactionShare[]): void => {
+const checkTransactionSize = (shares: ReadonlyArray<{ fileId: number; bytes: number }>): void => {
   let total = 0;
   for (const { fileId, bytes } of shares) {
     total += bytes;
@@ -263,6 +221,41 @@ const checkTransactionSize = (shares: readonly TransactionShare[]): void => {
       throw new RejectionTooLargeError('transaction', fileId, total, TRANSACTION_SIZE_BUDGET);
     }
   }
+};
+
+/** The rules of a rejection for the shared review plan. */
+const REJECT_RULES: ReviewRules<FileRejection, RejectedFile, RejectedJob, RejectResponseBody> = {
+  fileIdOf: (rejection) => rejection.fileId,
+  check: (fileId, stored, principal) => {
+    const refusal = refusalOf(stored, principal);
+    if (refusal !== undefined) throw new FileRejectionRefusedError(refusal, fileId);
+  },
+  ambiguous: (fileId) => {
+    throw new FileRejectionRefusedError('file_not_rejectable', fileId, AMBIGUOUS_FILE_MESSAGE);
+  },
+  isRepeat: isSameRejection,
+  // The new review replaces the current one, which moves to the history.
+  apply: (file, rejection, now) => ({ after: rejectedFile(file, rejection, now), movesReview: true }),
+  state: 'rejected',
+  sizeOf: (item, after, job, firstOfJob, now) => {
+    const jobBytes = firstOfJob ? rejectedJobSize(job, now) : 0;
+    if (after === undefined) return estimatedItemSize(item) + jobBytes;
+    const bytes = rejectedItemSize(item, after);
+    if (bytes > ITEM_SIZE_BUDGET) throw new RejectionTooLargeError('item', after.id, bytes, ITEM_SIZE_BUDGET);
+    return bytes + jobBytes;
+  },
+  checkTotal: checkTransactionSize,
+  jobStatus: () => REJECTED_JOB_STATUS,
+  guardsAccepted: false,
+  fileAnswer: (file, jobId) => ({
+    fileId: file.id,
+    jobId,
+    isRejected: file.isRejected,
+    rejectionReason: file.rejectionReason ?? (file.reviews === null ? null : rejectionReasonOf(file.reviews)),
+    reviewDate: file.reviewDate ?? file.reviews?.reviewDate ?? null,
+  }),
+  jobAnswer: (job, status) => ({ id: job.id, status }),
+  response: (files, jobs) => ({ _type: 'RejectResponseBody', files, jobs }),
 };
 
 /**
@@ -279,60 +272,4 @@ export const planRejection = (
   principal: Pick<Principal, 'role' | 'accountId'>,
   now: string,
   ambiguous: ReadonlySet<number> = new Set(),
-): RejectPlan => {
-  const changes = new Map<number, { job: JobSnapshot; files: FileChange[] }>();
-  const jobs = new Map<number, JobSnapshot>();
-  const repeats: FileItem[] = [];
-  const shares: TransactionShare[] = [];
-  const files: RejectedFile[] = request.files.map((rejection) => {
-    if (ambiguous.has(rejection.fileId)) {
-      throw new FileRejectionRefusedError('file_not_rejectable', rejection.fileId, AMBIGUOUS_FILE_MESSAGE);
-    }
-    const found = stored.get(rejection.fileId);
-    const refusal = refusalOf(found, principal);
-    if (refusal !== undefined) throw new FileRejectionRefusedError(refusal, rejection.fileId);
-    const { job, file, item } = found!;
-    const jobBytes = jobs.has(job.id) ? 0 : rejectedJobSize(job, now);
-    if (!jobs.has(job.id)) jobs.set(job.id, job);
-    if (isSameRejection(file, rejection)) {
-      repeats.push(item);
-      shares.push({ fileId: file.id, bytes: estimatedItemSize(item) + jobBytes });
-      return {
-        fileId: file.id,
-        jobId: job.id,
-        isRejected: true,
-        rejectionReason: file.rejectionReason ?? rejectionReasonOf(file.reviews!),
-        reviewDate: file.reviewDate ?? file.reviews!.reviewDate,
-      };
-    }
-    const after = rejectedFile(file, rejection, now);
-    const bytes = rejectedItemSize(item, after);
-    if (bytes > ITEM_SIZE_BUDGET) throw new RejectionTooLargeError('item', file.id, bytes, ITEM_SIZE_BUDGET);
-    shares.push({ fileId: file.id, bytes: bytes + jobBytes });
-    const entry = changes.get(job.id) ?? { job, files: [] };
-    entry.files.push({ before: item, after });
-    changes.set(job.id, entry);
-    return {
-      fileId: after.id,
-      jobId: job.id,
-      isRejected: after.isRejected,
-      rejectionReason: after.rejectionReason,
-      reviewDate: after.reviewDate,
-    };
-  });
-  const changedJobs = [...changes.values()];
-  if (changedJobs.length > 0) checkTransactionSize(shares);
-  return {
-    changedJobs,
-    unchangedJobs: changedJobs.length === 0 ? [] : [...jobs.values()].filter((job) => !changes.has(job.id)),
-    unchangedFiles: changedJobs.length === 0 ? [] : repeats,
-    response: {
-      _type: 'RejectResponseBody',
-      files,
-      jobs: [...jobs.values()].map((job) => ({
-        id: job.id,
-        status: changes.has(job.id) ? REJECTED_JOB_STATUS : job.status,
-      })),
-    },
-  };
-};
+): RejectPlan => planReview(REJECT_RULES, request.files, stored, principal, now, ambiguous);

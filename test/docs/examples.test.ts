@@ -225,6 +225,16 @@ const promiseOf = (answer: Json): string[] => {
       return answer.files.length >= 1 && answer.files.every((file: Json) => file.isRejected === true)
         ? []
         : ['the rejection rejected nothing'];
+    case 'AcceptResponseBody':
+      return answer.files.length >= 1 && answer.files.every((file: Json) => file.acceptedByUser === true)
+        ? []
+        : ['the acceptance accepted nothing'];
+    case 'JobResponseBody':
+      return typeof answer.job?.id === 'number' && typeof answer.job?.review === 'object' ? [] : ['no job was read'];
+    case 'JobFilesResponseBody':
+      return Array.isArray(answer.files) && answer.files.length >= 1 ? [] : ['no file was listed'];
+    case 'StatusesResponseBody':
+      return Array.isArray(answer.statuses) && answer.statuses.length === 12 ? [] : ['the statuses were not listed'];
     default:
       return [`an answer of an unknown type: ${JSON.stringify(answer)}`];
   }

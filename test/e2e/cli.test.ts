@@ -164,9 +164,15 @@ describe('npm run cli', { timeout: 120_000 }, () => {
         indices: ['jobs'],
         documents: expect.any(Number),
         tableJobs: expect.any(Number),
+        tableCounts: { items: expect.any(Number), fileItems: expect.any(Number), refreshed: 'about every six hours' },
         healthy: true,
       },
     });
+    // DynamoDB's own counts (DescribeTable): the table's items less its file items are its jobs.
+    const { index } = JSON.parse(result.stdout) as {
+      index: { tableJobs: number; tableCounts: { items: number; fileItems: number } };
+    };
+    expect(index.tableJobs).toBe(index.tableCounts.items - index.tableCounts.fileItems);
   });
 
   it('exits 1 when a session is asked for an unknown client', async () => {

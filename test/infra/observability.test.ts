@@ -91,6 +91,14 @@ describe('alarm delivery, as SNS judges CloudWatch publishing to the topic', () 
     expect(undelivered.map((delivery) => `${delivery.alarm} → ${delivery.topicArn}: ${delivery.verdict}`)).toEqual([]);
   });
 
+  it('encrypts the topic with no KMS key, whose key policy CloudWatch would also need to be allowed by', () => {
+    // A customer managed key would need kms:Decrypt and kms:GenerateDataKey* for cloudwatch.amazonaws.com in
+    // its key policy, and SNS's AWS-managed key cannot grant them: alarms could not publish.
+    for (const topic of Object.values(resourcesOf(template, 'AWS::SNS::Topic'))) {
+      expect(propertiesOf(topic).KmsMasterKeyId).toBeUndefined();
+    }
+  });
+
   it('keeps the deny without TLS beside the statement that lets the alarms publish', async () => {
     const { topicArn, policy, resolve } = topicPolicy();
     const alarm = {

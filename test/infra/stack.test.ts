@@ -63,7 +63,8 @@ beforeAll(() => {
   stack = buildJobsApi(app, TEMPLATE_ONLY);
   nagReport = new AwsSolutionsChecks(app).validateScope(app);
   template = Template.fromStack(stack);
-});
+  // A synthesis and cdk-nag's checks on a busy machine, as test/infra/observability.test.ts allows them.
+}, 120_000);
 
 describe('the search index setup at deploy time', () => {
   const setupId = () => stack.getLogicalId(stack.searchIndexSetup.resource.node.defaultChild as never);
@@ -75,6 +76,8 @@ describe('the search index setup at deploy time', () => {
         ServiceTimeout: '300',
         Alias: 'jobs',
         Endpoint: Match.anyValue(),
+        // The auto-creation rule is a property: a stack deployed before it gets it set on its next update.
+        AutoCreateIndex: '-jobs,-jobs-v*,+*',
       },
     });
   });
@@ -145,17 +148,25 @@ describe('the tables', () => {
     ...('sortKey' in definition ? [{ AttributeName: definition.sortKey.name, KeyType: 'RANGE' }] : []),
   ];
 
-  it('builds the jobs table from its shared definition, with a new-and-old-images stream, the sparse file index and a TTL', () => {
+  it('builds the jobs table from its shared definition, with a new-and-old-images stream, the sparse file index, the review index and a TTL', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       KeySchema: keySchemaOf(JOBS_TABLE),
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
-      GlobalSecondaryIndexes: Match.arrayWith([
+      GlobalSecondaryIndexes: [
         {
           IndexName: 'byFileId',
           KeySchema: [{ AttributeName: JOBS_TABLE.globalSecondaryIndexes[0].partitionKey.name, KeyType: 'HASH' }],
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
-      ]),
+        {
+          IndexName: 'byReview',
+          KeySchema: [
+            { AttributeName: JOBS_TABLE.globalSecondaryIndexes[1].partitionKey.name, KeyType: 'HASH' },
+            { AttributeName: JOBS_TABLE.globalSecondaryIndexes[1].sortKey.name, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+      ],
       // Idempotency records of POST /jobs expire by TTL.
       TimeToLiveSpecification: { AttributeName: JOBS_TABLE.timeToLiveAttribute, Enabled: true },
       BillingMode: 'PAY_PER_REQUEST',
@@ -652,6 +663,7 @@ describe('alarms', () => {
       'SearchFieldsFunction',
       'RejectFunction',
       'SessionsFunction',
+      'JobsReadFunction',
       'JobsWriteFunction',
       'IndexerFunction',
     ]) {

@@ -10,10 +10,12 @@
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyResult, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
 import { AuthStore } from '../../functions/auth/store';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
 import { resetConfig } from '../../functions/config';
 import type { Job } from '../../functions/jobs/model';
@@ -42,6 +44,12 @@ const recorder = new CallRecorder();
 /** Every call each function made, over all its scenarios. */
 const made = new Map<RehearsedName, AuthorizedCall[]>();
 let tokens: { client: string; secret: string; user: string; operator: string };
+/** A Secrets Manager stand-in (the cursor key): it answers GetSecretValue and records the call. */
+let secrets: Server;
+let secretsUrl: string;
+/** Jobs whose items were written before review counts existed: one to review, one to read. */
+let legacyJob: Job;
+let legacyReadJob: Job;
 let jobs: Job[];
 /** Whether the stand-in answers as a domain without the alias yet (the first bulk of a new domain). */
 let aliasMissing = false;
@@ -87,6 +95,7 @@ const summaryOf = (job: Job) => toSearchDocument(job, 1).summary;
 /** Points the function modules at one function's environment, as its container would see it. */
 const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
   Object.assign(process.env, fn.environment, {
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsUrl,
     OPENSEARCH_URL: nodeUrl,
     DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
     POWERTOOLS_METRICS_DISABLED: 'true',
@@ -134,14 +143,17 @@ const http = async (
     ...('secret' in credentials
       ? { 'X-Client-Secret': credentials.secret }
       : { 'X-Session-Token': credentials.sessionToken }),
+    ...options.headers,
   };
   if (options.method === 'POST' || options.method === 'PATCH') {
     headers['Content-Type'] = options.form === undefined ? 'application/json' : 'application/x-www-form-urlencoded';
   }
+  const [path = options.path, query] = options.path.split('?');
   const event = apiEvent({
     method: options.method,
-    path: options.path,
-    headers: { ...headers, ...options.headers },
+    path,
+    ...(query === undefined ? {} : { queryStringParameters: Object.fromEntries(new URLSearchParams(query)) }),
+    headers,
     body: options.form ?? (options.body as object) ?? null,
   });
   return (await handler(event as never, lambdaContext() as never)) as APIGatewayProxyResult;
@@ -173,6 +185,26 @@ beforeAll(async () => {
   template = synthesizeForRehearsal(TABLES);
   node = new FakeOpenSearchNode(answer);
   nodeUrl = await node.start();
+  secrets = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const target = String(request.headers['x-amz-target'] ?? '');
+      const { SecretId } = JSON.parse(body || '{}') as { SecretId?: string };
+      if (recorder.recording) {
+        recorder.calls.push({
+          action: `secretsmanager:${target.split('.').at(-1)}`,
+          resource: String(SecretId),
+          origin: `Secrets Manager ${target}`,
+          request: true,
+        });
+      }
+      response.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.1' });
+      response.end(JSON.stringify({ ARN: SecretId, Name: 'CursorKey', SecretString: 'k'.repeat(64), VersionId: 'v1' }));
+    });
+  });
+  await new Promise<void>((resolve) => secrets.listen(0, '127.0.0.1', resolve));
+  secretsUrl = `http://127.0.0.1:${(secrets.address() as { port: number }).port}`;
   const client = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'eu-west-1' });
   await ensureTable(client, JOBS_TABLE, TABLES.jobs);
   await ensureTable(client, AUTH_TABLE, TABLES.auth);
@@ -202,11 +234,24 @@ beforeAll(async () => {
     makeJob({ accountId: ACCOUNT_ID, status: index < 4 ? 'CJ_REVIEWING' : 'CJ_NEW', files: [makeFile(), makeFile()] }),
   );
   for (const job of jobs) await repository.putJob(job);
+  legacyJob = makeJob({ accountId: ACCOUNT_ID, status: 'CJ_REVIEWING', files: [makeFile(), makeFile()] });
+  legacyReadJob = makeJob({ accountId: ACCOUNT_ID, status: 'CJ_REVIEWING', files: [makeFile()] });
+  for (const legacy of [legacyJob, legacyReadJob]) {
+    await repository.putJob(legacy);
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: TABLES.jobs,
+        Key: { pk: `JOB#${legacy.id}`, sk: 'JOB' },
+        UpdateExpression: 'REMOVE reviewPending, reviewRejected, reviewAccepted',
+      }),
+    );
+  }
 }, 120_000);
 
 afterAll(async () => {
   await resetSearchIndex();
   await node?.stop();
+  await new Promise((resolve) => secrets?.close(resolve));
 });
 
 const judge = (fn: RehearsedFunction, call: AuthorizedCall): Promise<string> =>
@@ -430,8 +475,44 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
         form: `fileId=${third!.files[1]!.id}&reason=Colour`,
       });
       expect(form.statusCode, form.body).toBe(200);
+      // The other review action on the same path, and a job whose item predates review counts.
+      const accepted = await http(handler, {
+        method: 'POST',
+        path: '/accept',
+        body: { fileIds: [jobs[3]!.files[0]!.id, legacyJob.files[0]!.id] },
+      });
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      const acceptedForm = await http(handler, {
+        method: 'POST',
+        path: '/accept',
+        form: `fileId=${jobs[3]!.files[0]!.id}`,
+      });
+      expect(acceptedForm.statusCode, acceptedForm.body).toBe(200);
     });
     await expectAllowed('Reject');
+  });
+
+  it('jobs-read: a job and its 304, pages of files with and without a filter and a cursor, a job from before review counts, the statuses', async () => {
+    const { handler } = await import('../../functions/handlers/jobs-read');
+    const get = (path: string, session: 'user' | 'operator' = 'user', headers: Record<string, string> = {}) =>
+      http(handler, { method: 'GET', path, session, headers });
+    await run('JobsRead', async () => {
+      const job = await get(`/jobs/${jobs[0]!.id}`);
+      expect(job.statusCode, job.body).toBe(200);
+      const etag = String(job.headers?.ETag);
+      expect((await get(`/jobs/${jobs[0]!.id}`, 'user', { 'If-None-Match': etag })).statusCode).toBe(304);
+      expect((await get(`/jobs/${jobs[1]!.id}`, 'operator')).statusCode).toBe(200);
+      const legacy = await get(`/jobs/${legacyReadJob.id}`);
+      expect(JSON.parse(legacy.body).job.review).toEqual({ pending: 1, rejected: 0, accepted: 0 });
+      const first = await get(`/jobs/${jobs[1]!.id}/files?limit=1`);
+      expect(first.statusCode, first.body).toBe(200);
+      const { nextCursor } = JSON.parse(first.body) as { nextCursor: string };
+      const next = await get(`/jobs/${jobs[1]!.id}/files?limit=1&cursor=${encodeURIComponent(nextCursor)}`);
+      expect(next.statusCode, next.body).toBe(200);
+      expect((await get(`/jobs/${jobs[1]!.id}/files?review=rejected`)).statusCode).toBe(200);
+      expect((await get('/statuses', 'operator')).statusCode).toBe(200);
+    });
+    await expectAllowed('JobsRead');
   });
 
   it('sessions: open a user and an operator session, a refused secret, a logout and its replay', async () => {
@@ -573,6 +654,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'Search',
       'SearchFields',
       'Reject',
+      'JobsRead',
       'Sessions',
       'JobsWrite',
       'Indexer',
@@ -593,6 +675,12 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'dynamodb:GetItem',
       'dynamodb:Query',
       'dynamodb:UpdateItem',
+    ]);
+    expect(actions('JobsRead')).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'secretsmanager:GetSecretValue',
     ]);
     expect(actions('Sessions')).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem']);
     expect(actions('JobsWrite')).toEqual([
@@ -617,6 +705,10 @@ const COST_BUDGETS = [
   { operation: 'DELETE /sessions/current, first request of a container', dynamodb: 3, opensearch: 0 },
   { operation: 'indexer batch of 1 job', dynamodb: 1, opensearch: 1 },
   { operation: 'indexer batch of 100 jobs', dynamodb: 100, opensearch: 1 },
+  { operation: 'accept of one file, auth cache warm', dynamodb: 3, opensearch: 0 },
+  { operation: 'GET /jobs/{id}, auth cache warm', dynamodb: 1, opensearch: 0 },
+  { operation: 'GET /jobs/{id}/files, a page of one review state, auth cache warm', dynamodb: 3, opensearch: 0 },
+  { operation: 'GET /jobs/{id}/files, a page of every file, auth cache warm', dynamodb: 6, opensearch: 0 },
 ] as const;
 
 const BENCHMARKS = join(import.meta.dirname, '..', '..', 'BENCHMARKS.md');
@@ -687,6 +779,43 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
       },
       // A refused request authenticates too: it warms the cache without touching the jobs table.
       () => http(reject.handler, { method: 'POST', path: '/reject', body: { files: [] } }),
+    );
+    const acceptable = jobs[3]!.files[1]!.id;
+    await measure(
+      'accept of one file, auth cache warm',
+      'Reject',
+      async () => {
+        const response = await http(reject.handler, {
+          method: 'POST',
+          path: '/accept',
+          body: { fileIds: [acceptable] },
+        });
+        expect(response.statusCode, response.body).toBe(200);
+      },
+      () => http(reject.handler, { method: 'POST', path: '/accept', body: { fileIds: [] } }),
+    );
+    const read = await import('../../functions/handlers/jobs-read');
+    const readOnce = (path: string) => async () => {
+      const response = await http(read.handler, { method: 'GET', path });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    await measure(
+      'GET /jobs/{id}, auth cache warm',
+      'JobsRead',
+      readOnce(`/jobs/${jobs[2]!.id}`),
+      readOnce('/statuses'),
+    );
+    await measure(
+      'GET /jobs/{id}/files, a page of one review state, auth cache warm',
+      'JobsRead',
+      readOnce(`/jobs/${jobs[2]!.id}/files?review=pending`),
+      readOnce(`/jobs/${jobs[2]!.id}/files?review=accepted`),
+    );
+    await measure(
+      'GET /jobs/{id}/files, a page of every file, auth cache warm',
+      'JobsRead',
+      readOnce(`/jobs/${jobs[2]!.id}/files`),
+      readOnce(`/jobs/${jobs[2]!.id}/files?review=accepted`),
     );
     let opened = '';
     await measure(COST_BUDGETS[3].operation, 'Sessions', async () => {

@@ -81,6 +81,10 @@ export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string 
     if (id === domainId) return domainName;
     // A managed policy's Ref is its ARN.
     if (resources[id]?.Type === 'AWS::IAM::ManagedPolicy') return `arn:aws:iam::${ACCOUNT}:policy/${id}`;
+    // A secret's Ref is its ARN (its name and six random characters).
+    if (resources[id]?.Type === 'AWS::SecretsManager::Secret') {
+      return `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:${id}-AbCdEf`;
+    }
     return id;
   };
   const arnOf = (id: string, attribute: string): string => {

@@ -170,6 +170,9 @@ class Refusal extends Error {
  * - External versions (`external_gte`): an older version is a `version_conflict_engine_exception` (409);
  *   deletes leave a tombstone with their version.
  * - Searches see what the last refresh (or a `refresh=true` bulk) made visible.
+ * - `GET /{pattern}/_alias` answers every index the pattern names with all its aliases (`{}` when a wildcard
+ *   names none); `GET /_cat/indices/{pattern}?format=json&bytes=b` each index's name, live document count and
+ *   a store size in bytes (its sources' JSON plus a small empty-index size: a stand-in, not Lucene's).
  *
  * It evaluates no query: every search matches every searchable document of the indices it reads (sorted
  * by `jobId` when the body sorts on it), which is what tests of the cluster's state need.

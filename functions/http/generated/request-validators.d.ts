@@ -13,6 +13,10 @@ export declare const validateRejectRequest: RequestValidator;
 export declare const validateRejectForm: RequestValidator;
 /** Validates against `components.schemas.SessionRequest`. */
 export declare const validateSessionRequest: RequestValidator;
+/** Validates against `components.schemas.AcceptRequest`. */
+export declare const validateAcceptRequest: RequestValidator;
+/** Validates against `components.schemas.AcceptForm`. */
+export declare const validateAcceptForm: RequestValidator;
 /** Validates against `components.schemas.CreateJobRequest`. */
 export declare const validateCreateJobRequest: RequestValidator;
 /** Validates against `components.schemas.CreateJobForm`. */
@@ -30,6 +34,8 @@ export declare const searchRequestFields: Readonly<Record<string, FormField>>;
 export declare const rejectFormFields: Readonly<Record<string, FormField>>;
 /** The top-level properties of `components.schemas.SessionRequest`, in schema order. */
 export declare const sessionRequestFields: Readonly<Record<string, FormField>>;
+/** The top-level properties of `components.schemas.AcceptForm`, in schema order. */
+export declare const acceptFormFields: Readonly<Record<string, FormField>>;
 /** The top-level properties of `components.schemas.CreateJobRequest`, in schema order. */
 export declare const createJobRequestFields: Readonly<Record<string, FormField>>;
 /** The top-level properties of `components.schemas.CreateJobForm`, in schema order. */

@@ -54,3 +54,16 @@ export const swapBody = (alias: string, fresh: string, live: readonly string[], 
   ];
   return { actions };
 };
+
+/**
+ * What OpenSearch answers a swap that lost a race between its read of the alias and its application: a second
+ * write index, a live index that lost the alias, or one that is gone. The swap then reads the alias again.
+ */
+export const SWAP_RACES: ReadonlySet<string> = new Set([
+  'illegal_state_exception',
+  'aliases_not_found_exception',
+  'index_not_found_exception',
+]);
+
+/** Attempts at the swap while other swaps or first-index creations keep winning the race. */
+export const MAX_SWAP_ATTEMPTS = 5;

@@ -94,3 +94,17 @@ export const bulkOutcomes = (request: BulkRequest, response: BulkAnswer): IndexO
     }
     return itemOutcome(action, item);
   });
+
+/** OpenSearch's error type for a missing index (or a target that is not an alias under `require_alias`). */
+export const INDEX_MISSING = 'index_not_found_exception';
+
+/**
+ * Whether a bulk answer says its target is missing: through the alias, that it is not an alias (a new domain,
+ * or an index deleted by hand); into a concrete index, that the index is gone.
+ */
+export const aliasMissing = (response: BulkAnswer): boolean =>
+  response.errors &&
+  response.items.some((entry) => {
+    const item = Object.values(entry)[0];
+    return item?.status === 404 && item.error?.type === INDEX_MISSING;
+  });

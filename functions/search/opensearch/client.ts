@@ -176,3 +176,17 @@ const STALE_SOCKET = /ECONNRESET|EPIPE|socket hang up/i;
  */
 export const isStaleSocketError = (error: unknown): boolean =>
   error instanceof errors.ConnectionError && STALE_SOCKET.test(error.message);
+
+/**
+ * Sends an idempotent request once more when the first attempt died on a socket the engine had already
+ * closed (a keep-alive connection that outlived a Lambda freeze); such a request never reached OpenSearch.
+ * Bulk writes qualify: every item carries its external version, so a repeat changes nothing.
+ */
+export const retryStaleSocket = async <T>(request: () => Promise<T>): Promise<T> => {
+  try {
+    return await request();
+  } catch (error) {
+    if (!isStaleSocketError(error)) throw error;
+    return request();
+  }
+};

@@ -34,19 +34,26 @@ import {
   SearchRejectedError,
   SearchUnavailableError,
 } from '../search-index';
-import { concreteIndexName, FIRST_INDEX_VERSION, firstIndexBody, swapBody } from './alias-bodies';
+import {
+  concreteIndexName,
+  FIRST_INDEX_VERSION,
+  firstIndexBody,
+  MAX_SWAP_ATTEMPTS,
+  SWAP_RACES,
+  swapBody,
+} from './alias-bodies';
 import { autoCreateSettingsBody } from './auto-create';
 import { RebuildSupersededError } from './errors';
 import type { AliasesResponse, GetResponse, SearchRequestBody } from './api-types';
-import { type BulkAnswer, bulkOutcomes, bulkRequest } from './bulk';
+import { aliasMissing, type BulkAnswer, bulkOutcomes, bulkRequest, INDEX_MISSING } from './bulk';
 import {
   createClient,
-  isStaleSocketError,
   isTransientClientError,
   type OpenSearchClient,
   pathSegment,
   responseErrorType,
   responseStatus,
+  retryStaleSocket,
 } from './client';
 import { FIELDS, INDEX_DEFINITION } from './index-definition';
 import { indexAliases, inspectAlias, listIndices, multiGet } from './index-inspection';
@@ -56,40 +63,6 @@ import { searchBody } from './search-body';
 import { hitVersions, type SearchAnswer, type SummarySource, searchPage } from './search-response';
 
 const VERSIONS_PAGE_SIZE = 1_000;
-
-const INDEX_MISSING = 'index_not_found_exception';
-
-/**
- * What OpenSearch answers a swap that lost a race between its read of the alias and its application (see
- * ./alias-bodies.ts): a second write index, a live index that lost the alias or is gone. The swap then reads
- * the alias again.
- */
-const SWAP_RACES = new Set(['illegal_state_exception', 'aliases_not_found_exception', INDEX_MISSING]);
-
-/** Attempts at the swap while other swaps or first-index creations keep winning the race. */
-const MAX_SWAP_ATTEMPTS = 5;
-
-/** Whether a bulk answer says its target is not an alias (a new domain, before the first index). */
-const aliasMissing = (response: BulkAnswer): boolean =>
-  response.errors &&
-  response.items.some((entry) => {
-    const item = Object.values(entry)[0];
-    return item?.status === 404 && item.error?.type === INDEX_MISSING;
-  });
-
-/**
- * Sends an idempotent request once more when the first attempt died on a socket the engine had already
- * closed (a keep-alive connection that outlived a Lambda freeze); such a request never reached OpenSearch.
- * Bulk writes qualify: every item carries its external version, so a repeat changes nothing.
- */
-const retryStaleSocket = async <T>(request: () => Promise<T>): Promise<T> => {
-  try {
-    return await request();
-  } catch (error) {
-    if (!isStaleSocketError(error)) throw error;
-    return request();
-  }
-};
 
 /** A {@link SearchIndex} on an OpenSearch alias. */
 export class OpenSearchSearchIndex implements SearchIndex {

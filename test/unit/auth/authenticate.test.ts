@@ -264,12 +264,13 @@ describe('authenticator', () => {
     await expect(authenticator.authenticate('ct', 'st')).resolves.toMatchObject({ sessionId: 's1' });
   });
 
-  it('forgets cached lookups on clearCache', async () => {
+  it('forgets cached lookups on clearCache, clients and sessions alike', async () => {
     const { authenticator, db } = setup();
     await authenticator.authenticate('ct', 'st');
     authenticator.clearCache();
     await authenticator.authenticate('ct', 'st');
     expect(db.lookup.getClient).toHaveBeenCalledTimes(2);
+    expect(db.lookup.getSession).toHaveBeenCalledTimes(2);
   });
 
   it('hands out a copy of the grants', async () => {

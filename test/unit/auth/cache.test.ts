@@ -77,10 +77,45 @@ describe('lookup cache', () => {
     expect(await cache.getOrLoad('k', async () => 'v')).toBe('v');
   });
 
-  it('forgets everything on clear', () => {
+  it('forgets everything on clear, negative answers included', () => {
     const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 10, maxNegativeEntries: 10, now: clock().now });
     cache.set('a', 1);
+    cache.set('gone', undefined);
     cache.clear();
     expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('gone')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('drops an entry found expired, positive or negative, instead of holding it', () => {
+    const time = clock();
+    const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 10, maxNegativeEntries: 10, now: time.now });
+    cache.set('a', 1);
+    cache.set('gone', undefined);
+    time.advance(100);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.size).toBe(1);
+    expect(cache.get('gone')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('forgets one key on delete, a cached miss as well as a value', () => {
+    const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 10, maxNegativeEntries: 10, now: clock().now });
+    cache.set('a', 1);
+    cache.set('gone', undefined);
+    cache.delete('gone');
+    expect(cache.get('gone')).toBeUndefined();
+    expect(cache.get('a')).toEqual({ value: 1 });
+    cache.delete('a');
+    expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('caches no value with maxEntries 0, and no miss with maxNegativeEntries 0', () => {
+    const cache = new LookupCache<number>({ ttlMs: 100, maxEntries: 0, maxNegativeEntries: 0, now: clock().now });
+    cache.set('a', 1);
+    cache.set('gone', undefined);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('gone')).toBeUndefined();
+    expect(cache.size).toBe(0);
   });
 });

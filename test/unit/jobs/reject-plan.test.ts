@@ -25,7 +25,7 @@ import {
   TRANSACTION_SIZE_BUDGET,
 } from '../../../functions/jobs/reject';
 import { isWriteConflict } from '../../../functions/aws/failures';
-import { transactItems } from '../../../functions/jobs/reject-transaction';
+import { transactItems } from '../../../functions/jobs/review-transaction';
 import type { FileRejection } from '../../../functions/http/reject-request';
 
 const NOW = '2024-03-01T10:00:00.000Z';
@@ -42,6 +42,9 @@ const storedJob = (id: number, overrides: Partial<JobSnapshot> = {}): JobSnapsho
   status: 'CJ_REVIEWING',
   version: 4,
   itemBytes: 300,
+  fileCount: 10,
+  counts: { pending: 10, rejected: 0, accepted: 0 },
+  countsStored: true,
   ...overrides,
 });
 

@@ -1,17 +1,20 @@
 /**
- * The conditional transaction of a rejection plan: every write is guarded by what the plan was decided
- * on, so a concurrent change makes the whole transaction fail (and the use case decide again) instead
- * of being overwritten.
+ * The conditional transaction of a review plan (a rejection or an acceptance): every write is guarded by
+ * what the plan was decided on, so a concurrent change makes the whole transaction fail (and the use case
+ * decide again) instead of being overwritten. The job item's review counts change by `ADD`, so reviews of
+ * different files of one job commute; an acceptance, whose new status depends on the accepted count, also
+ * requires that count as read.
  */
 import { jobKeys } from '../tables';
 import type { FileItem } from './items';
 import type { TransactItem } from './jobs-table';
 import { MAX_PREVIOUS_REVIEWS, REVIEWABLE_STATUSES, type Review } from './model';
 import { unlockedCondition } from './delivery-lock';
-import { type FileChange, type JobSnapshot, REJECTED_JOB_STATUS, type RejectPlan } from './reject';
+import { COUNT_ATTRIBUTES, REVIEW_FILTERS, reviewKey } from './review';
+import type { FileChange, JobChange, JobSnapshot, ReviewPlan } from './review-plan';
 
-/** The file attributes a rejection derives from: if any changed since the read, the write must fail. */
-const GUARDED_FILE_ATTRIBUTES = ['isRejected', 'acceptedByUser', 'reviewDate'] as const;
+/** The file attributes a review derives from: if any changed since the read, the write must fail. */
+const GUARDED_FILE_ATTRIBUTES = ['isRejected', 'acceptedByUser', 'reviewDate', 'reviewKey'] as const;
 
 /** A condition under construction: its clauses (joined with AND) and their placeholders. */
 export interface Condition {
@@ -78,34 +81,39 @@ export const moveToHistory = (condition: Condition, before: FileItem, moved: Rev
 
 const fileUpdate = (tableName: string, change: FileChange, now: string): TransactItem => {
   const condition = unchangedCondition(change.before);
-  const moved = change.before.reviews ?? null;
+  const moved = change.movesReview ? (change.before.reviews ?? null) : null;
+  const { after } = change;
   const sets = [
-    '#isRejected = :true',
-    '#isReviewed = :true',
+    '#isRejected = :isRejected',
+    '#isReviewed = :isReviewed',
+    '#acceptedByUser = :acceptedByUser',
     '#reviewDate = :now',
     '#rejectionReason = :reason',
-    '#reviews = :review',
+    '#reviewKey = :reviewKey',
   ];
-  if (moved !== null) sets.push(moveToHistory(condition, change.before, moved).set);
+  const values: Record<string, unknown> = {
+    ':isRejected': after.isRejected,
+    ':isReviewed': after.isReviewed,
+    ':acceptedByUser': after.acceptedByUser,
+    ':now': after.reviewDate ?? now,
+    ':reason': after.rejectionReason,
+    ':reviewKey': reviewKey(change.before.jobId, change.to),
+  };
+  const names: Record<string, string> = { '#isReviewed': 'isReviewed', '#rejectionReason': 'rejectionReason' };
+  if (change.movesReview) {
+    sets.push('#reviews = :review');
+    names['#reviews'] = 'reviews';
+    values[':review'] = after.reviews;
+    if (moved !== null) sets.push(moveToHistory(condition, change.before, moved).set);
+  }
   return {
     Update: {
       TableName: tableName,
       Key: { pk: change.before.pk, sk: change.before.sk },
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: condition.clauses.join(' AND '),
-      ExpressionAttributeNames: {
-        ...condition.names,
-        '#isReviewed': 'isReviewed',
-        '#rejectionReason': 'rejectionReason',
-        '#reviews': 'reviews',
-      },
-      ExpressionAttributeValues: {
-        ...condition.values,
-        ':true': true,
-        ':now': now,
-        ':reason': change.after.rejectionReason,
-        ':review': change.after.reviews,
-      },
+      ExpressionAttributeNames: { ...condition.names, ...names },
+      ExpressionAttributeValues: { ...condition.values, ...values },
     },
   };
 };
@@ -131,16 +139,55 @@ const reviewableCondition = (now: string) => {
   };
 };
 
-const jobUpdate = (tableName: string, job: JobSnapshot, now: string): TransactItem => {
+/**
+ * The job's write: its new status (when the review changes it), `reviewedDate`, the version plus one and
+ * the review counts — added to (`ADD`) when the item stores them, else written whole under a guard on the
+ * version read (an item from before the counts, counted from its files). Guarded by the job being in
+ * review, and by the accepted count as read when the new status depends on it.
+ */
+const jobUpdate = (tableName: string, change: JobChange, now: string): TransactItem => {
+  const { job } = change;
   const guard = reviewableCondition(now);
+  const clauses = [guard.expression];
+  const names: Record<string, string> = { ...guard.names, '#reviewedDate': 'reviewedDate', '#version': 'version' };
+  const values: Record<string, unknown> = { ...guard.values, ':now': now, ':one': 1 };
+  const sets = [];
+  if (change.status !== undefined) {
+    sets.push('#status = :status');
+    values[':status'] = change.status;
+  }
+  sets.push('#reviewedDate = :now');
+  const adds = ['#version :one'];
+  for (const filter of REVIEW_FILTERS) {
+    const attribute = COUNT_ATTRIBUTES[filter];
+    const delta = change.countChanges[filter];
+    if (job.countsStored && delta === 0) continue;
+    names[`#${attribute}`] = attribute;
+    if (job.countsStored) {
+      values[`:${attribute}`] = delta;
+      adds.push(`#${attribute} :${attribute}`);
+    } else {
+      values[`:${attribute}`] = job.counts[filter] + delta;
+      sets.push(`#${attribute} = :${attribute}`);
+    }
+  }
+  if (!job.countsStored) {
+    clauses.push('#version = :read');
+    values[':read'] = job.version;
+  } else if (change.guardAccepted) {
+    const attribute = COUNT_ATTRIBUTES.accepted;
+    names[`#${attribute}`] = attribute;
+    values[':readAccepted'] = job.counts.accepted;
+    clauses.push(`#${attribute} = :readAccepted`);
+  }
   return {
     Update: {
       TableName: tableName,
       Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
-      UpdateExpression: 'SET #status = :status, #reviewedDate = :now ADD #version :one',
-      ConditionExpression: guard.expression,
-      ExpressionAttributeNames: { ...guard.names, '#reviewedDate': 'reviewedDate', '#version': 'version' },
-      ExpressionAttributeValues: { ...guard.values, ':status': REJECTED_JOB_STATUS, ':now': now, ':one': 1 },
+      UpdateExpression: `SET ${sets.join(', ')} ADD ${adds.join(', ')}`,
+      ConditionExpression: clauses.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
     },
   };
 };
@@ -173,15 +220,19 @@ const fileUnchanged = (tableName: string, item: FileItem): TransactItem => {
 
 /**
  * The items of the one transaction that writes a plan: per changed job, its files (each guarded by
- * what was read) and the job item (review status, `reviewedDate`, version incremented atomically by
- * one, conditioned on the job still being in review); per unchanged job of the request, a check that
+ * what was read) and the job item (status, `reviewedDate`, review counts, version incremented atomically
+ * by one, conditioned on the job still being in review); per unchanged job of the request, a check that
  * it is still in review; per repeated file, a check that it is still as read. Every file of the request
  * is one item and every job one more: at most 50 + 50, within the 100 items a transaction may hold.
  */
-export const transactItems = (tableName: string, plan: RejectPlan, now: string): TransactItem[] => [
-  ...plan.changedJobs.flatMap(({ job, files }) => [
-    ...files.map((change) => fileUpdate(tableName, change, now)),
-    jobUpdate(tableName, job, now),
+export const transactItems = <TResponse>(
+  tableName: string,
+  plan: ReviewPlan<TResponse>,
+  now: string,
+): TransactItem[] => [
+  ...plan.changedJobs.flatMap((change) => [
+    ...change.files.map((file) => fileUpdate(tableName, file, now)),
+    jobUpdate(tableName, change, now),
   ]),
   ...plan.unchangedJobs.map((job) => jobUnchanged(tableName, job, now)),
   ...plan.unchangedFiles.map((item) => fileUnchanged(tableName, item)),

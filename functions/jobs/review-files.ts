@@ -1,0 +1,156 @@
+/**
+ * The customer's review as a use case, shared by `POST /reject` and `POST /accept`: locate each requested
+ * file among the files the caller may change, read the files and their jobs, decide with the action's pure
+ * rules (`reject.ts`, `accept.ts`, through `review-plan.ts`), and write the plan as one conditional
+ * transaction (`review-transaction.ts`), deciding again from a fresh read when a concurrent writer got
+ * there first.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { accountScope, type Principal } from '../auth/principal';
+import { jobKeys } from '../tables';
+import { type FileItem, fromFileItem, jobItemCounts } from './items';
+import { type Item, type ItemKey, JobsTable, type RetryPolicy } from './jobs-table';
+import type { JobStatus } from './model';
+import { RejectContentionError } from './reject';
+import { estimatedItemSize } from './reject-sizes';
+import { countStates, isDeliveredJob, type ReviewCounts, reviewStateOf } from './review';
+import type { ReviewPlan, StoredFile } from './review-plan';
+import { transactItems } from './review-transaction';
+import { mapConcurrently } from '../async';
+
+const LOOKUP_CONCURRENCY = 10;
+
+/** How the use case reaches the world; tests replace the clock, the randomness and the waiting. */
+export interface ReviewFilesOptions {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  /** The jobs table's retry policy (`jobs-table.ts`), for tests. */
+  retry?: Partial<RetryPolicy>;
+  now?: () => Date;
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Decides a review from the stored files (see `planReview`); throws the action's refusal. */
+export type ReviewPlanner<TResponse> = (
+  stored: ReadonlyMap<number, StoredFile>,
+  principal: Pick<Principal, 'role' | 'accountId'>,
+  now: string,
+  ambiguous: ReadonlySet<number>,
+) => ReviewPlan<TResponse>;
+
+/**
+ * The review use case. `review` answers the response body, or throws the action's refusal (nothing
+ * written) or {@link RejectContentionError} (retries exhausted, nothing written).
+ */
+export class ReviewFiles {
+  private readonly table: JobsTable;
+  private readonly now: () => Date;
+
+  public constructor(options: ReviewFilesOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.table = new JobsTable(options.client, options.tableName, {
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.random === undefined ? {} : { random: options.random }),
+      ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+      now: () => this.now().getTime(),
+    });
+  }
+
+  /**
+   * Reviews the files of a validated request on behalf of a caller: the read-check-write runs under the
+   * jobs table's contention policy, whose time budget counts from the start of the request.
+   */
+  public async review<TResponse>(
+    fileIds: readonly number[],
+    plan: ReviewPlanner<TResponse>,
+    principal: Pick<Principal, 'role' | 'accountId'>,
+  ): Promise<TResponse> {
+    const started = this.now().getTime();
+    const locations = await this.locate(fileIds);
+    return this.table.underContention(
+      async () => {
+        const { stored, ambiguous } = await this.read(locations, principal);
+        const now = this.now().toISOString();
+        const decided = plan(stored, principal, now, ambiguous);
+        if (decided.changedJobs.length > 0) {
+          await this.table.transactWrite(transactItems(this.table.tableName, decided, now));
+        }
+        return decided.response;
+      },
+      (attempts, lastConflict) => new RejectContentionError(attempts, lastConflict),
+      started,
+    );
+  }
+
+  /**
+   * Every place each file id lives, from the sparse `byFileId` index: file ids are unique only within a
+   * job, so an id may name files of several jobs (and accounts). The index is eventually consistent: a
+   * file it does not list yet is treated as not found. A file's location never changes, so it is looked
+   * up once per request, not once per attempt.
+   */
+  private async locate(fileIds: readonly number[]): Promise<Map<number, ItemKey[]>> {
+    const found = await mapConcurrently(fileIds, LOOKUP_CONCURRENCY, (fileId) => this.table.locateFile(fileId));
+    return new Map(fileIds.map((fileId, index) => [fileId, found[index] ?? []]));
+  }
+
+  /**
+   * The current state of each file id's file within the caller's accounts, read strongly consistently by
+   * key with its job. A file of an account the caller may not see is never a candidate, so it can be
+   * neither found nor changed; an id naming several files the caller may see is `ambiguous`.
+   */
+  private async read(
+    locations: ReadonlyMap<number, readonly ItemKey[]>,
+    principal: Pick<Principal, 'role' | 'accountId'>,
+  ): Promise<{ stored: Map<number, StoredFile>; ambiguous: Set<number> }> {
+    const candidates = [...locations.values()].flat();
+    const jobPartitions = new Set(candidates.map((key) => key.pk));
+    const keys: ItemKey[] = [...candidates, ...[...jobPartitions].map((pk) => ({ pk, sk: jobKeys.jobSk }))];
+    const items = new Map<string, Item>();
+    for (const item of await this.table.batchGet(keys)) items.set(`${item.pk}\u0000${item.sk}`, item);
+    const scope = accountScope(principal);
+    const counts = await this.legacyCounts(items);
+    const stored = new Map<number, StoredFile>();
+    const ambiguous = new Set<number>();
+    for (const [fileId, places] of locations) {
+      const visible: StoredFile[] = [];
+      for (const location of places) {
+        const fileItem = items.get(`${location.pk}\u0000${location.sk}`);
+        const jobItem = items.get(`${location.pk}\u0000${jobKeys.jobSk}`);
+        if (fileItem?.entity !== 'file' || fileItem.fileId !== fileId || jobItem?.entity !== 'job') continue;
+        if (scope !== undefined && jobItem.accountId !== scope) continue;
+        visible.push({
+          job: {
+            id: jobItem.id as number,
+            accountId: jobItem.accountId as number,
+            status: jobItem.status as JobStatus,
+            version: jobItem.version as number,
+            itemBytes: estimatedItemSize(jobItem),
+            fileCount: jobItem.fileCount as number,
+            counts: jobItemCounts(jobItem) ?? counts.get(jobItem.id as number) ?? countStates([]),
+            countsStored: jobItemCounts(jobItem) !== undefined,
+          },
+          file: fromFileItem(fileItem as unknown as FileItem),
+          item: fileItem as unknown as FileItem,
+        });
+      }
+      if (visible.length > 1) ambiguous.add(fileId);
+      else if (visible.length === 1) stored.set(fileId, visible[0] as StoredFile);
+    }
+    return { stored, ambiguous };
+  }
+
+  /**
+   * The review counts of job items read that were written before they existed, counted from each such
+   * job's files (one consistent Query of its partition); the review's write stores them.
+   */
+  private async legacyCounts(items: ReadonlyMap<string, Item>): Promise<Map<number, ReviewCounts>> {
+    const legacy = [...items.values()].filter((item) => item.entity === 'job' && jobItemCounts(item) === undefined);
+    const counted = await mapConcurrently(legacy, LOOKUP_CONCURRENCY, async (item) => {
+      const stored = await this.table.readJob(item.id as number);
+      const delivered = stored === undefined ? false : isDeliveredJob(stored.job);
+      return countStates((stored?.job.files ?? []).map((file) => reviewStateOf(file, delivered)));
+    });
+    return new Map(legacy.map((item, index) => [item.id as number, counted[index] ?? countStates([])]));
+  }
+}
