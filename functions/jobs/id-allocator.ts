@@ -46,7 +46,7 @@ const COUNTER_NAMES = { '#next': 'next' };
  * and table ({@link idAllocatorFor}); concurrent requests of one container share its block.
  */
 export class IdAllocator {
-  private readonly table: JobsTable;
+  private table: JobsTable;
   private readonly blockSize: number;
   /** The ids reserved and not yet handed out: `[next, end)`. */
   private next = 0;
@@ -57,6 +57,11 @@ export class IdAllocator {
   public constructor(table: JobsTable, options: { blockSize?: number } = {}) {
     this.table = table;
     this.blockSize = Math.max(1, options.blockSize ?? DEFAULT_BLOCK_SIZE);
+  }
+
+  /** Reserves through this gateway from now on (the same table, reached by the current client). */
+  public use(table: JobsTable): void {
+    this.table = table;
   }
 
   /** `count` new ids, increasing; reserves a new block from the counter when this one runs out. */
@@ -102,13 +107,17 @@ export class IdAllocator {
 
 const allocators = new Map<string, IdAllocator>();
 
-/** The container's allocator of a table (its block outlives the request that reserved it). */
+/**
+ * The container's allocator of a table (its block outlives the request that reserved it); it reserves
+ * through the gateway of the latest request, so a client the container replaced is never used again.
+ */
 export const idAllocatorFor = (table: JobsTable): IdAllocator => {
   let allocator = allocators.get(table.tableName);
   if (allocator === undefined) {
     allocator = new IdAllocator(table);
     allocators.set(table.tableName, allocator);
   }
+  allocator.use(table);
   return allocator;
 };
 
