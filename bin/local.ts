@@ -43,7 +43,10 @@ const printDemo = (stack: LocalStack, baseUrl: string): void => {
   }
   out();
   const app = stack.demo.clients.demoApp;
-  out('# The "Demo app" client, for signing users in from a backend with POST /sessions (README, "Signing users in"):');
+  out(
+    '# The "Demo app" client (every account; the "Search-only app" serves the first demo account only), for signing ' +
+      'users in from a backend with POST /sessions (README, "Signing users in"):',
+  );
   out(`CLIENT_TOKEN=${app.clientToken}`);
   out(`CLIENT_SECRET=${app.clientSecret}   # a secret: it stays on the application's server`);
   out();

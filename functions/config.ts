@@ -25,6 +25,8 @@ export interface Config {
   authCacheTtlMs: number;
   /** Time limit of one attempt of a DynamoDB or OpenSearch request, in milliseconds (then retried once or answered 503). */
   dependencyTimeoutMs: number;
+  /** The CloudWatch Logs group audit records go to (AWS); unset locally, where the runtime chooses the sink. */
+  auditLogGroup: string | undefined;
   /**
    * Where the key that signs `GET /jobs/{id}/files` cursors comes from: its text itself (the local stack,
    * from its data directory), or the ARN of the Secrets Manager secret the stack created. Only the read
@@ -93,6 +95,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     opensearchIndex: env.OPENSEARCH_INDEX?.trim() || 'jobs',
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 60_000, 0, 60_000),
     dependencyTimeoutMs: integer(env, 'DEPENDENCY_TIMEOUT_MS', 3_000, 100, 9_000),
+    auditLogGroup: env.AUDIT_LOG_GROUP?.trim() || undefined,
     cursorKey: cursorKeySource(env),
   };
 };

@@ -11,6 +11,7 @@ import type { Construct } from 'constructs';
 import { type ApiFunctionName, apiFunctions, methodsOf, pathsOf, ROUTES, routeFor } from '../functions/http/routes';
 import { authKeys, JOBS_TABLE, jobKeys } from '../functions/tables';
 import { JobsApiAlarms } from './alarms';
+import { AuditLog } from './audit-log';
 import { AuthTable } from './auth-table';
 import { acknowledgeControlTowerFindings } from './control-tower';
 import { JobsApiDashboard } from './dashboard';
@@ -93,6 +94,7 @@ const dynamodb = (...actions: string[]): string[] => actions.map((action) => `dy
 export class JobsApiStack extends Stack {
   public readonly jobsTable: JobsTable;
   public readonly authTable: AuthTable;
+  public readonly auditLog: AuditLog;
   public readonly searchDomain: SearchDomain;
   /** Creates the search index and its alias at deploy time, before the API serves. */
   public readonly searchIndexSetup: SearchIndexSetup;
@@ -128,6 +130,8 @@ export class JobsApiStack extends Stack {
       retain: config.retainSearchDomain,
     });
 
+    this.auditLog = new AuditLog(this, 'AuditLog', { retentionDays: config.auditRetentionDays });
+
     const environment = {
       JOBS_TABLE: this.jobsTable.table.tableName,
       AUTH_TABLE: this.authTable.table.tableName,
@@ -144,6 +148,8 @@ export class JobsApiStack extends Stack {
     /** Settings only some functions need. */
     const ownEnvironment: Partial<Record<FunctionName, Record<string, string>>> = {
       JobsRead: { CURSOR_KEY_SECRET_ARN: this.cursorKey.secretArn },
+      // Only the sessions function writes audit records.
+      Sessions: { AUDIT_LOG_GROUP: this.auditLog.logGroup.logGroupName },
     };
     const functions: Partial<Record<FunctionName, HandlerFunction>> = {};
     for (const endpoint of API_FUNCTIONS) {
@@ -174,6 +180,7 @@ export class JobsApiStack extends Stack {
     this.operatorPolicy = new OperatorPolicy(this, 'OperatorPolicy', {
       jobsTable: this.jobsTable.table,
       authTable: this.authTable.table,
+      auditLogGroup: this.auditLog.logGroup,
       domain: this.searchDomain.domain,
       indexName: SEARCH_INDEX_NAME,
     });
@@ -284,6 +291,8 @@ export class JobsApiStack extends Stack {
     // only: the one function that writes the auth table.
     allow(Sessions, dynamodb('GetItem'), [auth], [clientPrefix, secretPrefix, sessionPrefix]);
     allow(Sessions, dynamodb('PutItem', 'DeleteItem'), [auth], [sessionPrefix]);
+    // ... and writes the audit records of what it opened, ended and refused to the audit log group.
+    this.auditLog.grantWrite(Sessions.role);
 
     // Search sends one request: POST /{alias}/_search.
     this.searchDomain.grantPaths(Search.role, ['es:ESHttpPost'], [`${SEARCH_INDEX_NAME}/_search`]);
@@ -338,6 +347,11 @@ export class JobsApiStack extends Stack {
       STACK_OUTPUTS.operatorPolicyArn,
       this.operatorPolicy.policy.managedPolicyArn,
       'Attach to whoever runs npm run cli -- … --stack',
+    );
+    output(
+      STACK_OUTPUTS.auditLogGroup,
+      this.auditLog.logGroup.logGroupName,
+      'Audit records of clients, secrets and sessions (kept when the stack is deleted)',
     );
     output(
       STACK_OUTPUTS.deadLetterQueueUrl,

@@ -10,6 +10,7 @@
 import { type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IDomain } from 'aws-cdk-lib/aws-opensearchservice';
 import { Construct } from 'constructs';
 import { AUTH_TABLE } from '../functions/tables';
@@ -17,6 +18,8 @@ import { AUTH_TABLE } from '../functions/tables';
 export interface OperatorPolicyProps {
   jobsTable: ITableV2;
   authTable: ITableV2;
+  /** The audit log group the credential commands write their records to. */
+  auditLogGroup: ILogGroup;
   domain: IDomain;
   /** The alias the functions and the commands address (`jobs`); rebuilds create `<alias>-v<n>` beside it. */
   indexName: string;
@@ -52,18 +55,38 @@ export class OperatorPolicy extends Construct {
       },
       {
         purpose:
-          'create-client and create-session (and seed-demo) write clients, secrets and sessions; a session opened ' +
-          'by client token reads its client; disable-client, enable-client and rotate-secret update a client or ' +
-          'its secrets; revoke-secret and revoke-session delete one.',
+          'create-client (client and first secret in one transaction) and create-session (and seed-demo) write ' +
+          'clients, secrets and sessions; every command on a client by id reads its item; disable-client, ' +
+          'enable-client, rotate-secret, revoke-secret and revoke-session --all update the client item (its ' +
+          'secrets, revoked secrets and session generation); revoke-secret and revoke-session delete items.',
         actions: dynamodb('GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'),
         resources: [auth],
       },
       {
         purpose:
-          'create-session --client-id, disable-client, enable-client, rotate-secret, revoke-secret, list-sessions ' +
-          "and revoke-session find a client's own items (client, secrets, sessions) by its id, never by a Scan.",
+          'create-session --client-id, disable-client, enable-client, rotate-secret, revoke-secret, list-sessions, ' +
+          "list-clients and revoke-session find a client's own items (client, secrets, sessions) by its id.",
         actions: dynamodb('Query'),
         resources: [`${auth}/index/${AUTH_TABLE.globalSecondaryIndexes[0].indexName}`],
+      },
+      {
+        purpose: 'list-clients lists every client (clients have no index of their own).',
+        actions: dynamodb('Scan'),
+        resources: [auth],
+      },
+      {
+        purpose:
+          'Every command that creates, changes or ends a client, secret or session (and seed-demo) writes one ' +
+          'audit record to the audit log group, in a log stream of its own.',
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [props.auditLogGroup.logGroupArn],
+      },
+      {
+        purpose:
+          'The same commands name the operator in their audit records by the AWS identity the CLI acts as ' +
+          '(STS GetCallerIdentity, which IAM authorizes on no resource).',
+        actions: ['sts:GetCallerIdentity'],
+        resources: ['*'],
       },
       {
         purpose:
@@ -143,6 +166,12 @@ export class OperatorPolicy extends Construct {
       .flatMap((grant) => grant.resources)
       .filter((resource) => resource.startsWith(`${domain}/`) && resource.includes('*'))
       .map((resource) => `${domainArn}${resource.slice(domain.length)}`);
+    Validations.of(this.policy).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'sts:GetCallerIdentity, the only action on "*", supports no resource-level permission: IAM authorizes it ' +
+        'on "*" alone. The credential commands call it to name the operator in their audit records.',
+    });
     Validations.of(this.policy).acknowledge(
       ...prefixed.map((resource) => ({
         id: `AwsSolutions-IAM5[Resource::${resource}]`,

@@ -1,9 +1,14 @@
 /**
  * Per-client limits in front of the API: an AWS WAF web ACL with rate-based rules, one per source
- * address and one per client token, each optional, and, whenever the web ACL exists, one for
- * `POST /sessions` per client token (a backend signing its users in, or someone trying secrets). The stage throttle alone is shared by everyone, so
- * one noisy caller (or a flood of requests with made-up tokens, which count against it too) can use it
- * up for all; these rules stop such a caller before API Gateway, its throttle or a function see it.
+ * address and one per client token and source address, each optional, and, whenever the web ACL exists, one
+ * for `POST /sessions` per client token and source address (a backend signing its users in, or someone
+ * trying secrets). The stage throttle alone is shared by everyone, so one noisy caller (or a flood of
+ * requests with made-up tokens, which count against it too) can use it up for all; these rules stop such a
+ * caller before API Gateway, its throttle or a function see it.
+ *
+ * The client token may ship inside a public app, so nothing is counted per token alone: anyone who extracted
+ * it could then spend the real application's allowance and have WAF block the application itself. Counted per
+ * token *and* address (WAF custom aggregation keys), a flood blocks only the address it comes from.
  *
  * A blocked request gets no WAF custom response: WAF then hands it to API Gateway's `WAF_FILTERED`
  * gateway response, which answers with the contract's error body and API Gateway's request id (see
@@ -26,9 +31,9 @@ export interface ApiRateLimitsProps {
   stageArn: string;
   /** Requests a minute per source address; `undefined` adds no such rule. */
   ipRateLimit: number | undefined;
-  /** Requests a minute per client token; `undefined` adds no such rule. */
+  /** Requests a minute per client token and source address; `undefined` adds no such rule. */
   clientRateLimit: number | undefined;
-  /** `POST /sessions` requests a minute per client token. */
+  /** `POST /sessions` requests a minute per client token and source address. */
   sessionRateLimit: number;
 }
 
@@ -37,6 +42,12 @@ const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => (
   cloudWatchMetricsEnabled: true,
   sampledRequestsEnabled: false,
 });
+
+/** WAF's aggregation keys of the per-client rules: the client token and the request's source address. */
+const CLIENT_AND_ADDRESS_KEYS: CfnWebACL.RateBasedStatementCustomKeyProperty[] = [
+  { header: { name: CLIENT_TOKEN_HEADER, textTransformations: [{ priority: 0, type: 'NONE' }] } },
+  { ip: {} },
+];
 
 /** A byte match of a request part against a string, untransformed. */
 const matchOn = (
@@ -79,16 +90,16 @@ export class ApiRateLimits extends Construct {
     }
     if (props.clientRateLimit !== undefined) {
       // A request without the header is not counted by this rule (the per-address rule still counts it).
-      rateRule('PerClientToken', props.clientRateLimit, {
+      rateRule('PerClientTokenAndAddress', props.clientRateLimit, {
         aggregateKeyType: 'CUSTOM_KEYS',
-        customKeys: [{ header: { name: CLIENT_TOKEN_HEADER, textTransformations: [{ priority: 0, type: 'NONE' }] } }],
+        customKeys: CLIENT_AND_ADDRESS_KEYS,
       });
     }
     // Counted apart from the other requests: signing users in may not crowd out their searches, nor the
-    // reverse, and guessing secrets for a client token stops at this many tries a minute.
-    rateRule('SessionsPerClientToken', props.sessionRateLimit, {
+    // reverse, and guessing secrets for a client token stops at this many tries a minute from one address.
+    rateRule('SessionsPerClientTokenAndAddress', props.sessionRateLimit, {
       aggregateKeyType: 'CUSTOM_KEYS',
-      customKeys: [{ header: { name: CLIENT_TOKEN_HEADER, textTransformations: [{ priority: 0, type: 'NONE' }] } }],
+      customKeys: CLIENT_AND_ADDRESS_KEYS,
       scopeDownStatement: {
         andStatement: {
           statements: [

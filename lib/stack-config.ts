@@ -18,6 +18,11 @@ export interface JobsApiConfig {
   searchVolumeSizeGiB: number;
   /** Retention of log groups (functions, API access logs, domain logs) and of dead letters, in days. */
   retentionDays: number;
+  /**
+   * Retention of the audit log group (clients, secrets and sessions issued, ended and refused), in days. The
+   * group is kept when the stack is deleted, whatever this says.
+   */
+  auditRetentionDays: number;
   /** Whether the tables have deletion protection and are retained when the stack is deleted. */
   deletionProtection: boolean;
   /**
@@ -64,6 +69,7 @@ export const DEFAULT_CONFIG: JobsApiConfig = {
   searchZoneCount: 3,
   searchVolumeSizeGiB: 20,
   retentionDays: 90,
+  auditRetentionDays: 400,
   deletionProtection: true,
   retainSearchDomain: false,
   throttleRateLimit: 100,
@@ -85,6 +91,7 @@ export const CONTEXT_KEYS = {
   searchZoneCount: 'searchZoneCount',
   searchVolumeSizeGiB: 'searchVolumeSizeGiB',
   retentionDays: 'retentionDays',
+  auditRetentionDays: 'auditRetentionDays',
   deletionProtection: 'deletionProtection',
   retainSearchDomain: 'retainSearchDomain',
   throttleRateLimit: 'throttleRateLimit',
@@ -187,6 +194,14 @@ export const readStackConfig = (read: ContextReader): JobsApiConfig => {
   if (!(LOG_RETENTION_DAYS as readonly number[]).includes(retentionDays)) {
     throw new StackConfigError(CONTEXT_KEYS.retentionDays, `one of ${LOG_RETENTION_DAYS.join(', ')}`, retentionDays);
   }
+  const auditRetentionDays = integer(read, CONTEXT_KEYS.auditRetentionDays, 1, 3653, DEFAULT_CONFIG.auditRetentionDays);
+  if (!(LOG_RETENTION_DAYS as readonly number[]).includes(auditRetentionDays)) {
+    throw new StackConfigError(
+      CONTEXT_KEYS.auditRetentionDays,
+      `one of ${LOG_RETENTION_DAYS.join(', ')}`,
+      auditRetentionDays,
+    );
+  }
   const throttleRateLimit = integer(read, CONTEXT_KEYS.throttleRateLimit, 1, 10_000, DEFAULT_CONFIG.throttleRateLimit);
   const throttleBurstLimit = integer(
     read,
@@ -217,6 +232,7 @@ export const readStackConfig = (read: ContextReader): JobsApiConfig => {
     searchZoneCount: zoneCount,
     searchVolumeSizeGiB: integer(read, CONTEXT_KEYS.searchVolumeSizeGiB, 10, 3_072, DEFAULT_CONFIG.searchVolumeSizeGiB),
     retentionDays,
+    auditRetentionDays,
     deletionProtection: flag(read, CONTEXT_KEYS.deletionProtection, DEFAULT_CONFIG.deletionProtection),
     retainSearchDomain: flag(read, CONTEXT_KEYS.retainSearchDomain, DEFAULT_CONFIG.retainSearchDomain),
     throttleRateLimit,

@@ -21,6 +21,8 @@ export const STACK_OUTPUTS = {
   operatorPolicyArn: 'OperatorPolicyArn',
   /** The SQS queue that holds stream records the indexer gave up on. */
   deadLetterQueueUrl: 'IndexerDeadLetterQueueUrl',
+  /** The CloudWatch Logs group of the audit records (kept when the stack is deleted). */
+  auditLogGroup: 'AuditLogGroupName',
   /** The stack's CloudWatch dashboard in the console. */
   dashboardUrl: 'DashboardUrl',
   /** The ARN of the secret that signs file-page cursors (`CURSOR_KEY_SECRET_ARN` of the read function). */

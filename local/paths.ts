@@ -51,6 +51,8 @@ export interface DataPaths {
   demoTokens: string | undefined;
   /** The stream poller's per-shard checkpoints, so a restart resumes where it stopped. */
   streamCheckpoints: string | undefined;
+  /** The audit records of credentials (`npm start`'s sessions endpoints and the CLI), one JSON object per line. */
+  auditLog: string | undefined;
   /** The key that signs file-page cursors (the deployed stack's Secrets Manager secret). */
   cursorKey: string | undefined;
 }
@@ -66,6 +68,7 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
       deadLetters: undefined,
       demoTokens: undefined,
       streamCheckpoints: undefined,
+      auditLog: undefined,
       cursorKey: undefined,
     };
   }
@@ -78,6 +81,7 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
     deadLetters: join(root, 'dead-letters.ndjson'),
     demoTokens: join(root, 'demo-tokens.json'),
     streamCheckpoints: join(root, 'stream-checkpoints.json'),
+    auditLog: join(root, 'audit.ndjson'),
     cursorKey: join(root, 'cursor-key'),
   };
 };

@@ -1,43 +1,48 @@
 /**
  * What operators do to clients, secrets and sessions they know by id, never by token (the CLI): disable or
- * enable a client, rotate or revoke its secrets, list and revoke its sessions. Everything is found through
- * the auth table's sparse `byClient` index (`functions/tables.ts`), one Query per listing, never a Scan, and
- * changed by the item's own key under a condition that it still belongs to the client. Every change writes
- * one audit line; a listing never returns a token or a hash.
+ * enable a client, rotate or revoke its secrets, list and revoke its sessions. A client's items are found
+ * through the auth table's sparse `byClient` index (`functions/tables.ts`), one Query per listing, never a
+ * Scan, and changed by the item's own key under a condition that it still belongs to the client.
+ *
+ * The index lags its table, so nothing that must be exact is taken from it: the client item itself is read
+ * consistently, it keeps its secrets' ids and ends, and it carries what ends sessions the index may not show
+ * yet — the session generation (`disable-client`, `revoke-session --all`) and the revoked secrets (every
+ * session records the secret that opened it). The index only finds the items to delete, so the table stays
+ * tidy and the command can say how many it ended. Every change writes one audit record; a listing never
+ * returns a token or a hash.
  */
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
+  GetCommand,
   type NativeAttributeValue,
   QueryCommand,
+  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { AUTH_TABLE, byClientEntries } from '../tables';
-import { type AuditSink, type AuditSource, noAudit } from './audit';
-import { asClient, asSecret, asSession, type ClientRecord, isLive, type SessionRecord } from './records';
-import { AuthStore, type IssuedSecret } from './store';
+import { type AuditEntry, type AuditSink, type AuditSource, auditRecord, noAudit } from './audit';
+import {
+  asClient,
+  asSecret,
+  asSession,
+  type ClientRecord,
+  endedByClient,
+  isLive,
+  type SecretEntry,
+  type SessionRecord,
+} from './records';
+import { type ClientSummary, listClients } from './client-listing';
+import { ClientNotFoundError, SecretNotFoundError } from './errors';
+import { type IssuedSecret, newSecret } from './secrets';
+
+export { ClientNotFoundError, SecretNotFoundError } from './errors';
 
 /** The index operators find a client's items by. */
 export const BY_CLIENT_INDEX = AUTH_TABLE.globalSecondaryIndexes[0].indexName;
 
 /** How long the previous secrets keep working after a rotation, by default: 24 hours. */
 export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 60 * 60;
-
-/** No client has this id. */
-export class ClientNotFoundError extends Error {
-  public constructor(clientId: string) {
-    super(`No client has the id ${clientId}`);
-    this.name = 'ClientNotFoundError';
-  }
-}
-
-/** The client has no secret of this id. */
-export class SecretNotFoundError extends Error {
-  public constructor(secretId: string) {
-    super(`The client has no secret with the id ${secretId}`);
-    this.name = 'SecretNotFoundError';
-  }
-}
 
 export interface AuthAdministrationOptions {
   timeoutMs?: number;
@@ -51,7 +56,18 @@ export interface FoundClient {
   client: ClientRecord;
 }
 
+/** Which sessions of a client to revoke: one by id, every one of a user, or all of them. */
+export type SessionSelection = { sessionId: string } | { userId: string } | { all: true };
+
 type Item = Record<string, NativeAttributeValue>;
+
+interface FoundSession {
+  item: Item;
+  session: SessionRecord;
+}
+
+const isConditionFailure = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /** Operators' view of the auth table. */
 export class AuthAdministration {
@@ -59,14 +75,12 @@ export class AuthAdministration {
   readonly #tableName: string;
   readonly #options: AuthAdministrationOptions;
   readonly #audit: AuditSink;
-  readonly #store: AuthStore;
 
   public constructor(client: DynamoDBDocumentClient, tableName: string, options: AuthAdministrationOptions = {}) {
     this.#client = client;
     this.#tableName = tableName;
     this.#options = options;
     this.#audit = options.audit ?? noAudit;
-    this.#store = new AuthStore(client, tableName, options);
   }
 
   #sendOptions(): { abortSignal?: AbortSignal } {
@@ -74,8 +88,12 @@ export class AuthAdministration {
     return timeoutMs === undefined ? {} : { abortSignal: AbortSignal.timeout(timeoutMs) };
   }
 
-  #nowMs(): number {
-    return (this.#options.now?.() ?? new Date()).getTime();
+  #now(): Date {
+    return this.#options.now?.() ?? new Date();
+  }
+
+  async #record(entry: AuditEntry, source: AuditSource): Promise<void> {
+    await this.#audit(auditRecord(entry, source, this.#now()));
   }
 
   /** Every item of a client whose index entry is `entry` (exactly) or begins with `prefix`. */
@@ -102,122 +120,250 @@ export class AuthAdministration {
     return items;
   }
 
-  /** The client of an id, with its item's key. @throws {@link ClientNotFoundError} */
-  public async findClient(clientId: string): Promise<FoundClient> {
-    const [item] = await this.#query(clientId, { entry: byClientEntries.client });
-    const client = asClient(item);
-    if (item === undefined || client === undefined) throw new ClientNotFoundError(clientId);
-    return { pk: String(item.pk), client };
+  async #update(pk: unknown, clientId: string, expression: Omit<UpdateParts, 'clientId'>): Promise<void> {
+    await this.#client.send(new UpdateCommand(this.#updateInput(pk, { ...expression, clientId })), this.#sendOptions());
   }
 
-  /** Enables or disables a client; its sessions and secrets stay as they are. */
-  public async setClientEnabled(clientId: string, enabled: boolean, source: AuditSource): Promise<void> {
-    const { pk } = await this.findClient(clientId);
-    await this.#client.send(
-      new UpdateCommand({
-        TableName: this.#tableName,
-        Key: { pk },
-        UpdateExpression: 'SET enabled = :enabled',
-        ConditionExpression: 'clientId = :clientId',
-        ExpressionAttributeValues: { ':enabled': enabled, ':clientId': clientId },
-      }),
+  #updateInput(pk: unknown, parts: UpdateParts) {
+    return {
+      TableName: this.#tableName,
+      Key: { pk },
+      UpdateExpression: parts.update,
+      ConditionExpression: ['clientId = :clientId', ...(parts.condition === undefined ? [] : [parts.condition])].join(
+        ' AND ',
+      ),
+      ...(parts.names === undefined ? {} : { ExpressionAttributeNames: parts.names }),
+      ExpressionAttributeValues: { ':clientId': parts.clientId, ...parts.values },
+    };
+  }
+
+  /**
+   * The client of an id, read consistently from its own item (the index only gives its key).
+   *
+   * @throws {@link ClientNotFoundError}
+   */
+  public async findClient(clientId: string): Promise<FoundClient> {
+    const [entry] = await this.#query(clientId, { entry: byClientEntries.client });
+    if (entry === undefined) throw new ClientNotFoundError(clientId);
+    const { Item } = await this.#client.send(
+      new GetCommand({ TableName: this.#tableName, Key: { pk: entry.pk }, ConsistentRead: true }),
       this.#sendOptions(),
     );
-    this.#audit({ action: enabled ? 'client.enabled' : 'client.disabled', clientId, source });
+    const client = asClient(Item);
+    if (client === undefined || client.clientId !== clientId) throw new ClientNotFoundError(clientId);
+    return { pk: String(entry.pk), client };
+  }
+
+  /**
+   * Enables or disables a client. Disabling also ends every session of the client for good: its session
+   * generation moves on (so enabling it again brings none back, nor one the index has not shown yet), and
+   * the sessions the index shows are deleted.
+   */
+  public async setClientEnabled(clientId: string, enabled: boolean, source: AuditSource): Promise<void> {
+    const { pk } = await this.findClient(clientId);
+    if (enabled) {
+      await this.#update(pk, clientId, { update: 'SET enabled = :enabled', values: { ':enabled': true } });
+      await this.#record({ action: 'client.enabled', clientId }, source);
+      return;
+    }
+    await this.#update(pk, clientId, {
+      update: 'SET enabled = :enabled ADD sessionGeneration :one',
+      values: { ':enabled': false, ':one': 1 },
+    });
+    await this.#record({ action: 'client.disabled', clientId }, source);
+    await this.#endSessions(clientId, await this.#liveSessions(clientId), 'client.disabled', source);
+  }
+
+  /** The client's secrets as the client item knows them; for a client stored before, as their items say. */
+  public async secretsOf(found: FoundClient): Promise<Record<string, SecretEntry>> {
+    if (found.client.secrets !== undefined) return { ...found.client.secrets };
+    const entries: Record<string, SecretEntry> = {};
+    for (const item of await this.#query(found.client.clientId, { prefix: byClientEntries.secretPrefix })) {
+      const secret = asSecret(item);
+      if (secret === undefined || found.client.revokedSecretIds.includes(secret.secretId)) continue;
+      entries[secret.secretId] = {
+        key: String(item.pk),
+        createdAt: secret.createdAt,
+        ...(secret.expiresAt === undefined ? {} : { expiresAt: secret.expiresAt }),
+      };
+    }
+    return entries;
   }
 
   /**
    * Issues a new secret and gives every other working secret of the client an end `overlapSeconds` from
-   * now (one that ends sooner keeps its end), so the application can switch without an outage.
+   * now (one that ends sooner keeps its end), so the application can switch without an outage. The client
+   * item is written in the same transaction as the new secret, and says which secrets there are.
    */
   public async rotateSecret(clientId: string, overlapSeconds: number, source: AuditSource): Promise<IssuedSecret> {
-    await this.findClient(clientId);
-    const previous = await this.#query(clientId, { prefix: byClientEntries.secretPrefix });
-    const issued = await this.#store.issueSecret(clientId, source);
-    const endMs = this.#nowMs() + overlapSeconds * 1000;
+    const found = await this.findClient(clientId);
+    const now = this.#now();
+    const endMs = now.getTime() + overlapSeconds * 1000;
     const expiresAt = new Date(endMs).toISOString();
-    for (const item of previous) {
-      const secret = asSecret(item);
-      if (secret === undefined || !isLive(secret.expiresAt, this.#nowMs())) continue;
-      if (secret.expiresAt !== undefined && Date.parse(secret.expiresAt) <= endMs) continue;
-      await this.#client.send(
-        new UpdateCommand({
-          TableName: this.#tableName,
-          Key: { pk: item.pk },
-          UpdateExpression: 'SET expiresAt = :expiresAt, #ttl = :ttl',
-          ConditionExpression: 'clientId = :clientId',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: {
-            ':expiresAt': expiresAt,
-            ':ttl': Math.ceil(endMs / 1000),
-            ':clientId': clientId,
-          },
-        }),
-        this.#sendOptions(),
-      );
-      this.#audit({ action: 'secret.revoked', clientId, secretId: secret.secretId, expiresAt, source });
+    const previous = await this.secretsOf(found);
+    const next: Record<string, SecretEntry> = {};
+    const ending: [string, SecretEntry][] = [];
+    for (const [secretId, entry] of Object.entries(previous)) {
+      if (!isLive(entry.expiresAt, now.getTime())) continue;
+      if (entry.expiresAt !== undefined && Date.parse(entry.expiresAt) <= endMs) {
+        next[secretId] = entry;
+        continue;
+      }
+      next[secretId] = { ...entry, expiresAt };
+      ending.push([secretId, entry]);
     }
-    return issued;
+    const issued = newSecret(clientId, now);
+    next[issued.secretId] = issued.entry;
+    const legacy = found.client.secrets === undefined;
+    await this.#client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: this.#tableName, Item: issued.item, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Update: this.#updateInput(found.pk, {
+              clientId,
+              update: 'SET secrets = :secrets',
+              // Written over what was read: a rotation racing this one makes one of them fail, never lose a secret.
+              condition: legacy ? 'attribute_not_exists(secrets)' : 'secrets = :previous',
+              values: { ':secrets': next, ...(legacy ? {} : { ':previous': found.client.secrets }) },
+            }),
+          },
+        ],
+      }),
+      this.#sendOptions(),
+    );
+    await this.#record({ action: 'secret.issued', clientId, secretId: issued.secretId }, source);
+    for (const [secretId, entry] of ending) {
+      // The item's own end only lets TTL delete it; the client item already says when it stops working.
+      await this.#client
+        .send(
+          new UpdateCommand(
+            this.#updateInput(entry.key, {
+              clientId,
+              update: 'SET expiresAt = :expiresAt, #ttl = :ttl',
+              names: { '#ttl': 'ttl' },
+              values: { ':expiresAt': expiresAt, ':ttl': Math.ceil(endMs / 1000) },
+            }),
+          ),
+          this.#sendOptions(),
+        )
+        .catch((error: unknown) => {
+          if (!isConditionFailure(error)) throw error;
+        });
+      await this.#record({ action: 'secret.revoked', clientId, secretId, expiresAt }, source);
+    }
+    return { secretId: issued.secretId, secret: issued.secret };
   }
 
-  /** Ends one secret of a client now. @throws {@link SecretNotFoundError} */
+  /**
+   * Ends one secret of a client now, and every session it opened: the client item records the secret as
+   * revoked in the same transaction that deletes the secret, so a session the index has not shown yet ends
+   * too. @throws {@link SecretNotFoundError}
+   */
   public async revokeSecret(clientId: string, secretId: string, source: AuditSource): Promise<void> {
-    const [item] = await this.#query(clientId, { entry: byClientEntries.secret(secretId) });
-    if (item === undefined || asSecret(item) === undefined) throw new SecretNotFoundError(secretId);
-    await this.#deleteOwned(item, clientId);
-    this.#audit({ action: 'secret.revoked', clientId, secretId, source });
+    const found = await this.findClient(clientId);
+    const entry = (await this.secretsOf(found))[secretId];
+    if (entry === undefined) throw new SecretNotFoundError(secretId);
+    const legacy = found.client.secrets === undefined;
+    await this.#client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: this.#updateInput(found.pk, {
+              clientId,
+              update: legacy ? 'ADD revokedSecretIds :ids' : 'REMOVE secrets.#secretId ADD revokedSecretIds :ids',
+              ...(legacy ? {} : { names: { '#secretId': secretId }, condition: 'attribute_exists(secrets.#secretId)' }),
+              values: { ':ids': new Set([secretId]) },
+            }),
+          },
+          { Delete: { TableName: this.#tableName, Key: { pk: entry.key } } },
+        ],
+      }),
+      this.#sendOptions(),
+    );
+    await this.#record({ action: 'secret.revoked', clientId, secretId }, source);
+    const opened = (await this.#liveSessions(clientId)).filter(({ session }) => session.secretId === secretId);
+    await this.#endSessions(clientId, opened, 'secret', source);
+  }
+
+  /** Every client, oldest first, with the ids and ends of its live secrets (`list-clients`). */
+  public listClients(): Promise<ClientSummary[]> {
+    return listClients(this.#client, this.#tableName, this);
   }
 
   /** The client's live sessions, or one user's (ids, user, account, role, created, expires; never a token). */
   public async listSessions(clientId: string, userId?: string): Promise<SessionRecord[]> {
-    return (await this.#liveSessionItems(clientId, userId)).map(({ session }) => session);
+    const { client } = await this.findClient(clientId);
+    return (await this.#liveSessions(clientId, userId))
+      .filter(({ session }) => !endedByClient(session, client))
+      .map(({ session }) => session);
   }
 
   /**
-   * Revokes one session of a client by its id, or every session of one of its users; returns how many were
-   * revoked. The containers that cached a revoked session stop accepting it within 60 s.
+   * Revokes one session of a client by its id, every session of one of its users, or all of them; returns
+   * how many live sessions were revoked. `all` moves the client's session generation on first, so a session
+   * the index has not shown yet ends too (it is not counted). The containers that cached a revoked session
+   * stop accepting it within 60 s.
    */
-  public async revokeSessions(
-    clientId: string,
-    which: { sessionId: string } | { userId: string },
-    source: AuditSource,
-  ): Promise<number> {
-    const found = await this.#liveSessionItems(clientId, 'userId' in which ? which.userId : undefined);
-    const targets = 'sessionId' in which ? found.filter(({ session }) => session.sessionId === which.sessionId) : found;
-    let revoked = 0;
-    for (const { item, session } of targets) {
-      if (!(await this.#deleteOwned(item, clientId))) continue;
-      revoked += 1;
-      const { sessionId, userId, accountId, role, expiresAt } = session;
-      this.#audit({ action: 'session.revoked', clientId, sessionId, userId, accountId, role, expiresAt, source });
+  public async revokeSessions(clientId: string, which: SessionSelection, source: AuditSource): Promise<number> {
+    const { pk, client } = await this.findClient(clientId);
+    if ('all' in which) {
+      await this.#update(pk, clientId, { update: 'ADD sessionGeneration :one', values: { ':one': 1 } });
+      return this.#endSessions(clientId, await this.#liveSessions(clientId), 'all', source);
     }
-    return revoked;
+    const found = (await this.#liveSessions(clientId, 'userId' in which ? which.userId : undefined)).filter(
+      ({ session }) => !endedByClient(session, client),
+    );
+    const targets = 'sessionId' in which ? found.filter(({ session }) => session.sessionId === which.sessionId) : found;
+    return this.#endSessions(clientId, targets, 'sessionId' in which ? 'session' : 'user', source);
   }
 
-  async #liveSessionItems(clientId: string, userId?: string): Promise<{ item: Item; session: SessionRecord }[]> {
-    const now = this.#nowMs();
+  async #liveSessions(clientId: string, userId?: string): Promise<FoundSession[]> {
+    const now = this.#now().getTime();
     return (await this.#query(clientId, { prefix: byClientEntries.sessionPrefix(userId) }))
       .map((item) => ({ item, session: asSession(item) }))
-      .filter((found): found is { item: Item; session: SessionRecord } => found.session !== undefined)
+      .filter((found): found is FoundSession => found.session !== undefined)
       .filter(({ session }) => isLive(session.expiresAt, now));
   }
 
-  /** Deletes an item found through the index if it still belongs to the client; whether it did. */
-  async #deleteOwned(item: Item, clientId: string): Promise<boolean> {
-    try {
-      await this.#client.send(
-        new DeleteCommand({
-          TableName: this.#tableName,
-          Key: { pk: item.pk },
-          ConditionExpression: 'clientId = :clientId',
-          ExpressionAttributeValues: { ':clientId': clientId },
-        }),
-        this.#sendOptions(),
+  /** Deletes sessions found through the index that still belong to the client; how many it did. */
+  async #endSessions(
+    clientId: string,
+    sessions: readonly FoundSession[],
+    cause: NonNullable<AuditEntry['cause']>,
+    source: AuditSource,
+  ): Promise<number> {
+    let ended = 0;
+    for (const { item, session } of sessions) {
+      try {
+        await this.#client.send(
+          new DeleteCommand({
+            TableName: this.#tableName,
+            Key: { pk: item.pk },
+            ConditionExpression: 'clientId = :clientId',
+            ExpressionAttributeValues: { ':clientId': clientId },
+          }),
+          this.#sendOptions(),
+        );
+      } catch (error) {
+        if (isConditionFailure(error)) continue;
+        throw error;
+      }
+      ended += 1;
+      const { sessionId, userId, accountId, role, expiresAt } = session;
+      await this.#record(
+        { action: 'session.revoked', clientId, sessionId, userId, accountId, role, expiresAt, cause },
+        source,
       );
-      return true;
-    } catch (error) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
-      throw error;
     }
+    return ended;
   }
+}
+
+interface UpdateParts {
+  clientId: string;
+  update: string;
+  condition?: string;
+  names?: Record<string, string>;
+  values: Record<string, NativeAttributeValue>;
 }

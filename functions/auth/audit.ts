@@ -1,29 +1,48 @@
 /**
- * The audit trail of credentials (docs/contract.md §2a): one structured line per session opened, ended or
- * revoked, client disabled or enabled, and secret issued or revoked. A line carries ids, the role and the
- * expiry, and where the change came from (the API request's id and source IP, or the CLI), never a token,
- * a secret or a hash: {@link AuditEntry} has no field that could hold one.
+ * The audit trail of credentials (docs/contract.md §2a): one structured record per client created, session
+ * opened, ended or revoked, client disabled or enabled, secret issued or revoked, and per refused
+ * `POST /sessions`. A record carries ids, the role, the account, the expiry, and who acted — the API caller's
+ * address, or the operator (the AWS caller ARN under `--stack`, the OS user locally) — never a token, a
+ * secret or a hash: {@link AuditEntry} has no field that could hold one.
+ *
+ * Where records go is the sink's business ({@link AuditSink}): in AWS a log group of their own that outlives
+ * the stack (`functions/auth/cloudwatch-audit.ts`), locally `$DATA_DIR/audit.ndjson` (`local/`).
  */
-import { logger } from '../observability';
-import type { Role } from './principal';
+import { userInfo } from 'node:os';
+import type { ClientAccounts } from './records';
+import type { Grant, Role } from './principal';
 
 /** What happened. */
 export type AuditAction =
-  | 'session.opened'
-  | 'session.ended'
-  | 'session.revoked'
+  | 'client.created'
   | 'client.disabled'
   | 'client.enabled'
   | 'secret.issued'
-  | 'secret.revoked';
+  | 'secret.revoked'
+  | 'session.opened'
+  | 'session.ended'
+  | 'session.revoked'
+  | 'session.refused';
 
-/** Where a change came from: an API request, or an operator's CLI. */
-export type AuditSource = { via: 'api'; requestId: string; sourceIp?: string } | { via: 'cli' };
+/**
+ * Who acted and through what: an API request (its id; `who` is the caller's address), or an operator's CLI
+ * (`who` is the AWS caller ARN under `--stack`, the OS user locally).
+ */
+export type AuditSource = { via: 'api'; requestId: string; who: string } | { via: 'cli'; who: string };
 
-/** One audit line. */
+/** Why a `POST /sessions` was refused, in the contract's words: the error's code, message and context. */
+export interface RefusalReason {
+  code: string;
+  message: string;
+  headerName?: string;
+  parameter?: string;
+}
+
+/** What a change says; the sink adds the time and the source. */
 export interface AuditEntry {
   action: AuditAction;
-  clientId: string;
+  /** The client acted on; absent only for a refused sign-in whose client token is unknown. */
+  clientId?: string;
   sessionId?: string;
   secretId?: string;
   userId?: string;
@@ -31,23 +50,43 @@ export interface AuditEntry {
   role?: Role;
   /** ISO 8601 UTC: when the session or secret ends. */
   expiresAt?: string;
-  source: AuditSource;
+  /** `client.created`: what it was given. */
+  name?: string;
+  grants?: readonly Grant[];
+  sessionRoles?: readonly Role[];
+  accounts?: ClientAccounts;
+  maxSessionTtlSeconds?: number;
+  /** `session.revoked`: why (one session, a user's, every one, the secret's, the client disabled). */
+  cause?: 'session' | 'user' | 'all' | 'secret' | 'client.disabled';
+  /** `session.revoked` over many: how many the command ended. */
+  count?: number;
+  /** `session.refused`: the answer. */
+  reason?: RefusalReason;
 }
 
-/** Where audit lines go. */
-export type AuditSink = (entry: AuditEntry) => void;
+/** One audit record as written: the entry, when, and who acted through what. */
+export type AuditRecord = AuditEntry & { at: string } & AuditSource;
 
-/** The source of every change the CLI makes. */
-export const CLI_SOURCE: AuditSource = { via: 'cli' };
+/** Where audit records go; resolves once the record is written. */
+export type AuditSink = (record: AuditRecord) => Promise<void>;
 
-/** An audit sink writing one JSON line to a stream (the CLI's standard error). */
-export const streamAuditSink =
-  (write: (line: string) => void): AuditSink =>
-  (entry) =>
-    write(`${JSON.stringify({ audit: entry })}\n`);
+/** The sink that drops records (stores that only read). */
+export const noAudit: AuditSink = () => Promise.resolve();
 
-/** The sink that drops audit lines (stores that only read). */
-export const noAudit: AuditSink = () => undefined;
+/** Builds the record of an entry, stamped now, from a source. */
+export const auditRecord = (entry: AuditEntry, source: AuditSource, now: Date = new Date()): AuditRecord => ({
+  at: now.toISOString(),
+  ...entry,
+  ...source,
+});
 
-/** The functions' sink: one `audit` line of the container's structured log. */
-export const loggerAuditSink: AuditSink = (entry) => logger.info('audit', { audit: entry });
+/** The operator at this machine: the OS user (the CLI on the local stack, and code that names no one). */
+export const localOperator = (): AuditSource => {
+  let who = process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  try {
+    who = userInfo().username || who;
+  } catch {
+    // No passwd entry for this uid (some containers): the environment's name stands.
+  }
+  return { via: 'cli', who: `os-user:${who}` };
+};

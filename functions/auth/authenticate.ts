@@ -5,8 +5,11 @@
  * minute; expiry is checked against the clock on every request, cached or not.
  *
  * A client authenticating with its secret (`POST /sessions`) is read consistently and never from the cache,
- * so disabling a client or revoking a secret stops new sessions at once. Session lookups on a miss are
- * consistent reads, so a session works in every container the moment it has been opened.
+ * so disabling a client or revoking a secret stops new sessions at once. The client and the secret are read
+ * together whatever either turns out to be, so an unknown client token and a wrong secret cost the same work
+ * and take the same time. Session lookups on a miss are consistent reads, so a session works in every
+ * container the moment it has been opened; a session the client item says was ended (its generation passed,
+ * or the secret that opened it revoked) is refused like an unknown one.
  *
  * Abuse resistance: the client is looked up first and the session only for a known, enabled client,
  * so a request with a made-up client token costs one read, not two; unknown tokens are remembered in
@@ -17,7 +20,7 @@ import { config } from '../config';
 import { ApiError } from '../errors';
 import type { Principal } from './principal';
 import { LookupCache } from './cache';
-import { isLive } from './records';
+import { endedByClient, isLive, secretWorks } from './records';
 import { AuthStore, type ClientRecord, type SessionRecord } from './store';
 import { hashToken } from './tokens';
 
@@ -29,6 +32,25 @@ export const AUTH_CACHE_MAX_ENTRIES = 10_000;
 
 /** The most unknown client tokens (and, apart, unknown session tokens) a container remembers. */
 export const AUTH_NEGATIVE_CACHE_MAX_ENTRIES = 1_000;
+
+/** A client that presented one of its working secrets (`POST /sessions`): the session records the secret. */
+export interface SignedInClient extends ClientRecord {
+  secretId: string;
+}
+
+/**
+ * Why a client's backend was refused, for the audit (never for the answer, which is `invalid_client` whatever
+ * was wrong): the client's id when its token was known.
+ */
+export class ClientRefusedError extends Error {
+  public readonly clientId: string | undefined;
+
+  public constructor(clientId: string | undefined) {
+    super('The client token and secret were refused');
+    this.name = 'ClientRefusedError';
+    this.clientId = clientId;
+  }
+}
 
 /** Where the authenticator reads clients and sessions. */
 export type AuthLookup = Pick<AuthStore, 'getClient' | 'getSecret' | 'getSession'>;
@@ -80,7 +102,12 @@ export class Authenticator {
     if (client === undefined || !client.enabled) throw new ApiError('invalid_client');
     const sessionHash = hashToken(sessionToken);
     const session = await this.#sessions.getOrLoad(sessionHash, () => this.#lookup.getSession(sessionHash));
-    if (session === undefined || session.clientId !== client.clientId || !isLive(session.expiresAt, this.#now())) {
+    if (
+      session === undefined ||
+      session.clientId !== client.clientId ||
+      !isLive(session.expiresAt, this.#now()) ||
+      endedByClient(session, client)
+    ) {
       throw new ApiError('invalid_session');
     }
     return {
@@ -96,19 +123,22 @@ export class Authenticator {
 
   /**
    * The client of a backend presenting its token and one of its secrets, read consistently and never from
-   * the cache. The answer never says which part was wrong.
+   * the cache, both at once whatever either turns out to be (equal work for every wrong answer). The answer
+   * never says which part was wrong.
    *
    * @throws {@link ApiError} `invalid_client` when the client is unknown or disabled, or the secret is
-   *   unknown, revoked, expired or another client's.
+   *   unknown, revoked, expired or another client's; its cause, a {@link ClientRefusedError}, names the
+   *   client for the audit when the token was known.
    */
-  public async authenticateClient(clientToken: string, secret: string): Promise<ClientRecord> {
-    const client = await this.#lookup.getClient(hashToken(clientToken));
-    if (client === undefined || !client.enabled) throw new ApiError('invalid_client');
-    const found = await this.#lookup.getSecret(hashToken(secret));
-    if (found === undefined || found.clientId !== client.clientId || !isLive(found.expiresAt, this.#now())) {
-      throw new ApiError('invalid_client');
+  public async authenticateClient(clientToken: string, secret: string): Promise<SignedInClient> {
+    const [client, found] = await Promise.all([
+      this.#lookup.getClient(hashToken(clientToken)),
+      this.#lookup.getSecret(hashToken(secret)),
+    ]);
+    if (client === undefined || !client.enabled || found === undefined || !secretWorks(client, found, this.#now())) {
+      throw new ApiError('invalid_client', {}, { cause: new ClientRefusedError(client?.clientId) });
     }
-    return client;
+    return { ...client, secretId: found.secretId };
   }
 
   /** Forgets a session this container has just ended, so its token stops working here at once. */

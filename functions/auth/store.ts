@@ -2,31 +2,56 @@
  * AuthStore: clients, client secrets and sessions in the auth table, keyed by the SHA-256 of their token or
  * secret (see `functions/tables.ts`). Tokens and secrets are returned once, when created, and never stored;
  * a secret is found by the hash of what the caller presents, never compared as a string. Every credential
- * issued or ended writes one audit line ({@link AuditSink}).
+ * issued or ended writes one audit record ({@link AuditSink}).
+ *
+ * A client is created in one transaction with its first secret, so no failure can leave a client without
+ * one; the client item keeps its secrets' ids and ends (exact, where the `byClient` index lags), and a session
+ * records the secret that opened it and the client's session generation, so ending a client's sessions or a
+ * secret's never depends on the index having seen them.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { authKeys, byClientEntries } from '../tables';
-import { type AuditSink, type AuditSource, noAudit } from './audit';
-import { type Grant, ROLES, type Role } from './principal';
+import { type AuditEntry, type AuditSink, type AuditSource, auditRecord, localOperator, noAudit } from './audit';
+import { checkSession, validateClient } from './checks';
+import { UnknownClientError } from './errors';
+import type { Grant, Role } from './principal';
 import {
   asClient,
   asSecret,
   asSession,
+  type ClientAccounts,
   type ClientRecord,
-  isGrant,
-  isRole,
   type SecretRecord,
   type SessionRecord,
 } from './records';
-import { DEFAULT_SESSION_ROLES, defaultSessionTtl, sessionTtlCap, USER_ID_PATTERN } from './session-limits';
-import { generateSecret, generateToken, hashToken } from './tokens';
+import { newSecret } from './secrets';
+import { DEFAULT_SESSION_ROLES } from './session-limits';
+import { generateToken, hashToken } from './tokens';
 
-export type { ClientRecord, SecretRecord, SessionRecord } from './records';
+export type { ClientAccounts, ClientRecord, SecretRecord, SessionRecord } from './records';
+export {
+  AccountNotAllowedError,
+  InvalidAuthInputError,
+  SessionRoleNotAllowedError,
+  UnknownClientError,
+} from './errors';
+export { type IssuedSecret, newSecret } from './secrets';
 
 export interface CreateClientInput {
   name: string;
   grants: readonly Grant[];
+  /**
+   * The accounts its sessions may belong to: account ids, or `*` for every account. Default `*` for code
+   * (tests, the load bench); the CLI's `create-client` always asks which.
+   */
+  accounts?: ClientAccounts;
   /** Default `true`. */
   enabled?: boolean;
   /** The roles it may open sessions for; default `["user"]`. */
@@ -45,12 +70,6 @@ export interface CreatedClient {
   secret: string;
 }
 
-export interface IssuedSecret {
-  secretId: string;
-  /** Shown once, stored only as its hash. */
-  secret: string;
-}
-
 export interface OpenSessionInput {
   /** The client the session is issued to, as read from the table. */
   client: ClientRecord;
@@ -62,9 +81,11 @@ export interface OpenSessionInput {
   ttlSeconds?: number;
   /** The shortest lifetime accepted: 60 s through the API, 1 s from the CLI (tests). */
   minTtlSeconds?: number;
+  /** The secret the client presented (`POST /sessions`); the session records it. */
+  secretId?: string;
 }
 
-export interface CreateSessionInput extends Omit<OpenSessionInput, 'client' | 'minTtlSeconds'> {
+export interface CreateSessionInput extends Omit<OpenSessionInput, 'client' | 'minTtlSeconds' | 'secretId'> {
   /** The token of the client the session is issued to. */
   clientToken: string;
 }
@@ -77,79 +98,16 @@ export interface CreatedSession {
   expiresAt: string;
 }
 
-/** A request the store refuses (blank name, unknown grant or role, bad account, user or lifetime). */
-export class InvalidAuthInputError extends Error {
-  /** The input field at fault. */
-  public readonly field: string;
-
-  public constructor(field: string, message: string) {
-    super(message);
-    this.name = 'InvalidAuthInputError';
-    this.field = field;
-  }
-}
-
-/** A session was asked for a role the client may not open sessions for. */
-export class SessionRoleNotAllowedError extends Error {
-  public constructor(role: Role) {
-    super(`The client may not open ${role} sessions`);
-    this.name = 'SessionRoleNotAllowedError';
-  }
-}
-
-/** A session was requested for a client token that is unknown or disabled. */
-export class UnknownClientError extends Error {
-  public constructor() {
-    super('The client is unknown or disabled');
-    this.name = 'UnknownClientError';
-  }
-}
-
 export interface AuthStoreOptions {
   /** Budget of one DynamoDB call, retries included, in milliseconds. */
   timeoutMs?: number;
   /** The clock (tests). */
   now?: () => Date;
-  /** Where audit lines go (default: nowhere, for stores that only read). */
+  /** Where audit records go (default: nowhere, for stores that only read). */
   audit?: AuditSink;
+  /** Who acts when a call names no one (the CLI's operator); default the OS user. */
+  source?: AuditSource;
 }
-
-const positiveInteger = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
-
-const validateClient = (input: CreateClientInput): void => {
-  if (typeof input.name !== 'string' || input.name.trim() === '') {
-    throw new InvalidAuthInputError('name', 'A client needs a non-blank name');
-  }
-  for (const grant of input.grants) {
-    if (!isGrant(grant)) throw new InvalidAuthInputError('grants', `Unknown grant "${String(grant)}"`);
-  }
-  for (const role of input.sessionRoles ?? []) {
-    if (!isRole(role)) throw new InvalidAuthInputError('sessionRoles', `Unknown role "${String(role)}"`);
-  }
-  if (input.maxSessionTtlSeconds !== undefined && !positiveInteger(input.maxSessionTtlSeconds)) {
-    throw new InvalidAuthInputError('maxSessionTtlSeconds', 'maxSessionTtlSeconds must be a positive integer');
-  }
-};
-
-/** The lifetime of a session to open, checked against every cap; then the role against the client's. */
-const checkSession = (input: OpenSessionInput): number => {
-  const { client, role } = input;
-  if (!Number.isSafeInteger(input.accountId) || input.accountId < 0) {
-    throw new InvalidAuthInputError('accountId', 'accountId must be a non-negative integer');
-  }
-  if (!isRole(role)) throw new InvalidAuthInputError('role', `role must be one of ${ROLES.join(', ')}`);
-  if (input.userId !== undefined && !USER_ID_PATTERN.test(input.userId)) {
-    throw new InvalidAuthInputError('userId', 'userId must be 1 to 128 letters, digits or ._@:-');
-  }
-  const ttlSeconds = input.ttlSeconds ?? defaultSessionTtl(role, client);
-  const min = input.minTtlSeconds ?? 1;
-  const max = sessionTtlCap(role, client);
-  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < min || ttlSeconds > max) {
-    throw new InvalidAuthInputError('ttlSeconds', `ttlSeconds must be an integer from ${min} to ${max} for this role`);
-  }
-  if (!client.sessionRoles.includes(role)) throw new SessionRoleNotAllowedError(role);
-  return ttlSeconds;
-};
 
 const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
@@ -161,8 +119,10 @@ export class AuthStore {
   readonly #timeoutMs: number | undefined;
   readonly #now: () => Date;
   readonly #audit: AuditSink;
+  readonly #source: AuditSource | undefined;
 
   public constructor(client: DynamoDBDocumentClient, tableName: string, options: AuthStoreOptions = {}) {
+    this.#source = options.source;
     this.#client = client;
     this.#tableName = tableName;
     this.#timeoutMs = options.timeoutMs;
@@ -189,41 +149,72 @@ export class AuthStore {
     );
   }
 
-  /** Registers a client and issues its first secret; returns its id, token and secret (neither stored). */
-  public async createClient(input: CreateClientInput, source: AuditSource = { via: 'cli' }): Promise<CreatedClient> {
+  async #record(entry: AuditEntry, source: AuditSource): Promise<void> {
+    await this.#audit(auditRecord(entry, source, this.#now()));
+  }
+
+  /**
+   * Registers a client and its first secret in one transaction; returns its id, token and secret (neither
+   * stored).
+   */
+  public async createClient(
+    input: CreateClientInput,
+    source: AuditSource = this.#source ?? localOperator(),
+  ): Promise<CreatedClient> {
     validateClient(input);
     const token = generateToken();
     const clientId = randomUUID();
-    await this.#putNew({
-      pk: authKeys.client(hashToken(token)),
-      type: 'client',
-      clientId,
-      clientEntry: byClientEntries.client,
-      name: input.name.trim(),
-      grants: [...new Set(input.grants)],
-      enabled: input.enabled ?? true,
-      sessionRoles: [...new Set(input.sessionRoles ?? DEFAULT_SESSION_ROLES)],
-      ...(input.maxSessionTtlSeconds === undefined ? {} : { maxSessionTtlSeconds: input.maxSessionTtlSeconds }),
-      createdAt: this.#now().toISOString(),
-    });
-    const { secretId, secret } = await this.issueSecret(clientId, source);
-    return { clientId, token, secretId, secret };
-  }
-
-  /** Issues a new secret to a client (its other secrets are untouched); the secret is shown once. */
-  public async issueSecret(clientId: string, source: AuditSource): Promise<IssuedSecret> {
-    const secret = generateSecret();
-    const secretId = randomUUID();
-    await this.#putNew({
-      pk: authKeys.secret(hashToken(secret)),
-      type: 'secret',
-      secretId,
-      clientId,
-      clientEntry: byClientEntries.secret(secretId),
-      createdAt: this.#now().toISOString(),
-    });
-    this.#audit({ action: 'secret.issued', clientId, secretId, source });
-    return { secretId, secret };
+    const now = this.#now();
+    const first = newSecret(clientId, now);
+    const name = input.name.trim();
+    const grants = [...new Set(input.grants)];
+    const sessionRoles = [...new Set(input.sessionRoles ?? DEFAULT_SESSION_ROLES)];
+    const accounts = input.accounts === undefined || input.accounts === '*' ? '*' : [...new Set(input.accounts)];
+    await this.#client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.#tableName,
+              Item: {
+                pk: authKeys.client(hashToken(token)),
+                type: 'client',
+                clientId,
+                clientEntry: byClientEntries.client,
+                name,
+                grants,
+                enabled: input.enabled ?? true,
+                sessionRoles,
+                accounts,
+                ...(input.maxSessionTtlSeconds === undefined
+                  ? {}
+                  : { maxSessionTtlSeconds: input.maxSessionTtlSeconds }),
+                secrets: { [first.secretId]: first.entry },
+                sessionGeneration: 0,
+                createdAt: now.toISOString(),
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          { Put: { TableName: this.#tableName, Item: first.item, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ],
+      }),
+      this.#sendOptions(),
+    );
+    await this.#record(
+      {
+        action: 'client.created',
+        clientId,
+        name,
+        grants,
+        sessionRoles,
+        accounts,
+        ...(input.maxSessionTtlSeconds === undefined ? {} : { maxSessionTtlSeconds: input.maxSessionTtlSeconds }),
+      },
+      source,
+    );
+    await this.#record({ action: 'secret.issued', clientId, secretId: first.secretId }, source);
+    return { clientId, token, secretId: first.secretId, secret: first.secret };
   }
 
   /**
@@ -231,6 +222,7 @@ export class AuthStore {
    *
    * @throws {@link InvalidAuthInputError} for a bad account, user, role or lifetime (over a cap included).
    * @throws {@link SessionRoleNotAllowedError} when the client may not open sessions of that role.
+   * @throws {@link AccountNotAllowedError} when the account is not one of the client's `accounts`.
    */
   public async openSession(input: OpenSessionInput, source: AuditSource): Promise<CreatedSession> {
     const ttlSeconds = checkSession(input);
@@ -240,7 +232,7 @@ export class AuthStore {
     const now = this.#now();
     const expiresAtMs = now.getTime() + ttlSeconds * 1000;
     const expiresAt = new Date(expiresAtMs).toISOString();
-    const { clientId } = input.client;
+    const { clientId, sessionGeneration } = input.client;
     await this.#putNew({
       pk: authKeys.session(hashToken(token)),
       type: 'session',
@@ -253,17 +245,22 @@ export class AuthStore {
       createdAt: now.toISOString(),
       expiresAt,
       ttl: Math.ceil(expiresAtMs / 1000),
+      generation: sessionGeneration,
+      ...(input.secretId === undefined ? {} : { secretId: input.secretId }),
     });
-    this.#audit({
-      action: 'session.opened',
-      clientId,
-      sessionId,
-      userId,
-      accountId: input.accountId,
-      role: input.role,
-      expiresAt,
+    await this.#record(
+      {
+        action: 'session.opened',
+        clientId,
+        sessionId,
+        userId,
+        accountId: input.accountId,
+        role: input.role,
+        expiresAt,
+        ...(input.secretId === undefined ? {} : { secretId: input.secretId }),
+      },
       source,
-    });
+    );
     return { sessionId, token, expiresAt };
   }
 
@@ -272,7 +269,10 @@ export class AuthStore {
    *
    * @throws {@link UnknownClientError} when the client token is unknown or the client disabled.
    */
-  public async createSession(input: CreateSessionInput, source: AuditSource = { via: 'cli' }): Promise<CreatedSession> {
+  public async createSession(
+    input: CreateSessionInput,
+    source: AuditSource = this.#source ?? localOperator(),
+  ): Promise<CreatedSession> {
     const { clientToken, ...session } = input;
     const client = await this.getClient(hashToken(clientToken));
     if (client === undefined || !client.enabled) throw new UnknownClientError();
@@ -328,7 +328,7 @@ export class AuthStore {
     }
     if (ended !== undefined) {
       const { sessionId, userId, accountId, role, expiresAt } = ended;
-      this.#audit({ action: 'session.ended', clientId, sessionId, userId, accountId, role, expiresAt, source });
+      await this.#record({ action: 'session.ended', clientId, sessionId, userId, accountId, role, expiresAt }, source);
     }
     return ended;
   }

@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { AuthStore } from '../../functions/auth/store';
+import type { AuthStore, ClientAccounts } from '../../functions/auth/store';
 import type { Grant, Role } from '../../functions/auth/principal';
 import { roleSessionTtlCap } from '../../functions/auth/session-limits';
 
@@ -25,6 +25,8 @@ export interface DemoClient {
   clientToken: string;
   clientSecret: string;
   grants: Grant[];
+  /** The accounts its sessions may belong to (absent in tokens saved before clients had accounts: every one). */
+  accounts?: ClientAccounts;
 }
 
 /** A demo session and the tokens to use it with. */
@@ -150,19 +152,21 @@ const createClient = async (
   name: string,
   grants: Grant[],
   sessionRoles: Role[],
+  accounts: ClientAccounts,
 ): Promise<DemoClient> => {
-  const { clientId, token, secret } = await store.createClient({ name, grants, sessionRoles });
-  return { name, clientId, clientToken: token, clientSecret: secret, grants };
+  const { clientId, token, secret } = await store.createClient({ name, grants, sessionRoles, accounts });
+  return { name, clientId, clientToken: token, clientSecret: secret, grants, accounts };
 };
 
 /**
- * Creates the demo clients ("Demo app": search, reject, jobs and sessions, for users and operators; "Search-only
- * app": search, for users) and their sessions.
+ * Creates the demo clients and their sessions: "Demo app" (search, reject, jobs and sessions, for users and
+ * operators, so every account: a platform's own portal) and "Search-only app" (search, for users of the first
+ * demo account only: a third-party integration bound to its customer).
  */
 export const createDemoAuth = async (store: DemoAuthStore, accounts: DemoAccounts): Promise<DemoTokens> => {
   const clients = {
-    demoApp: await createClient(store, 'Demo app', ['search', 'reject', 'jobs', 'sessions'], ['user', 'operator']),
-    searchOnlyApp: await createClient(store, 'Search-only app', ['search'], ['user']),
+    demoApp: await createClient(store, 'Demo app', ['search', 'reject', 'jobs', 'sessions'], ['user', 'operator'], '*'),
+    searchOnlyApp: await createClient(store, 'Search-only app', ['search'], ['user'], [accounts.first]),
   };
   return { clients, sessions: await createSessions(store, clients, accounts) };
 };

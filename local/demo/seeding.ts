@@ -6,6 +6,7 @@
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AuthStore } from '../../functions/auth/store';
+import { fileAuditSink } from '../logs/audit-file';
 import { JobRepository } from '../../functions/jobs/repository';
 import { words } from '../../functions/search/text';
 import {
@@ -84,7 +85,7 @@ const seedOrLoadDemo = async (
   seedDemo: boolean,
   log: (message: string) => void,
 ): Promise<{ demo: DemoTokens | undefined; seeded: boolean }> => {
-  const store = new AuthStore(documents, tables.authTable);
+  const store = new AuthStore(documents, tables.authTable, { audit: fileAuditSink(paths.auditLog, log) });
   const empty = (await isEmpty(client, tables.jobsTable)) && (await isEmpty(client, tables.authTable));
   if (!empty || !seedDemo) {
     let demo: DemoTokens | undefined;

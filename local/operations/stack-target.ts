@@ -17,6 +17,8 @@ export interface StackTarget {
   opensearchIndex: string;
   /** The API's base URL, including the stage. */
   apiUrl: string;
+  /** The CloudWatch Logs group the audit records go to. */
+  auditLogGroup: string;
   /** The region the stack was found in. */
   region: string;
 }
@@ -109,6 +111,7 @@ export const resolveStackTarget = async (
     opensearchDomain: read(STACK_OUTPUTS.opensearchDomain),
     opensearchIndex: read(STACK_OUTPUTS.opensearchIndex),
     apiUrl: read(STACK_OUTPUTS.apiUrl),
+    auditLogGroup: read(STACK_OUTPUTS.auditLogGroup),
     region: resolvedRegion,
   };
 };
@@ -120,5 +123,6 @@ export const stackTargetEnvironment = (target: StackTarget): Record<string, stri
   SEARCH_ENGINE: 'opensearch',
   OPENSEARCH_URL: target.opensearchUrl,
   OPENSEARCH_INDEX: target.opensearchIndex,
+  AUDIT_LOG_GROUP: target.auditLogGroup,
   AWS_REGION: target.region,
 });

@@ -17,7 +17,7 @@ import { JOBS_TABLE, jobKeys } from '../../functions/tables';
 
 /** The jobs table's counts as DynamoDB last refreshed them. */
 export interface TableJobCount {
-  /** Job items: the table's items less its file items. */
+  /** About the job items: the table's items less its file items and the id counter (idempotency records included). */
   jobs: number;
   /** Every item of the table. */
   items: number;
@@ -27,7 +27,7 @@ export interface TableJobCount {
   refreshed: 'about every six hours';
 }
 
-const FILE_INDEX = JOBS_TABLE.globalSecondaryIndexes[0].indexName;
+const FILE_INDEX = 'byFileId' satisfies (typeof JOBS_TABLE.globalSecondaryIndexes)[number]['indexName'];
 
 /** Reads the counts of `tableName` with one DescribeTable call. */
 export const countTableJobs = async (

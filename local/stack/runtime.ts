@@ -8,6 +8,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
+import { useAuditSink } from '../../functions/auth/audit-sink';
 import { resetConfig } from '../../functions/config';
 import { handler as indexerHandler } from '../../functions/handlers/indexer';
 import { JobRepository } from '../../functions/jobs/repository';
@@ -15,6 +16,7 @@ import { resetSearchIndex, searchIndex } from '../../functions/search/engine';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import type { DemoTokens } from '../demo/auth';
 import { isEmpty, prepareDemo } from '../demo/seeding';
+import { fileAuditSink } from '../logs/audit-file';
 import { docsRoute } from '../gateway/docs';
 import { startDynamoDbLocal } from '../dynamodb/dynamodb-local';
 import { type DynamoDbLocalLostError, type SupervisedDynamoDb, superviseDynamoDbLocal } from '../dynamodb/supervisor';
@@ -145,9 +147,14 @@ export const rebuildEmptyIndex = async (
 /**
  * Points the handlers' configuration at the local stack, and forgets clients and engines made for
  * another one. The handlers read their configuration from the process environment, so one process
- * runs one local stack at a time.
+ * runs one local stack at a time. Their audit records go to `$DATA_DIR/audit.ndjson`.
  */
-const configureHandlers = async (endpoint: string, tables: LocalTables, paths: DataPaths): Promise<void> => {
+const configureHandlers = async (
+  endpoint: string,
+  tables: LocalTables,
+  paths: DataPaths,
+  log: (message: string) => void,
+): Promise<void> => {
   Object.assign(process.env, {
     JOBS_TABLE: tables.jobsTable,
     AUTH_TABLE: tables.authTable,
@@ -162,6 +169,7 @@ const configureHandlers = async (endpoint: string, tables: LocalTables, paths: D
   resetConfig();
   resetDocumentClient();
   await resetSearchIndex();
+  useAuditSink(fileAuditSink(paths.auditLog, log));
 };
 
 /**
@@ -274,7 +282,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     await ensureTable(client, JOBS_TABLE, tables.jobsTable);
     await ensureTable(client, AUTH_TABLE, tables.authTable);
 
-    await configureHandlers(endpoint, tables, paths);
+    await configureHandlers(endpoint, tables, paths, log);
     teardown.add(async () => {
       resetDocumentClient();
       await resetSearchIndex();

@@ -3,7 +3,7 @@
  * become searchable, the index can be verified and rebuilt, and mistakes answer with exit code 2.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -56,6 +56,7 @@ describe('npm run cli', { timeout: 120_000 }, () => {
       'Integration app',
       '--grants',
       'search,reject',
+      '--all-accounts',
       '--session-roles',
       'user,operator',
     );
@@ -100,7 +101,9 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     expect(result.stderr).toContain('line 2:');
 
     await stack.drained();
-    const client = JSON.parse((await cli('create-client', '--name', 'Searcher', '--grants', 'search')).stdout);
+    const client = JSON.parse(
+      (await cli('create-client', '--name', 'Searcher', '--grants', 'search', '--all-accounts')).stdout,
+    );
     const session = JSON.parse(
       (await cli('create-session', '--client-token', client.token, '--account', String(jobs[0]?.accountId))).stdout,
     );
@@ -132,9 +135,14 @@ describe('npm run cli', { timeout: 120_000 }, () => {
   it.each([
     [[]],
     [['no-such-command']],
-    [['create-client', '--grants', 'search']],
-    [['create-client', '--name', 'x', '--grants', 'search,delete']],
-    [['create-client', '--name', 'x', '--grants', 'search', '--bogus']],
+    [['create-client', '--grants', 'search', '--all-accounts']],
+    [['create-client', '--name', 'x', '--grants', 'search']],
+    [['create-client', '--name', 'x', '--grants', 'search', '--accounts', '7', '--all-accounts']],
+    [['create-client', '--name', 'x', '--grants', 'search', '--accounts', '7,x']],
+    [['create-client', '--name', 'x', '--grants', 'search', '--accounts', '7', '--session-roles', 'operator']],
+    [['create-client', '--name', 'x', '--grants', 'search,delete', '--all-accounts']],
+    [['create-client', '--name', 'x', '--grants', 'search', '--all-accounts', '--bogus']],
+    [['revoke-session', '--client-id', 'c', '--user', 'u', '--all']],
     [['create-session', '--client-token', 't', '--account', 'seven']],
     [['create-session', '--client-token', 't', '--account', '7', '--role', 'admin']],
     [['create-session', '--account', '7']],
@@ -205,6 +213,8 @@ describe('npm run cli', { timeout: 120_000 }, () => {
       'Portal',
       '--grants',
       'search,sessions',
+      '--accounts',
+      '7,4242',
       '--session-roles',
       'user',
       '--max-session-ttl',
@@ -232,6 +242,22 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     expect((await get('/search/fields', created.token, fromEnv.token)).status).toBe(200);
     const refused = await run(['create-session', '--client-id', clientId, '--account', '7', '--role', 'operator']);
     expect(refused.code).toBe(1);
+    const elsewhere = await run(['create-session', '--client-id', clientId, '--account', '8', '--user', 'mallory']);
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain('account 8');
+
+    const clients = (await json(['list-clients'])) as Record<string, unknown>[];
+    expect(clients.find((client) => client.clientId === clientId)).toEqual({
+      clientId,
+      name: 'Portal',
+      enabled: true,
+      grants: ['search', 'sessions'],
+      sessionRoles: ['user'],
+      accounts: [7, 4242],
+      maxSessionTtlSeconds: 3600,
+      createdAt: expect.any(String),
+      secrets: [{ secretId: expect.any(String), createdAt: expect.any(String), expiresAt: null }],
+    });
 
     const listed = await json(['list-sessions', '--client-id', clientId]);
     expect(listed.map((session: { userId: string }) => session.userId).sort()).toEqual(['bob', 'bob', 'carol']);
@@ -263,20 +289,28 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     expect((await run(['enable-client', '--client-id', clientId])).code).toBe(0);
     expect((await run(['create-session', '--client-id', clientId, '--account', '7'])).code).toBe(0);
     expect((await run(['disable-client', '--client-id', 'no-such-client'])).code).toBe(1);
+    const last = await json(['create-session', '--client-id', clientId, '--account', '4242']);
+    expect(await json(['revoke-session', '--client-id', clientId, '--all'])).toEqual({ revoked: 2 });
+    expect((await get('/search/fields', created.token, last.token)).status).toBe(401);
 
     const printed = outputs.join('');
-    for (const credential of [created.token, created.secret, rotated.secret, byId.token, fromEnv.token]) {
+    const audit = await readFile(join(dataDir, 'audit.ndjson'), 'utf8');
+    for (const credential of [created.token, created.secret, rotated.secret, byId.token, fromEnv.token, last.token]) {
       expect(printed.includes(hashToken(credential))).toBe(false);
+      expect(audit.includes(credential)).toBe(false);
+      expect(audit.includes(hashToken(credential))).toBe(false);
     }
     // The secret and tokens appear only in the one output that issues each.
     expect(printed.split(created.token).length - 1).toBe(1);
     expect(printed.split(rotated.secret).length - 1).toBe(1);
-    const audits = printed
+    const records = audit
       .split('\n')
-      .filter((line) => line.startsWith('{"audit"'))
-      .map((line) => JSON.parse(line).audit.action);
-    expect(audits).toEqual(
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((record) => record.clientId === clientId);
+    expect(records.map((record) => record.action)).toEqual(
       expect.arrayContaining([
+        'client.created',
         'secret.issued',
         'session.opened',
         'session.revoked',
@@ -285,7 +319,15 @@ describe('npm run cli', { timeout: 120_000 }, () => {
         'client.enabled',
       ]),
     );
-  });
+    // Who acted: the OS user for the CLI, the caller's address for POST /sessions.
+    expect(
+      records.filter((record) => record.via === 'cli').every((record) => String(record.who).startsWith('os-user:')),
+    ).toBe(true);
+    expect(records).toContainEqual(expect.objectContaining({ action: 'session.opened', via: 'api', who: '127.0.0.1' }));
+    expect(records).toContainEqual(
+      expect.objectContaining({ action: 'client.created', grants: ['search', 'sessions'], accounts: [7, 4242] }),
+    );
+  }, 240_000);
 
   it('prints the usage on --help', async () => {
     const result = await cli('--help');

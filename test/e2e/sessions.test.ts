@@ -1,12 +1,20 @@
 /**
  * docs/contract.md §2a through real HTTP: a backend opens sessions with its client token and secret, people
- * log out, and every attack on either endpoint answers its contract status and changes nothing. The log
- * lines written meanwhile are captured and must contain none of the tokens, secrets or hashes the tests made.
+ * log out, and every attack on either endpoint answers its contract status and changes nothing; a client
+ * bound to its accounts signs no one into another; a leaked secret or client is ended with everything it
+ * opened. The log lines written meanwhile are captured, the audit records land in an `audit.ndjson` as the
+ * local stack writes it, and neither may contain any of the tokens, secrets or hashes the tests made.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthAdministration } from '../../functions/auth/administration';
-import { CLI_SOURCE } from '../../functions/auth/audit';
+import type { AuditRecord, AuditSource } from '../../functions/auth/audit';
+import { useAuditSink } from '../../functions/auth/audit-sink';
 import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
+import { AuthStore } from '../../functions/auth/store';
+import { fileAuditSink } from '../../local/logs/audit-file';
 import { MAX_OPERATOR_SESSION_TTL_SECONDS, MAX_USER_SESSION_TTL_SECONDS } from '../../functions/auth/session-limits';
 import { hashToken } from '../../functions/auth/tokens';
 import { documentClient } from '../../functions/aws/dynamodb';
@@ -18,8 +26,14 @@ import {
   type TestStack,
 } from '../support/local-stack';
 
+const CLI_SOURCE: AuditSource = { via: 'cli', who: 'os-user:test' };
+
 let stack: TestStack;
 let admin: AuthAdministration;
+/** A store that writes audit records, as the CLI's does. */
+let auditedStore: AuthStore;
+let auditDirectory: string;
+let auditFile: string;
 let backend: IssuedTokens;
 /** Every token and secret the tests made, to look for in the logs. */
 const credentials = new Set<string>();
@@ -33,14 +47,30 @@ beforeAll(async () => {
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   vi.spyOn(process.stderr, 'write').mockImplementation(capture);
   stack = await startTestStack();
-  admin = new AuthAdministration(documentClient(), stack.tables.authTable);
+  auditDirectory = mkdtempSync(join(tmpdir(), 'sessions-audit-'));
+  auditFile = join(auditDirectory, 'audit.ndjson');
+  useAuditSink(fileAuditSink(auditFile));
+  admin = new AuthAdministration(documentClient(), stack.tables.authTable, { audit: fileAuditSink(auditFile) });
+  auditedStore = new AuthStore(documentClient(), stack.tables.authTable, {
+    audit: fileAuditSink(auditFile),
+    source: CLI_SOURCE,
+  });
   backend = await issue({ grants: ['search', 'sessions'] });
 }, 120_000);
 
 afterAll(async () => {
   await stack?.stop();
+  useAuditSink(undefined);
   vi.restoreAllMocks();
+  if (auditDirectory !== undefined) rmSync(auditDirectory, { recursive: true, force: true });
 });
+
+/** The audit records written so far. */
+const auditRecords = (): AuditRecord[] =>
+  readFileSync(auditFile, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as AuditRecord);
 
 /** A client (and a session of it), its credentials remembered for the log scan. */
 const issue = async (options: IssueOptions = {}): Promise<IssuedTokens> => {
@@ -239,6 +269,87 @@ describe('POST /sessions', () => {
   });
 });
 
+describe('a client bound to its accounts', () => {
+  let bound: { clientId: string; clientToken: string; clientSecret: string };
+
+  beforeAll(async () => {
+    const created = await auditedStore.createClient({
+      name: 'One customer’s integration',
+      grants: ['search', 'sessions'],
+      accounts: [1001],
+    });
+    credentials.add(created.token).add(created.secret);
+    bound = { clientId: created.clientId, clientToken: created.token, clientSecret: created.secret };
+  });
+
+  it('signs people into its own account', async () => {
+    expect((await openSession(bound, { userId: 'ann', accountId: 1001 })).status).toBe(201);
+  });
+
+  it('answers 403 forbidden for another account, after every field, and opens nothing', async () => {
+    const before = (await sessionsOf(bound.clientId)).length;
+    expectError(await openSession(bound, { userId: 'mallory', accountId: 1002 }), 403, 'forbidden');
+    expectError(
+      await openSession(bound, { userId: 'mallory', accountId: 1002, ttlSeconds: 59 }),
+      400,
+      'invalid_parameter',
+      {
+        parameter: 'ttlSeconds',
+      },
+    );
+    expect(await sessionsOf(bound.clientId)).toHaveLength(before);
+  });
+
+  it('answers 403 forbidden for an operator session, even in its own account', async () => {
+    expectError(await openSession(bound, { userId: 'mallory', accountId: 1001, role: 'operator' }), 403, 'forbidden');
+  });
+});
+
+describe('ending what a leaked credential touched', () => {
+  const user = { userId: 'leaky', accountId: 1001 };
+  const sessionOf = (client: IssuedTokens, response: TestResponse) => ({
+    clientToken: client.clientToken,
+    sessionToken: response.json.token as string,
+  });
+
+  it('revoke-secret ends every session that secret opened, and none another secret opened', async () => {
+    const client = await issue({ grants: ['search', 'sessions'] });
+    const rotated = await admin.rotateSecret(client.clientId, 3600, CLI_SOURCE);
+    credentials.add(rotated.secret);
+    const leaked = sessionOf(client, await openSession(client, user));
+    const kept = sessionOf(client, await openSession({ ...client, clientSecret: rotated.secret }, user));
+    expect((await fields(leaked)).status).toBe(200);
+    await admin.revokeSecret(client.clientId, client.clientSecretId, CLI_SOURCE);
+    resetDefaultAuthenticator(); // the 60-second cache bound, passed
+    expectError(await fields(leaked), 401, 'invalid_session');
+    expect((await fields(kept)).status).toBe(200);
+    expect((await fields(client)).status).toBe(200); // opened by the CLI, with no secret
+  });
+
+  it('disable-client ends every session for good: enable-client brings none back', async () => {
+    const client = await issue({ grants: ['search', 'sessions'] });
+    const opened = sessionOf(client, await openSession(client, user));
+    await admin.setClientEnabled(client.clientId, false, CLI_SOURCE);
+    await admin.setClientEnabled(client.clientId, true, CLI_SOURCE);
+    resetDefaultAuthenticator();
+    expectError(await fields(opened), 401, 'invalid_session');
+    expectError(await fields(client), 401, 'invalid_session');
+    expect(await sessionsOf(client.clientId)).toEqual([]);
+    const fresh = sessionOf(client, await openSession(client, user));
+    expect((await fields(fresh)).status).toBe(200);
+  });
+
+  it('revoke-session --all ends every session of the client and says how many', async () => {
+    const client = await issue({ grants: ['search', 'sessions'] });
+    const opened = sessionOf(client, await openSession(client, user));
+    await expect(admin.revokeSessions(client.clientId, { all: true }, CLI_SOURCE)).resolves.toBe(2);
+    resetDefaultAuthenticator();
+    expectError(await fields(opened), 401, 'invalid_session');
+    expectError(await fields(client), 401, 'invalid_session');
+    expect((await openSession(client, user)).status).toBe(201);
+  });
+});
+
 describe('DELETE /sessions/current', () => {
   it('ends the calling session: 200 with its id, then the session answers 401 and a replay 401', async () => {
     const opened = await openSession(backend, { userId: 'carla', accountId: 9 });
@@ -285,19 +396,61 @@ describe('DELETE /sessions/current', () => {
   });
 });
 
-describe('the logs of every path above', () => {
-  it('contain no token, secret or hash the tests made, and one audit line per session opened or ended', () => {
-    const text = logged.join('');
+describe('the logs and the audit of every path above', () => {
+  it('contain no token, secret or hash the tests made', () => {
+    const text = `${logged.join('')}\n${readFileSync(auditFile, 'utf8')}`;
     expect(credentials.size).toBeGreaterThan(10);
     for (const credential of credentials) {
       expect(text.includes(credential)).toBe(false);
       expect(text.includes(hashToken(credential))).toBe(false);
     }
-    const audits = logged
-      .flatMap((chunk) => chunk.split('\n'))
-      .filter((line) => line.includes('"message":"audit"'))
-      .map((line) => JSON.parse(line).audit);
-    expect(audits.some((entry) => entry.action === 'session.opened' && entry.source.via === 'api')).toBe(true);
-    expect(audits.some((entry) => entry.action === 'session.ended' && entry.source.requestId)).toBe(true);
+  });
+
+  it('hold one record per act, each saying when and who', () => {
+    const records = auditRecords();
+    for (const record of records) {
+      expect(record).toMatchObject({ at: expect.any(String), who: expect.any(String), via: expect.any(String) });
+      expect(record.who).not.toBe('');
+    }
+    const api = { via: 'api', requestId: expect.any(String), who: expect.stringMatching(/^[0-9a-f.:]+$/) };
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        action: 'client.created',
+        grants: ['search', 'sessions'],
+        accounts: [1001],
+        ...CLI_SOURCE,
+      }),
+    );
+    expect(records).toContainEqual(
+      expect.objectContaining({ action: 'session.opened', accountId: 1001, secretId: expect.any(String), ...api }),
+    );
+    expect(records).toContainEqual(expect.objectContaining({ action: 'session.ended', ...api }));
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        action: 'session.refused',
+        clientId: backend.clientId,
+        reason: { code: 'invalid_client', message: expect.any(String) },
+        ...api,
+      }),
+    );
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        action: 'session.refused',
+        accountId: 1002,
+        reason: expect.objectContaining({ code: 'forbidden' }),
+      }),
+    );
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        action: 'session.refused',
+        reason: expect.objectContaining({ code: 'missing_header', headerName: 'X-Client-Secret' }),
+      }),
+    );
+    for (const action of ['client.disabled', 'client.enabled', 'secret.issued', 'secret.revoked']) {
+      expect(records).toContainEqual(expect.objectContaining({ action, ...CLI_SOURCE }));
+    }
+    expect(records).toContainEqual(expect.objectContaining({ action: 'session.revoked', cause: 'secret' }));
+    expect(records).toContainEqual(expect.objectContaining({ action: 'session.revoked', cause: 'client.disabled' }));
+    expect(records).toContainEqual(expect.objectContaining({ action: 'session.revoked', cause: 'all' }));
   });
 });

@@ -53,7 +53,11 @@ describe('npm start supervision and stop', { timeout: 300_000 }, () => {
   it('answers a request in flight on SIGTERM before stopping, then leaves nothing running', async () => {
     const { running, port, dynamodbPort, dynamodbPid } = await startStack({ DATA_DIR: ':memory:', SEED_DEMO: '0' });
     const cliEnv = { DYNAMODB_PORT: String(dynamodbPort) };
-    const client = await runProcess('bin/cli.ts', ['create-client', '--name', 'Drain', '--grants', 'search'], cliEnv);
+    const client = await runProcess(
+      'bin/cli.ts',
+      ['create-client', '--name', 'Drain', '--grants', 'search', '--all-accounts'],
+      cliEnv,
+    );
     expect(client.code).toBe(0);
     const { token: clientToken } = JSON.parse(client.stdout) as { token: string };
     const session = await runProcess(

@@ -142,7 +142,16 @@ describe('npm start', { timeout: 480_000 }, () => {
     const cliEnv = { DYNAMODB_PORT: String(first.dynamodbPort), DATA_DIR: dataDir };
     const client = await runProcess(
       'bin/cli.ts',
-      ['create-client', '--name', 'Persisted app', '--grants', 'search', '--session-roles', 'operator'],
+      [
+        'create-client',
+        '--name',
+        'Persisted app',
+        '--grants',
+        'search',
+        '--all-accounts',
+        '--session-roles',
+        'operator',
+      ],
       cliEnv,
     );
     expect(client.code).toBe(0);

@@ -47,6 +47,7 @@ describe('reading the configuration from context', () => {
         searchInstanceType: 't3.medium.search',
         searchVolumeSizeGiB: '50',
         retentionDays: '30',
+        auditRetentionDays: '731',
         deletionProtection: 'false',
         retainSearchDomain: 'true',
         throttleRateLimit: '20',
@@ -66,6 +67,7 @@ describe('reading the configuration from context', () => {
       searchInstanceType: 't3.medium.search',
       searchVolumeSizeGiB: 50,
       retentionDays: 30,
+      auditRetentionDays: 731,
       deletionProtection: false,
       retainSearchDomain: true,
       throttleRateLimit: 20,
@@ -179,11 +181,13 @@ describe('a stack built from a non-default configuration', () => {
     template.hasResourceProperties('Custom::TableDeletionProtection', { DeletionProtection: 'false' });
   });
 
-  it('keeps logs for the configured retention', () => {
-    const retentions = Object.values(template.findResources('AWS::Logs::LogGroup')).map(
-      (group) => group.Properties.RetentionInDays,
-    );
-    expect(new Set(retentions)).toEqual(new Set([14]));
+  it('keeps logs for the configured retention, and the audit log its own 400 days by default', () => {
+    const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
+    const audit = groups.filter((group) => group.DeletionPolicy === 'RetainExceptOnCreate');
+    expect(audit.map((group) => group.Properties.RetentionInDays)).toEqual([DEFAULT_CONFIG.auditRetentionDays]);
+    expect(
+      new Set(groups.filter((group) => !audit.includes(group)).map((group) => group.Properties.RetentionInDays)),
+    ).toEqual(new Set([14]));
   });
 
   it('sends every alarm to the configured topic, when it fires and when it recovers, creating none', () => {
@@ -285,20 +289,58 @@ describe('per-client limits switched on by context', () => {
     );
   });
 
-  it('limits each client token to clientRateLimit requests a minute', () => {
+  it('limits each client token from each source address to clientRateLimit requests a minute', () => {
     expect(rules()).toContainEqual(
       expect.objectContaining({
+        Name: 'PerClientTokenAndAddress',
         Action: { Block: {} },
         Statement: {
           RateBasedStatement: {
             Limit: 3000,
             EvaluationWindowSec: 60,
             AggregateKeyType: 'CUSTOM_KEYS',
-            CustomKeys: [{ Header: { Name: 'x-client-token', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
+            CustomKeys: [
+              { Header: { Name: 'x-client-token', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+              { IP: {} },
+            ],
           },
         },
       }),
     );
+  });
+
+  it('lets no client-token flood block the real application: no rule counts the token alone', () => {
+    // WAF counts a rate-based rule per unique combination of its aggregation keys (a request missing one is
+    // not counted). Played over the synthesized rules: someone who extracted the token from the public app
+    // floods from their own address; the application's backend signs its users in from its own.
+    const token = 'public-app-token';
+    const flood = Array.from({ length: 5_000 }, () => ({ token, ip: '198.51.100.66', path: '/prod/sessions' }));
+    const backend = Array.from({ length: 50 }, () => ({ token, ip: '203.0.113.10', path: '/prod/sessions' }));
+    type Request = (typeof flood)[number];
+    interface RateRule {
+      Statement: {
+        RateBasedStatement: { Limit: number; AggregateKeyType: string; CustomKeys?: Record<string, unknown>[] };
+      };
+    }
+    const rateRules = rules() as unknown as RateRule[];
+    const keyOf = (rule: RateRule, request: Request): string => {
+      const statement = rule.Statement.RateBasedStatement;
+      if (statement.AggregateKeyType === 'IP') return request.ip;
+      return (statement.CustomKeys ?? []).map((key) => ('IP' in key ? request.ip : request.token)).join('|');
+    };
+    const blocked = (request: Request, counts: Map<string, number>[]): boolean =>
+      rateRules.some(
+        (rule, index) => (counts[index]!.get(keyOf(rule, request)) ?? 0) > rule.Statement.RateBasedStatement.Limit,
+      );
+    const counts = rateRules.map(() => new Map<string, number>());
+    for (const request of [...flood, ...backend]) {
+      rateRules.forEach((rule, index) => {
+        const key = keyOf(rule, request);
+        counts[index]!.set(key, (counts[index]!.get(key) ?? 0) + 1);
+      });
+    }
+    expect(blocked(flood[0]!, counts)).toBe(true);
+    expect(blocked(backend[0]!, counts)).toBe(false);
   });
 
   it('never samples requests, which would show client and session tokens in the console', () => {
@@ -322,17 +364,20 @@ describe('per-client limits switched on by context', () => {
     expect(nagFindings).toEqual([]);
   });
 
-  it('limits POST /sessions per client token apart, to sessionRateLimit requests a minute', () => {
+  it('limits POST /sessions per client token and source address apart, to sessionRateLimit requests a minute', () => {
     expect(rules()).toContainEqual(
       expect.objectContaining({
-        Name: 'SessionsPerClientToken',
+        Name: 'SessionsPerClientTokenAndAddress',
         Action: { Block: {} },
         Statement: {
           RateBasedStatement: {
             Limit: DEFAULT_CONFIG.sessionRateLimit,
             EvaluationWindowSec: 60,
             AggregateKeyType: 'CUSTOM_KEYS',
-            CustomKeys: [{ Header: { Name: 'x-client-token', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
+            CustomKeys: [
+              { Header: { Name: 'x-client-token', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+              { IP: {} },
+            ],
             ScopeDownStatement: {
               AndStatement: {
                 Statements: [
@@ -366,6 +411,6 @@ describe('per-client limits switched on by context', () => {
       buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '100' } }), TEMPLATE_ONLY),
     );
     const only = Object.values(one.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules as { Name: string }[];
-    expect(only.map((rule) => rule.Name)).toEqual(['PerSourceAddress', 'SessionsPerClientToken']);
+    expect(only.map((rule) => rule.Name)).toEqual(['PerSourceAddress', 'SessionsPerClientTokenAndAddress']);
   });
 });

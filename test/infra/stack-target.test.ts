@@ -30,6 +30,7 @@ const OUTPUTS: Output[] = [
   { OutputKey: STACK_OUTPUTS.opensearchDomain, OutputValue: 'jobs-prod-3f9a1c' },
   { OutputKey: STACK_OUTPUTS.opensearchIndex, OutputValue: 'jobs' },
   { OutputKey: STACK_OUTPUTS.apiUrl, OutputValue: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/' },
+  { OutputKey: STACK_OUTPUTS.auditLogGroup, OutputValue: 'JobsApi-prod-audit' },
 ];
 
 const stack = (outputs = OUTPUTS, status: StackStatus = 'CREATE_COMPLETE'): DescribeStacksCommandOutput => ({
@@ -55,6 +56,7 @@ describe('resolving a deployed stack', () => {
       opensearchDomain: 'jobs-prod-3f9a1c',
       opensearchIndex: 'jobs',
       apiUrl: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/',
+      auditLogGroup: 'JobsApi-prod-audit',
       region: 'eu-west-1',
     });
     expect(cloudFormation.commandCalls(DescribeStacksCommand)).toHaveLength(1);
@@ -132,6 +134,7 @@ describe('the environment of a stack target', () => {
         opensearchDomain: 'jobs-test',
         opensearchIndex: 'jobs',
         apiUrl: 'https://api.example.com/test/',
+        auditLogGroup: 'jobs-test-audit',
         region: 'eu-west-1',
       }),
     ).toEqual({
@@ -140,6 +143,7 @@ describe('the environment of a stack target', () => {
       SEARCH_ENGINE: 'opensearch',
       OPENSEARCH_URL: 'https://search.example.com',
       OPENSEARCH_INDEX: 'jobs',
+      AUDIT_LOG_GROUP: 'jobs-test-audit',
       AWS_REGION: 'eu-west-1',
     });
   });

@@ -720,6 +720,40 @@ describe('alarms', () => {
   });
 });
 
+describe('the audit log', () => {
+  const auditGroupId = (): string => stack.getLogicalId(stack.auditLog.logGroup.node.defaultChild as never);
+
+  it('is a log group of its own, kept 400 days by default and kept when the stack is deleted', () => {
+    const group = resourcesOf('AWS::Logs::LogGroup')[auditGroupId()];
+    // Kept on delete and replacement; only the rollback of the deployment that created it (no records yet) deletes it.
+    expect(group).toMatchObject({
+      DeletionPolicy: 'RetainExceptOnCreate',
+      UpdateReplacePolicy: 'Retain',
+      Properties: { RetentionInDays: 400 },
+    });
+    expect(propertiesOf(group!)).not.toHaveProperty('LogGroupName');
+  });
+
+  it('is written by the sessions function alone, which learns its name from AUDIT_LOG_GROUP', () => {
+    const writers = (Object.keys(stack.functions) as FunctionName[]).filter((name) =>
+      JSON.stringify(statementsOf(name)).includes(auditGroupId()),
+    );
+    expect(writers).toEqual(['Sessions']);
+    const writes = statementsOf('Sessions').filter((statement) => JSON.stringify(statement).includes(auditGroupId()));
+    expect(writes.flatMap(actionsOf).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    const sessions = Object.values(resourcesOf('AWS::Lambda::Function')).filter((fn) =>
+      JSON.stringify(propertiesOf(fn).Environment).includes('AUDIT_LOG_GROUP'),
+    );
+    expect(sessions).toHaveLength(1);
+    expect(JSON.stringify(propertiesOf(sessions[0]!).Environment)).toContain(`{"Ref":"${auditGroupId()}"}`);
+  });
+
+  it('is named by the AuditLogGroupName output, for the CLI and for queries', () => {
+    const outputs = template.toJSON().Outputs as Record<string, unknown>;
+    expect(outputs[STACK_OUTPUTS.auditLogGroup]).toMatchObject({ Value: { Ref: auditGroupId() } });
+  });
+});
+
 describe('outputs', () => {
   it('exports the tables, the search endpoint and the index under stable keys', () => {
     const outputs = template.toJSON().Outputs as Record<string, unknown>;

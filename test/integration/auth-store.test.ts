@@ -1,13 +1,15 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthAdministration, ClientNotFoundError } from '../../functions/auth/administration';
-import { CLI_SOURCE } from '../../functions/auth/audit';
+import type { AuditSource } from '../../functions/auth/audit';
+
+const CLI_SOURCE: AuditSource = { via: 'cli', who: 'os-user:test' };
 import { Authenticator } from '../../functions/auth/authenticate';
 import { AuthStore, UnknownClientError } from '../../functions/auth/store';
-import { hashToken } from '../../functions/auth/tokens';
+import { generateSecret, generateToken, hashToken } from '../../functions/auth/tokens';
 import { createDocumentClient } from '../../functions/aws/dynamodb';
 import { ApiError } from '../../functions/http/errors';
-import { authKeys } from '../../functions/tables';
+import { authKeys, byClientEntries } from '../../functions/tables';
 import { createTestTables, type TestTables } from '../support/dynamo';
 
 let tables: TestTables;
@@ -168,5 +170,58 @@ describe('AuthStore and Authenticator on DynamoDB Local', () => {
     expect(await codeOf(authenticator.authenticate(portal.token, session.token))).toBe('ok');
     now += 1_000;
     expect(await codeOf(authenticator.authenticate(portal.token, session.token))).toBe('invalid_session');
+  });
+});
+
+describe('a client stored before clients had accounts and kept their secrets', () => {
+  it('keeps every account, shows "*" in list-clients, and rotates and revokes its secrets from their items', async () => {
+    const documents = client();
+    const token = generateToken();
+    const secret = generateSecret();
+    const clientId = `legacy-${hashToken(token).slice(0, 8)}`;
+    const createdAt = '2025-01-01T00:00:00.000Z';
+    await documents.send(
+      new PutCommand({
+        TableName: tables.authTable,
+        Item: {
+          pk: authKeys.client(hashToken(token)),
+          type: 'client',
+          clientId,
+          clientEntry: byClientEntries.client,
+          name: 'Legacy',
+          grants: ['search', 'sessions'],
+          enabled: true,
+          createdAt,
+        },
+      }),
+    );
+    await documents.send(
+      new PutCommand({
+        TableName: tables.authTable,
+        Item: {
+          pk: authKeys.secret(hashToken(secret)),
+          type: 'secret',
+          secretId: 'legacy-secret',
+          clientId,
+          clientEntry: byClientEntries.secret('legacy-secret'),
+          createdAt,
+        },
+      }),
+    );
+    const authenticator = new Authenticator({ lookup: store, cacheTtlMs: 0 });
+    expect(await codeOf(authenticator.authenticateClient(token, secret))).toBe('ok');
+    await expect(
+      store.createSession({ clientToken: token, accountId: 987_654, role: 'user' }, CLI_SOURCE),
+    ).resolves.toMatchObject({ token: expect.any(String) });
+    const listed = (await admin.listClients()).find((one) => one.clientId === clientId);
+    expect(listed).toMatchObject({
+      accounts: '*',
+      secrets: [{ secretId: 'legacy-secret', createdAt, expiresAt: null }],
+    });
+    const rotated = await admin.rotateSecret(clientId, 0, CLI_SOURCE);
+    expect(await codeOf(authenticator.authenticateClient(token, secret))).toBe('invalid_client');
+    expect(await codeOf(authenticator.authenticateClient(token, rotated.secret))).toBe('ok');
+    await admin.revokeSecret(clientId, rotated.secretId, CLI_SOURCE);
+    expect(await codeOf(authenticator.authenticateClient(token, rotated.secret))).toBe('invalid_client');
   });
 });

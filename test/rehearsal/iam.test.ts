@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { useAuditSink } from '../../functions/auth/audit-sink';
 import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
 import { AuthStore } from '../../functions/auth/store';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -26,12 +27,20 @@ import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import { RUNTIME_GRANTS } from '../../lib/runtime-grants';
 import { ensureTable } from '../../local/dynamodb/tables';
 import { apiEvent, lambdaContext } from '../support/api-event';
+import { AwsStandIns } from '../support/aws-stand-ins';
 import { setupEvent } from '../support/cloudformation-events';
 import { FakeOpenSearchCluster, FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';
 import { makeFile, makeJob } from '../support/jobs';
 import { judgeCall, unusedGrants as unusedGrantsOf } from './judge';
 import { type AuthorizedCall, CallRecorder } from './recorder';
-import { type RehearsalTemplate, type RehearsedFunction, type RehearsedName, synthesizeForRehearsal } from './template';
+import {
+  ACCOUNT,
+  REGION,
+  type RehearsalTemplate,
+  type RehearsedFunction,
+  type RehearsedName,
+  synthesizeForRehearsal,
+} from './template';
 
 const suffix = crypto.randomUUID().slice(0, 8);
 const TABLES = { jobs: `rehearsal-jobs-${suffix}`, auth: `rehearsal-auth-${suffix}` };
@@ -41,6 +50,9 @@ let template: RehearsalTemplate;
 let node: FakeOpenSearchNode;
 let nodeUrl: string;
 const recorder = new CallRecorder();
+/** CloudWatch Logs, where the sessions function writes its audit records (AUDIT_LOG_GROUP). */
+let logs: AwsStandIns;
+let logsUrl: string;
 /** Every call each function made, over all its scenarios. */
 const made = new Map<RehearsedName, AuthorizedCall[]>();
 let tokens: { client: string; secret: string; user: string; operator: string };
@@ -100,8 +112,10 @@ const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
     DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
+    AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: logsUrl,
   });
   resetConfig();
+  useAuditSink(undefined);
   resetDocumentClient();
   resetDefaultAuthenticator();
   await resetSearchIndex();
@@ -116,8 +130,9 @@ const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
 
 const run = async (name: RehearsedName, work: () => Promise<unknown>): Promise<void> => {
   await becomeFunction(template.functions[name]);
+  const from = logs.calls.length;
   const calls = await recorder.during(work);
-  made.set(name, [...(made.get(name) ?? []), ...calls]);
+  made.set(name, [...(made.get(name) ?? []), ...calls, ...logs.calls.slice(from)]);
 };
 
 const http = async (
@@ -183,6 +198,14 @@ const streamRecord = (job: Job, eventName: 'INSERT' | 'MODIFY' | 'REMOVE', versi
 
 beforeAll(async () => {
   template = synthesizeForRehearsal(TABLES);
+  logs = new AwsStandIns({
+    account: ACCOUNT,
+    region: REGION,
+    stacks: [],
+    domains: new Map(),
+    logGroups: [template.functions.Sessions.environment.AUDIT_LOG_GROUP!],
+  });
+  logsUrl = await logs.start();
   node = new FakeOpenSearchNode(answer);
   nodeUrl = await node.start();
   secrets = createServer((request, response) => {
@@ -249,8 +272,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  useAuditSink(undefined);
   await resetSearchIndex();
   await node?.stop();
+  await logs?.stop();
   await new Promise((resolve) => secrets?.close(resolve));
 });
 
@@ -533,6 +558,10 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       expect((await logout()).statusCode).toBe(401);
     });
     await expectAllowed('Sessions');
+    // Its audit records reached the audit log group, under its own role.
+    const actions = logs.logEvents.map((event) => (JSON.parse(event.message) as { action: string }).action);
+    expect(actions).toEqual(expect.arrayContaining(['session.opened', 'session.refused', 'session.ended']));
+    expect(logs.unexpected).toEqual([]);
   });
 
   it('sessions: its role refuses a write outside session keys and a read of anything but credentials', async () => {
@@ -682,7 +711,13 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'dynamodb:Query',
       'secretsmanager:GetSecretValue',
     ]);
-    expect(actions('Sessions')).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem']);
+    expect(actions('Sessions')).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+    ]);
     expect(actions('JobsWrite')).toEqual([
       'dynamodb:BatchWriteItem',
       'dynamodb:GetItem',

@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { hashToken } from '../../functions/auth/tokens';
 import { autoCreateRule } from '../../functions/search/opensearch/auto-create';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import { demoJobs } from '../../local/demo/data';
@@ -33,13 +34,15 @@ import { ACCOUNT, REGION, type RehearsalTemplate, synthesizeForRehearsal } from 
 const suffix = crypto.randomUUID().slice(0, 8).toUpperCase();
 const TABLES = { jobs: `JobsApi-JobsTable${suffix}`, auth: `JobsApi-AuthTable${suffix}` };
 const OPERATOR = `arn:aws:iam::${ACCOUNT}:role/JobsApiOperator`;
+/** Who the operator is to STS: a session of that role. */
+const OPERATOR_CALLER = `arn:aws:sts::${ACCOUNT}:assumed-role/JobsApiOperator/rehearsal`;
 
 let template: RehearsalTemplate;
 let standIns: AwsStandIns;
 let domain: OpenSearchStandIn;
 let directory: string;
 /** What the earlier steps produced that later ones use. */
-const produced: { clientToken?: string; clientId?: string; secretId?: string } = {};
+const produced: { clientToken?: string; clientId?: string; secretId?: string; printed: string[] } = { printed: [] };
 
 interface CliResult {
   code: number | string;
@@ -111,13 +114,38 @@ const STEPS: Step[] = [
   },
   {
     title: 'create-client registers a client with a secret',
-    args: () => ['create-client', '--name', 'Rehearsal app', '--grants', 'search,reject,sessions'],
+    args: () => [
+      'create-client',
+      '--name',
+      'Rehearsal app',
+      '--grants',
+      'search,reject,sessions',
+      '--accounts',
+      '4242',
+    ],
     check: (result) => {
       expect(result.code, result.stderr).toBe(0);
       const created = json(result);
       expect(created).toMatchObject({ secret: expect.stringMatching(/^jsk_/) });
       produced.clientToken = String(created.token);
       produced.clientId = String(created.clientId);
+    },
+  },
+  {
+    title: 'list-clients lists it with its grants, accounts and secret, never a token, a secret or a hash',
+    args: () => ['list-clients'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      const clients = JSON.parse(result.stdout) as Record<string, unknown>[];
+      expect(clients).toContainEqual(
+        expect.objectContaining({
+          clientId: produced.clientId,
+          accounts: [4242],
+          grants: ['search', 'reject', 'sessions'],
+        }),
+      );
+      expect(result.stdout).not.toContain(produced.clientToken);
+      expect(result.stdout).not.toMatch(/jsk_|[0-9a-f]{64}/);
     },
   },
   {
@@ -169,6 +197,14 @@ const STEPS: Step[] = [
     title: 'revoke-secret ends that secret now',
     args: () => ['revoke-secret', '--client-id', produced.clientId ?? '', '--secret-id', produced.secretId ?? ''],
     check: (result) => expect(result.code, result.stderr).toBe(0),
+  },
+  {
+    title: 'revoke-session --all ends every session of the client',
+    args: () => ['revoke-session', '--client-id', produced.clientId ?? '', '--all'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(json(result)).toEqual({ revoked: 1 });
+    },
   },
   {
     title: 'disable-client disables the client',
@@ -321,6 +357,8 @@ const cli = (args: string[]): Promise<CliResult> =>
     AWS_ENDPOINT_URL_CLOUDFORMATION: standInsUrl,
     AWS_ENDPOINT_URL_OPENSEARCH: standInsUrl,
     AWS_ENDPOINT_URL_DYNAMODB: standInsUrl,
+    AWS_ENDPOINT_URL_STS: standInsUrl,
+    AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: standInsUrl,
     AWS_ACCESS_KEY_ID: 'rehearsal',
     AWS_SECRET_ACCESS_KEY: 'rehearsal',
     NODE_EXTRA_CA_CERTS: domain.certificateFile ?? '',
@@ -369,6 +407,8 @@ beforeAll(async () => {
       [template.domainName, activeDomainStatus({ name: template.domainName, account: ACCOUNT, region: REGION }, host)],
     ]),
     dynamodb: { endpoint: inject('dynamodbEndpoint'), tableArn },
+    callerArn: OPERATOR_CALLER,
+    logGroups: [template.outputs[STACK_OUTPUTS.auditLogGroup]!],
   });
   standInsUrl = await standIns.start();
 }, 120_000);
@@ -397,6 +437,7 @@ describe('the operator rehearsal: each --stack command under OperatorPolicyArn',
       step.before?.();
       const from = standIns.calls.length;
       const result = await cli(step.args());
+      produced.printed.push(result.stdout, result.stderr);
       stepCalls.set(step.title, standIns.calls.slice(from));
       step.check(result);
     });
@@ -422,6 +463,36 @@ describe('the operator rehearsal: each --stack command under OperatorPolicyArn',
   it('every grant of the operator policy is used by some command', () => {
     expect(template.operatorPolicy.Statement.every((statement) => statement.Effect === 'Allow')).toBe(true);
     expect(unusedGrants([template.operatorPolicy], [...stepCalls.values()].flat())).toEqual([]);
+  });
+
+  it('the credential commands wrote one audit record each to the audit log group, naming the operator', () => {
+    const group = template.outputs[STACK_OUTPUTS.auditLogGroup];
+    const records = standIns.logEvents.map((event) => {
+      expect(event.logGroupName).toBe(group);
+      return JSON.parse(event.message) as Record<string, unknown>;
+    });
+    for (const record of records) expect(record).toMatchObject({ via: 'cli', who: OPERATOR_CALLER });
+    const ofClient = records.filter((record) => record.clientId === produced.clientId).map((record) => record.action);
+    expect(ofClient).toEqual(
+      expect.arrayContaining([
+        'client.created',
+        'secret.issued',
+        'session.opened',
+        'session.revoked',
+        'secret.revoked',
+        'client.disabled',
+        'client.enabled',
+      ]),
+    );
+    // seed-demo's clients are audited too.
+    expect(records.filter((record) => record.action === 'client.created').length).toBeGreaterThan(1);
+    const audit = standIns.logEvents.map((event) => event.message).join('\n');
+    const printedTokens = produced.printed.join('\n').match(/jsk_[A-Za-z0-9_-]{43}|\b[A-Za-z0-9_-]{43}\b/g) ?? [];
+    expect(printedTokens.length).toBeGreaterThan(0);
+    for (const credential of printedTokens) {
+      expect(audit.includes(credential)).toBe(false);
+      expect(audit.includes(hashToken(credential))).toBe(false);
+    }
   });
 
   it('every request to the domain is one OpenSearch’s published API description accepts', () => {

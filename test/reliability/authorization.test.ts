@@ -99,9 +99,16 @@ describe('the authorization matrix', () => {
     callers['expired session'] = await harness.issue({ accountId: ACCOUNT, ttlSeconds: 1 });
     callers['revoked session'] = await harness.issue({ accountId: ACCOUNT });
     const revoked = callers['revoked session'];
-    await harness.admin.revokeSessions(revoked.clientId ?? '', { sessionId: revoked.sessionId ?? '' }, { via: 'cli' });
+    await harness.admin.revokeSessions(
+      revoked.clientId ?? '',
+      { sessionId: revoked.sessionId ?? '' },
+      { via: 'cli', who: 'os-user:test' },
+    );
     callers['disabled client'] = await harness.issue({ accountId: ACCOUNT });
-    await harness.admin.setClientEnabled(callers['disabled client'].clientId ?? '', false, { via: 'cli' });
+    await harness.admin.setClientEnabled(callers['disabled client'].clientId ?? '', false, {
+      via: 'cli',
+      who: 'os-user:test',
+    });
     const mine = await harness.issue({ accountId: ACCOUNT });
     const theirs = await harness.issue({ accountId: ACCOUNT });
     callers["another client's session"] = { clientToken: mine.clientToken, sessionToken: theirs.sessionToken };

@@ -1,9 +1,12 @@
 /**
  * Stand-ins for the AWS endpoints the CLI's `--stack` mode calls, on one local HTTP port that the AWS SDK
- * reaches through `AWS_ENDPOINT_URL_CLOUDFORMATION`, `AWS_ENDPOINT_URL_OPENSEARCH` and
- * `AWS_ENDPOINT_URL_DYNAMODB`:
+ * reaches through `AWS_ENDPOINT_URL_CLOUDFORMATION`, `AWS_ENDPOINT_URL_OPENSEARCH`, `AWS_ENDPOINT_URL_DYNAMODB`,
+ * `AWS_ENDPOINT_URL_STS` and `AWS_ENDPOINT_URL_CLOUDWATCH_LOGS`:
  *
  * - CloudFormation `DescribeStacks` (the AWS query protocol: a form-encoded POST, an XML answer);
+ * - STS `GetCallerIdentity` (the same protocol), answering with the caller the options name;
+ * - CloudWatch Logs `CreateLogStream` and `PutLogEvents` (JSON 1.1 protocol, `X-Amz-Target: Logs_20140328.*`)
+ *   into the log groups the options name, keeping every event in {@link AwsStandIns.logEvents};
  * - the OpenSearch control plane's `DescribeDomain` (REST-JSON, `GET /2021-01-01/opensearch/domain/{name}`);
  * - DynamoDB (JSON protocol, `X-Amz-Target`), forwarded to DynamoDB Local.
  *
@@ -53,11 +56,25 @@ export interface AwsStandInsOptions {
   domains: Map<string, StandInDomainStatus>;
   /** Where DynamoDB requests go, and the ARN of a table by name (omit when no DynamoDB call is expected). */
   dynamodb?: { endpoint: string; tableArn: (name: string) => string };
+  /** The ARN STS GetCallerIdentity answers with (omit when no STS call is expected). */
+  callerArn?: string;
+  /** The CloudWatch Logs groups that exist (omit when no CloudWatch Logs call is expected). */
+  logGroups?: string[];
+}
+
+/** One event a log group received. */
+export interface StandInLogEvent {
+  logGroupName: string;
+  logStreamName: string;
+  timestamp: number;
+  message: string;
 }
 
 const CLOUDFORMATION_NS = 'http://cloudformation.amazonaws.com/doc/2010-05-15/';
 const DOMAIN_PATH = /^\/2021-01-01\/opensearch\/domain\/([^/]+)$/;
 const DYNAMODB_TARGET = /^DynamoDB_20120810\.(\w+)$/;
+const LOGS_TARGET = /^Logs_20140328\.(\w+)$/;
+const STS_NS = 'https://sts.amazonaws.com/doc/2011-06-15/';
 
 const xmlEscape = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -73,6 +90,9 @@ export class AwsStandIns {
   public readonly calls: AuthorizedCall[] = [];
   /** Requests the stand-ins did not recognise (none expected). */
   public readonly unexpected: string[] = [];
+  /** Every event the log groups received, in order. */
+  public readonly logEvents: StandInLogEvent[] = [];
+  readonly #streams = new Set<string>();
   readonly #options: AwsStandInsOptions;
   readonly #server: Server;
 
@@ -101,8 +121,17 @@ export class AwsStandIns {
       await this.#dynamodb(request, target, body, response);
       return;
     }
+    if (request.method === 'POST' && typeof target === 'string' && LOGS_TARGET.test(target)) {
+      this.#logs(LOGS_TARGET.exec(target)![1]!, body, response);
+      return;
+    }
     if (request.method === 'POST' && request.url === '/' && target === undefined) {
-      const answer = this.#describeStacks(new URLSearchParams(body));
+      const form = new URLSearchParams(body);
+      if (form.get('Action') === 'GetCallerIdentity') {
+        this.#getCallerIdentity(form, response);
+        return;
+      }
+      const answer = this.#describeStacks(form);
       response.writeHead(answer.status, { 'Content-Type': 'text/xml' }).end(answer.xml);
       return;
     }
@@ -154,6 +183,71 @@ export class AwsStandIns {
         `<Outputs>${members}</Outputs></member></Stacks></DescribeStacksResult>` +
         '<ResponseMetadata><RequestId>stand-in</RequestId></ResponseMetadata></DescribeStacksResponse>',
     };
+  }
+
+  #getCallerIdentity(form: URLSearchParams, response: ServerResponse): void {
+    const { account, callerArn } = this.#options;
+    if (form.get('Version') !== '2011-06-15' || callerArn === undefined) {
+      this.unexpected.push(`STS ${form.get('Action')} ${form.get('Version')}`);
+      response.writeHead(400).end();
+      return;
+    }
+    // IAM authorizes GetCallerIdentity on no resource: "*".
+    this.calls.push({ action: 'sts:GetCallerIdentity', resource: '*', origin: 'STS GetCallerIdentity', request: true });
+    response
+      .writeHead(200, { 'Content-Type': 'text/xml' })
+      .end(
+        `<GetCallerIdentityResponse xmlns="${STS_NS}"><GetCallerIdentityResult><Arn>${xmlEscape(callerArn)}</Arn>` +
+          `<UserId>AROAREHEARSAL:rehearsal</UserId><Account>${account}</Account></GetCallerIdentityResult>` +
+          '<ResponseMetadata><RequestId>stand-in</RequestId></ResponseMetadata></GetCallerIdentityResponse>',
+      );
+  }
+
+  #logs(operation: string, body: string, response: ServerResponse): void {
+    const { account, region, logGroups } = this.#options;
+    const input = JSON.parse(body) as {
+      logGroupName?: string;
+      logStreamName?: string;
+      logEvents?: { timestamp: number; message: string }[];
+    };
+    const group = String(input.logGroupName);
+    const stream = String(input.logStreamName);
+    const reply = (status: number, answer: Record<string, unknown>): void => {
+      response.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.1' }).end(JSON.stringify(answer));
+    };
+    if (logGroups === undefined || (operation !== 'CreateLogStream' && operation !== 'PutLogEvents')) {
+      this.unexpected.push(`CloudWatch Logs ${operation}`);
+      reply(400, { __type: 'InvalidOperationException', message: 'not a rehearsed call' });
+      return;
+    }
+    this.calls.push({
+      action: `logs:${operation}`,
+      // IAM authorizes both on the log stream's ARN.
+      resource: `arn:aws:logs:${region}:${account}:log-group:${group}:log-stream:${stream}`,
+      origin: `CloudWatch Logs ${operation} ${group}`,
+      request: true,
+    });
+    if (!logGroups.includes(group)) {
+      reply(400, { __type: 'ResourceNotFoundException', message: 'The specified log group does not exist.' });
+      return;
+    }
+    const key = `${group}\u0000${stream}`;
+    if (operation === 'CreateLogStream') {
+      if (this.#streams.has(key)) {
+        reply(400, { __type: 'ResourceAlreadyExistsException', message: 'The specified log stream already exists' });
+        return;
+      }
+      this.#streams.add(key);
+      reply(200, {});
+      return;
+    }
+    if (!this.#streams.has(key)) {
+      reply(400, { __type: 'ResourceNotFoundException', message: 'The specified log stream does not exist.' });
+      return;
+    }
+    for (const event of input.logEvents ?? [])
+      this.logEvents.push({ logGroupName: group, logStreamName: stream, ...event });
+    reply(200, {});
   }
 
   #describeDomain(name: string, response: ServerResponse): void {

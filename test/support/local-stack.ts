@@ -51,6 +51,8 @@ export interface IssueOptions {
   sessionRoles?: Role[];
   /** The client's own cap on session lifetimes. */
   maxSessionTtlSeconds?: number;
+  /** The accounts the client serves (default every account). */
+  accounts?: number[];
 }
 
 /** A client and a session issued to it. */
@@ -132,7 +134,8 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
     const client = await store.createClient({
       name: `e2e client ${randomUUID().slice(0, 8)}`,
       grants: issueOptions.grants ?? ['search', 'reject'],
-      sessionRoles: issueOptions.sessionRoles ?? ['user', 'operator'],
+      sessionRoles: issueOptions.sessionRoles ?? (issueOptions.accounts ? ['user'] : ['user', 'operator']),
+      ...(issueOptions.accounts === undefined ? {} : { accounts: issueOptions.accounts }),
       ...(issueOptions.maxSessionTtlSeconds === undefined
         ? {}
         : { maxSessionTtlSeconds: issueOptions.maxSessionTtlSeconds }),
@@ -197,6 +200,7 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
     disableClient: async (clientId) => {
       await new AuthAdministration(documentClient(), stack.tables.authTable).setClientEnabled(clientId, false, {
         via: 'cli',
+        who: 'os-user:test',
       });
     },
     importJobs: async (jobs) => {

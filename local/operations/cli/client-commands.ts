@@ -1,19 +1,42 @@
 /**
- * What operators do to a client they know by id: `disable-client` and `enable-client` (its sessions stop or
- * resume answering within the functions' 60-second cache; new sessions stop at once), `rotate-secret` (a new
- * secret, printed once; the others stop working after the overlap) and `revoke-secret` (one secret ends now).
- * None of them takes or prints a token, a secret it did not just issue, or a hash.
+ * What operators do to clients they know by id: `list-clients` (every client, its grants, roles, accounts and
+ * live secrets' ids), `disable-client` (no new sessions at once; every session it has ends for good, within
+ * the functions' 60-second cache) and `enable-client` (new sessions again, none of the old ones),
+ * `rotate-secret` (a new secret, printed once; the others stop working after the overlap) and `revoke-secret`
+ * (one secret ends now, with every session it opened). None of them takes or prints a token, a secret it did
+ * not just issue, or a hash.
  */
 import { DEFAULT_SECRET_OVERLAP_SECONDS } from '../../../functions/auth/administration';
-import { CLI_SOURCE } from '../../../functions/auth/audit';
-import { type CliCommand, message, parseInteger, printJson, requiredOption, stringOption } from './command';
-import { authAdministration } from './target';
+import {
+  type CliCommand,
+  message,
+  noPositionals,
+  parseInteger,
+  printJson,
+  requiredOption,
+  stringOption,
+} from './command';
+import { authAdministration, operatorSource } from './target';
+
+export const listClientsCommand: CliCommand = {
+  name: 'list-clients',
+  usage: `list-clients
+      Prints every client: [{"clientId","name","enabled","grants","sessionRoles","accounts","createdAt","secrets"}],
+      accounts a list of ids or "*" (every account; also a client created before clients had accounts), secrets
+      the ids and ends of its live secrets. Never a token, a secret or a hash.`,
+  options: {},
+  run: async ({ positionals }) => {
+    noPositionals('list-clients', positionals);
+    printJson(await authAdministration().listClients());
+    return 0;
+  },
+};
 
 const setEnabled =
   (enabled: boolean): CliCommand['run'] =>
   async ({ values }) => {
     const clientId = requiredOption(values, 'client-id');
-    await authAdministration().setClientEnabled(clientId, enabled, CLI_SOURCE);
+    await authAdministration().setClientEnabled(clientId, enabled, await operatorSource());
     message(`Client ${clientId} is ${enabled ? 'enabled' : 'disabled'}.`);
     return 0;
   };
@@ -21,7 +44,8 @@ const setEnabled =
 export const disableClientCommand: CliCommand = {
   name: 'disable-client',
   usage: `disable-client --client-id <id>
-      Disables a client: no new sessions at once, its sessions answer 401 invalid_client within 60 s.`,
+      Disables a client: no new sessions at once, and every session it has is ended for good (they answer 401
+      within 60 s; enable-client brings none of them back).`,
   options: { 'client-id': { type: 'string' } },
   run: setEnabled(false),
 };
@@ -45,7 +69,7 @@ export const rotateSecretCommand: CliCommand = {
     const issued = await authAdministration().rotateSecret(
       requiredOption(values, 'client-id'),
       overlap === undefined ? DEFAULT_SECRET_OVERLAP_SECONDS : parseInteger(overlap, 'overlap', 0),
-      CLI_SOURCE,
+      await operatorSource(),
     );
     printJson({ secretId: issued.secretId, secret: issued.secret });
     return 0;
@@ -55,12 +79,12 @@ export const rotateSecretCommand: CliCommand = {
 export const revokeSecretCommand: CliCommand = {
   name: 'revoke-secret',
   usage: `revoke-secret --client-id <id> --secret-id <id>
-      Ends one secret of the client now.`,
+      Ends one secret of the client now, and every session that secret opened.`,
   options: { 'client-id': { type: 'string' }, 'secret-id': { type: 'string' } },
   run: async ({ values }) => {
     const secretId = requiredOption(values, 'secret-id');
-    await authAdministration().revokeSecret(requiredOption(values, 'client-id'), secretId, CLI_SOURCE);
-    message(`Secret ${secretId} is revoked.`);
+    await authAdministration().revokeSecret(requiredOption(values, 'client-id'), secretId, await operatorSource());
+    message(`Secret ${secretId} is revoked, and every session it opened has ended.`);
     return 0;
   },
 };

@@ -7,13 +7,24 @@
  */
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { ClientNotFoundError, SecretNotFoundError } from '../../../functions/auth/administration';
-import { InvalidAuthInputError, SessionRoleNotAllowedError, UnknownClientError } from '../../../functions/auth/store';
+import {
+  AccountNotAllowedError,
+  InvalidAuthInputError,
+  SessionRoleNotAllowedError,
+  UnknownClientError,
+} from '../../../functions/auth/store';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetSearchIndex } from '../../../functions/search/engine';
 import { assertSupportedNode, UnsupportedNodeError } from '../../paths';
 import { SearchDomainNotFoundError, SearchDomainNotReadyError } from '../domain-status';
 import { createClientCommand, createSessionCommand } from './auth-commands';
-import { disableClientCommand, enableClientCommand, revokeSecretCommand, rotateSecretCommand } from './client-commands';
+import {
+  disableClientCommand,
+  enableClientCommand,
+  listClientsCommand,
+  revokeSecretCommand,
+  rotateSecretCommand,
+} from './client-commands';
 import { listSessionsCommand, revokeSessionCommand } from './session-commands';
 import { type CliCommand, CommandFailedError, message, type OptionValues, UsageError } from './command';
 import { attachDashValues } from './dash-values';
@@ -27,6 +38,7 @@ import { resetCommandsClient, selectTarget } from './target';
 export const COMMANDS: readonly CliCommand[] = [
   createClientCommand,
   createSessionCommand,
+  listClientsCommand,
   disableClientCommand,
   enableClientCommand,
   rotateSecretCommand,
@@ -98,6 +110,7 @@ const REPORTED_ERRORS = [
   ClientNotFoundError,
   SecretNotFoundError,
   SessionRoleNotAllowedError,
+  AccountNotAllowedError,
   CommandFailedError,
   SearchDomainNotFoundError,
   SearchDomainNotReadyError,

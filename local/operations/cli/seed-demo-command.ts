@@ -32,7 +32,7 @@ export const seedDemoCommand: CliCommand = {
       );
     }
     message(`Seeding demo clients, sessions and ${demoJobs().length} jobs into ${target.description}…`);
-    const demo = await seedDemoData(authStore(), jobRepository());
+    const demo = await seedDemoData(await authStore(), jobRepository());
     const baseUrl = target.stack.apiUrl.replace(/\/+$/, '');
     const out = (line = ''): void => {
       process.stdout.write(`${line}\n`);

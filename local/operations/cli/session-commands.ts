@@ -2,12 +2,12 @@
  * `list-sessions` and `revoke-session`: a client's live sessions, found by the client's id (and a user's id)
  * through the auth table's `byClient` index, never a Scan. A listing shows ids, user, account, role and
  * times, never a token or a hash; a revocation needs no token: an operator can cut off a leaked one by the
- * session's id, or every session of a user. A revoked session stops answering within the functions'
- * 60-second cache.
+ * session's id, every session of a user, or every session of the client (`--all`, which also ends one the
+ * index has not shown yet). A revoked session stops answering within the functions' 60-second cache.
  */
-import { CLI_SOURCE } from '../../../functions/auth/audit';
+import type { SessionSelection } from '../../../functions/auth/administration';
 import { type CliCommand, printJson, requiredOption, stringOption, UsageError } from './command';
-import { authAdministration } from './target';
+import { authAdministration, operatorSource } from './target';
 
 export const listSessionsCommand: CliCommand = {
   name: 'list-sessions',
@@ -16,7 +16,6 @@ export const listSessionsCommand: CliCommand = {
   options: { 'client-id': { type: 'string' }, user: { type: 'string' } },
   run: async ({ values }) => {
     const clientId = requiredOption(values, 'client-id');
-    await authAdministration().findClient(clientId);
     const sessions = await authAdministration().listSessions(clientId, stringOption(values, 'user'));
     printJson(
       sessions.map(({ sessionId, userId, accountId, role, createdAt, expiresAt }) => ({
@@ -34,22 +33,28 @@ export const listSessionsCommand: CliCommand = {
 
 export const revokeSessionCommand: CliCommand = {
   name: 'revoke-session',
-  usage: `revoke-session --client-id <id> (--session-id <id> | --user <id>)
-      Revokes one session of the client, or every session of one of its users; prints {"revoked": <count>}.`,
-  options: { 'client-id': { type: 'string' }, 'session-id': { type: 'string' }, user: { type: 'string' } },
+  usage: `revoke-session --client-id <id> (--session-id <id> | --user <id> | --all)
+      Revokes one session of the client, every session of one of its users, or every session it has (--all,
+      which also ends one opened a moment before); prints {"revoked": <count>}.`,
+  options: {
+    'client-id': { type: 'string' },
+    'session-id': { type: 'string' },
+    user: { type: 'string' },
+    all: { type: 'boolean' },
+  },
   run: async ({ values }) => {
     const clientId = requiredOption(values, 'client-id');
     const sessionId = stringOption(values, 'session-id');
     const userId = stringOption(values, 'user');
-    if ((sessionId === undefined) === (userId === undefined)) {
-      throw new UsageError('Give exactly one of --session-id and --user');
-    }
-    await authAdministration().findClient(clientId);
-    const revoked = await authAdministration().revokeSessions(
-      clientId,
-      sessionId === undefined ? { userId: userId as string } : { sessionId },
-      CLI_SOURCE,
-    );
+    const all = values.all === true;
+    const given = [sessionId !== undefined, userId !== undefined, all].filter(Boolean).length;
+    if (given !== 1) throw new UsageError('Give exactly one of --session-id, --user and --all');
+    const which: SessionSelection = all
+      ? { all: true }
+      : sessionId === undefined
+        ? { userId: userId as string }
+        : { sessionId };
+    const revoked = await authAdministration().revokeSessions(clientId, which, await operatorSource());
     printJson({ revoked });
     return 0;
   },

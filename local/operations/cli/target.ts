@@ -2,16 +2,21 @@
  * Where the CLI's commands act: the local stack (DynamoDB Local and the embedded index under `DATA_DIR`), or a
  * deployed stack found by `--stack <name>` from its CloudFormation outputs. Either way the target is set
  * through the environment the shared configuration (functions/config.ts) reads, so the commands use the very
- * code the functions run.
+ * code the functions run. Audit records of what the commands change go to the target's audit log group
+ * (under `--stack`, naming the operator by the AWS identity the CLI acts as) or to `$DATA_DIR/audit.ndjson`
+ * (naming the OS user).
  */
 import { AuthAdministration } from '../../../functions/auth/administration';
-import { streamAuditSink } from '../../../functions/auth/audit';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { type AuditSink, type AuditSource, localOperator } from '../../../functions/auth/audit';
+import { auditLine, cloudWatchAuditSink, createLogsClient } from '../../../functions/auth/cloudwatch-audit';
 import { AuthStore } from '../../../functions/auth/store';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config, resetConfig } from '../../../functions/config';
 import { JobRepository } from '../../../functions/jobs/repository';
 import { batchDocumentClient } from '../../dynamodb/batch-client';
-import { IN_MEMORY, localStackEnvironment } from '../../paths';
+import { fileAuditSink } from '../../logs/audit-file';
+import { dataPaths, IN_MEMORY, localStackEnvironment } from '../../paths';
 import { assertSearchDomainReady, describeSearchDomain, type SearchDomainState } from '../domain-status';
 import { resolveStackTarget, type StackTarget, stackTargetEnvironment } from '../stack-target';
 import { CommandFailedError, message } from './command';
@@ -33,6 +38,7 @@ export const selectTarget = async (stack: string | undefined, region: string | u
     Object.assign(env, stackTargetEnvironment(target));
     delete env.DYNAMODB_ENDPOINT;
     resetConfig();
+    audit = { sink: auditSinkFor({ ...target, name: stack }), source: undefined };
     return {
       description: `stack ${stack} (${target.region})`,
       stack: { ...target, name: stack },
@@ -41,7 +47,9 @@ export const selectTarget = async (stack: string | undefined, region: string | u
   }
   const local = localStackEnvironment(env);
   Object.assign(env, local);
+  delete env.AUDIT_LOG_GROUP;
   resetConfig();
+  audit = { sink: auditSinkFor(undefined), source: undefined };
   return {
     description: `local stack at ${local.DYNAMODB_ENDPOINT}`,
     searchIndexInMemory: local.SEARCH_DB_PATH === IN_MEMORY,
@@ -54,8 +62,7 @@ export const commandFor = (target: Target, command: string): string =>
     ? `npm run cli -- ${command}`
     : `npm run cli -- ${command} --stack ${target.stack.name} --region ${target.stack.region}`;
 
-/** Audit lines of the CLI's changes: one JSON line each on standard error, beside its other messages. */
-const cliAudit = streamAuditSink((line) => process.stderr.write(line));
+let audit: { sink: AuditSink; source: Promise<AuditSource> | undefined } | undefined;
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -74,13 +81,57 @@ export const resetCommandsClient = (): void => {
   client = undefined;
 };
 
-/** The auth table of the target; every credential issued or ended writes an audit line. */
-export const authStore = (): AuthStore =>
-  new AuthStore(commandsClient(), process.env.AUTH_TABLE as string, { audit: cliAudit });
+/**
+ * Who the operator is: under `--stack` the AWS identity the CLI acts as (STS GetCallerIdentity, asked once
+ * per run), locally the OS user.
+ */
+export const operatorSource = (): Promise<AuditSource> => {
+  const state = (audit ??= { sink: auditSinkFor(undefined), source: undefined });
+  state.source ??= process.env.AUDIT_LOG_GROUP ? awsOperator() : Promise.resolve(localOperator());
+  return state.source;
+};
+
+const awsOperator = async (): Promise<AuditSource> => {
+  const sts = new STSClient({ region: process.env.AWS_REGION });
+  try {
+    const { Arn } = await sts.send(new GetCallerIdentityCommand({}));
+    if (!Arn) throw new CommandFailedError('STS GetCallerIdentity named no caller; nothing was changed.');
+    return { via: 'cli', who: Arn };
+  } finally {
+    sts.destroy();
+  }
+};
+
+/** The audit records of the target: its audit log group under `--stack`, `$DATA_DIR/audit.ndjson` locally. */
+const auditSinkFor = (stack: Target['stack']): AuditSink => {
+  const group = process.env.AUDIT_LOG_GROUP?.trim();
+  if (stack === undefined || !group)
+    return fileAuditSink(dataPaths(process.env.DATA_DIR?.trim() || undefined).auditLog);
+  const region = stack.region;
+  return cloudWatchAuditSink({
+    logGroupName: group,
+    streamPrefix: 'cli',
+    client: createLogsClient({ region, dependencyTimeoutMs: 9_000 }),
+    fallback: (record, error) => {
+      message(`The audit log group ${group} refused this record (${(error as Error).message}); keep it:`);
+      process.stderr.write(`${auditLine(record)}\n`);
+      process.exitCode = 1;
+    },
+  });
+};
+
+const cliAudit = (): AuditSink => (audit ??= { sink: auditSinkFor(undefined), source: undefined }).sink;
+
+/** The auth table of the target; every credential issued or ended writes an audit record naming the operator. */
+export const authStore = async (): Promise<AuthStore> =>
+  new AuthStore(commandsClient(), process.env.AUTH_TABLE as string, {
+    audit: cliAudit(),
+    source: await operatorSource(),
+  });
 
 /** Operators' view of the target's auth table (clients, secrets and sessions by id). */
 export const authAdministration = (): AuthAdministration =>
-  new AuthAdministration(commandsClient(), process.env.AUTH_TABLE as string, { audit: cliAudit });
+  new AuthAdministration(commandsClient(), process.env.AUTH_TABLE as string, { audit: cliAudit() });
 
 /** The jobs table of the target. */
 export const jobRepository = (): JobRepository => new JobRepository(commandsClient(), process.env.JOBS_TABLE as string);

@@ -18,7 +18,10 @@ const client = (overrides: Partial<ClientRecord> = {}): ClientRecord => ({
   grants: ['search'],
   enabled: true,
   sessionRoles: ['user'],
+  accounts: '*',
   createdAt: '2024-01-01T00:00:00.000Z',
+  revokedSecretIds: [],
+  sessionGeneration: 0,
   ...overrides,
 });
 
@@ -30,6 +33,7 @@ const session = (overrides: Partial<SessionRecord> = {}): SessionRecord => ({
   role: 'user',
   createdAt: '2024-12-31T00:00:00.000Z',
   expiresAt: new Date(T0 + 3_600_000).toISOString(),
+  generation: 0,
   ...overrides,
 });
 
@@ -116,12 +120,56 @@ describe('authenticator', () => {
       await expectApiError(() => authenticator.authenticateClient(clientToken, presented), 'invalid_client');
     });
 
-    it('does not look the secret up for an unknown client', async () => {
-      const { db, authenticator } = withSecrets({ jsk_1: secret() });
-      await expectApiError(() => authenticator.authenticateClient('nope', 'jsk_1'), 'invalid_client');
-      expect(db.lookup.getSecret).not.toHaveBeenCalled();
+    it('does the same work for an unknown client token as for a wrong secret: one read of each', async () => {
+      const unknown = withSecrets({ jsk_1: secret() });
+      await expectApiError(() => unknown.authenticator.authenticateClient('nope', 'jsk_1'), 'invalid_client');
+      const wrong = withSecrets({ jsk_1: secret() });
+      await expectApiError(() => wrong.authenticator.authenticateClient('ct', 'jsk_nope'), 'invalid_client');
+      for (const { db } of [unknown, wrong]) {
+        expect(db.lookup.getClient).toHaveBeenCalledTimes(1);
+        expect(db.lookup.getSecret).toHaveBeenCalledTimes(1);
+      }
+    });
+
+    it('names the client of a refused secret to the audit, never in the answer', async () => {
+      const { authenticator } = withSecrets({ jsk_1: secret() });
+      const refusal = await authenticator.authenticateClient('ct', 'jsk_nope').catch((error: unknown) => error);
+      expect((refusal as Error).cause).toMatchObject({ name: 'ClientRefusedError', clientId: 'c1' });
+      expect((refusal as Error).message).not.toContain('c1');
+    });
+
+    it.each([
+      ['a secret the client item does not list', { secrets: {} }],
+      [
+        'a secret the client item lists as ended',
+        { secrets: { k1: { key: 'SECRET#x', createdAt: 'x', expiresAt: new Date(T0).toISOString() } } },
+      ],
+      ['a revoked secret, though its item is still found', { revokedSecretIds: ['k1'] }],
+    ])('answers invalid_client for %s (the client item decides)', async (_name, overrides) => {
+      const { authenticator } = withSecrets({ jsk_1: secret() }, overrides);
+      await expectApiError(() => authenticator.authenticateClient('ct', 'jsk_1'), 'invalid_client');
+    });
+
+    it('hands on the id of the secret that signed the client in', async () => {
+      const { authenticator } = withSecrets(
+        { jsk_1: secret() },
+        { secrets: { k1: { key: 'SECRET#x', createdAt: 'x' } } },
+      );
+      await expect(authenticator.authenticateClient('ct', 'jsk_1')).resolves.toMatchObject({ secretId: 'k1' });
     });
   });
+
+  it.each([
+    ['opened before the client was disabled or all its sessions revoked', { generation: 0 }, { sessionGeneration: 1 }],
+    ['opened by a secret since revoked', { secretId: 'k1' }, { revokedSecretIds: ['k1'] }],
+  ])(
+    'answers invalid_session for a session %s, still in the table',
+    async (_name, sessionOverrides, clientOverrides) => {
+      const db = table({ clients: { ct: client(clientOverrides) }, sessions: { st: session(sessionOverrides) } });
+      const authenticator = new Authenticator({ lookup: db.lookup, cacheTtlMs: 0, now: () => T0 });
+      await expectApiError(() => authenticator.authenticate('ct', 'st'), 'invalid_session');
+    },
+  );
 
   it('forgets a session ended in this container at once', async () => {
     const { authenticator, db } = setup();

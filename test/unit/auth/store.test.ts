@@ -1,8 +1,15 @@
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_OPERATOR_SESSION_TTL_SECONDS, MAX_USER_SESSION_TTL_SECONDS } from '../../../functions/auth/session-limits';
 import {
+  AccountNotAllowedError,
   AuthStore,
   InvalidAuthInputError,
   SessionRoleNotAllowedError,
@@ -35,10 +42,16 @@ beforeEach(() => {
 });
 
 describe('AuthStore (mocked DynamoDB)', () => {
-  it('stores a new client and its first secret under their hashes, never the token or the secret', async () => {
-    ddb.on(PutCommand).resolves({});
-    const created = await store().createClient({ name: ' Portal ', grants: ['search', 'search', 'reject'] });
-    const [client, secret] = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
+  it('stores a new client and its first secret in one transaction under their hashes, never the token or the secret', async () => {
+    ddb.on(TransactWriteCommand).resolves({});
+    const created = await store().createClient({
+      name: ' Portal ',
+      grants: ['search', 'search', 'reject'],
+      accounts: [1001, 1001, 1002],
+    });
+    const [transaction] = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input);
+    expect(transaction?.TransactItems).toHaveLength(2);
+    const [client, secret] = (transaction?.TransactItems ?? []).map((item) => item.Put);
     expect(client?.Item).toEqual({
       pk: `CLIENT#${hashToken(created.token)}`,
       type: 'client',
@@ -48,6 +61,9 @@ describe('AuthStore (mocked DynamoDB)', () => {
       grants: ['search', 'reject'],
       enabled: true,
       sessionRoles: ['user'],
+      accounts: [1001, 1002],
+      secrets: { [created.secretId]: { key: `SECRET#${hashToken(created.secret)}`, createdAt: NOW.toISOString() } },
+      sessionGeneration: 0,
       createdAt: NOW.toISOString(),
     });
     expect(secret?.Item).toEqual({
@@ -69,9 +85,29 @@ describe('AuthStore (mocked DynamoDB)', () => {
   it.each([
     ['a blank name', { name: ' ', grants: ['search'] }],
     ['an unknown grant', { name: 'x', grants: ['admin'] }],
+    ['an empty list of accounts', { name: 'x', grants: ['search'], accounts: [] }],
+    ['an account that is not an id', { name: 'x', grants: ['search'], accounts: [0] }],
+    [
+      'listed accounts and the operator role',
+      { name: 'x', grants: ['search'], accounts: [7], sessionRoles: ['operator'] },
+    ],
   ])('refuses a client with %s', async (_name, input) => {
     await expect(store().createClient(input as never)).rejects.toThrow(InvalidAuthInputError);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('refuses a session for an account outside the client’s list, after every other check, opening nothing', async () => {
+    ddb.on(GetCommand).resolves({ Item: { ...CLIENT_ITEM, accounts: [1001] } });
+    ddb.on(PutCommand).resolves({});
+    const input = { clientToken: 'ct', role: 'user' as const };
+    await expect(store().createSession({ ...input, accountId: 1002 })).rejects.toThrow(AccountNotAllowedError);
+    await expect(store().createSession({ ...input, accountId: 1002, ttlSeconds: 0 })).rejects.toThrow(
+      InvalidAuthInputError,
+    );
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+    await expect(store().createSession({ ...input, accountId: 1001 })).resolves.toMatchObject({
+      token: expect.any(String),
+    });
   });
 
   it('opens a session with an ISO expiry and a TTL in epoch seconds', async () => {
@@ -98,6 +134,7 @@ describe('AuthStore (mocked DynamoDB)', () => {
       createdAt: NOW.toISOString(),
       expiresAt: created.expiresAt,
       ttl: Date.parse(created.expiresAt) / 1000,
+      generation: 0,
     });
   });
 
@@ -168,8 +205,10 @@ describe('AuthStore (mocked DynamoDB)', () => {
       .on(DeleteCommand)
       .resolvesOnce({ Attributes: sessionItem })
       .rejectsOnce(Object.assign(new Error('failed'), { name: 'ConditionalCheckFailedException' }));
-    await expect(store().endSession('h', 'c1', { via: 'cli' })).resolves.toMatchObject({ sessionId: 's1' });
-    await expect(store().endSession('h', 'c1', { via: 'cli' })).resolves.toBeUndefined();
+    await expect(store().endSession('h', 'c1', { via: 'cli', who: 'os-user:test' })).resolves.toMatchObject({
+      sessionId: 's1',
+    });
+    await expect(store().endSession('h', 'c1', { via: 'cli', who: 'os-user:test' })).resolves.toBeUndefined();
     expect(ddb.commandCalls(DeleteCommand)[0]?.args[0].input).toMatchObject({
       Key: { pk: 'SESSION#h' },
       ConditionExpression: 'clientId = :clientId',

@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it, vi } from 'vitest';
-import { isSecretKey, REDACTED, redactSecrets, SERVICE_NAME } from '../../../functions/observability';
+import { generateSecret, generateToken, hashToken } from '../../../functions/auth/tokens';
+import { isSecretKey, REDACTED, redactSecrets, redactValue, SERVICE_NAME } from '../../../functions/observability';
 
 describe('log redaction', () => {
   it.each([
@@ -24,6 +25,32 @@ describe('log redaction', () => {
 
   it.each(['accept', 'requestId', 'X-Request-Id', 'tokens', 'secretId', 'sessionId'])('leaves %s readable', (key) => {
     expect(isSecretKey(key)).toBe(false);
+  });
+
+  it('redacts a credential by its value, whatever key holds it', () => {
+    const token = generateToken();
+    const secret = generateSecret();
+    const hash = hashToken(token);
+    const item = {
+      note: `client sent ${secret} then ${token}`,
+      key: `SESSION#${hash}`,
+      other: `CLIENT#${hashToken(secret)} and SECRET#${hash}`,
+      digest: hash,
+      list: [token],
+    };
+    const text = JSON.stringify(item, redactSecrets);
+    for (const credential of [token, secret, hash, hashToken(secret)]) expect(text).not.toContain(credential);
+    expect(text).not.toMatch(/jsk_|CLIENT#|SECRET#|SESSION#/);
+    expect(JSON.parse(text).note).toBe(`client sent ${REDACTED} then ${REDACTED}`);
+  });
+
+  it.each([
+    ['a request id', 'c0ffee00-1234-4abc-8def-0123456789ab'],
+    ['a userId', 'anna@example.com'],
+    ['a 42-character word', 'a'.repeat(42)],
+    ['a 44-character word', 'a'.repeat(44)],
+  ])('leaves %s readable', (_name, value) => {
+    expect(redactValue(value)).toBe(value);
   });
 
   it('never prints a token, however deep in a log item', () => {

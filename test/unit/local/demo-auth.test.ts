@@ -53,8 +53,13 @@ describe('demo credentials', () => {
     const { store, clients, sessions } = fakeStore();
     const tokens = await createDemoAuth(store, { first: 1001, other: 1002 });
     expect(clients).toEqual([
-      { name: 'Demo app', grants: ['search', 'reject', 'jobs', 'sessions'], sessionRoles: ['user', 'operator'] },
-      { name: 'Search-only app', grants: ['search'], sessionRoles: ['user'] },
+      {
+        name: 'Demo app',
+        grants: ['search', 'reject', 'jobs', 'sessions'],
+        sessionRoles: ['user', 'operator'],
+        accounts: '*',
+      },
+      { name: 'Search-only app', grants: ['search'], sessionRoles: ['user'], accounts: [1001] },
     ]);
     expect(sessions.map((session) => session.ttlSeconds)).toEqual(
       sessions.map((session) => demoSessionTtlSeconds(session.role)),

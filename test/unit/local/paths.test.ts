@@ -26,6 +26,7 @@ describe('local stack paths and settings', () => {
       demoTokens: '/tmp/jobs-data/demo-tokens.json',
       streamCheckpoints: '/tmp/jobs-data/stream-checkpoints.json',
       cursorKey: '/tmp/jobs-data/cursor-key',
+      auditLog: '/tmp/jobs-data/audit.ndjson',
     });
   });
 
