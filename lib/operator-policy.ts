@@ -96,6 +96,13 @@ export class OperatorPolicy extends Construct {
         resources: [jobs],
       },
       {
+        purpose:
+          "import claims the ids of the API's range it writes: it reads the id counter and moves it past them " +
+          '(never an id POST /jobs assigned); status reads whether the counter exists (it is no job).',
+        actions: dynamodb('GetItem', 'UpdateItem'),
+        resources: [jobs],
+      },
+      {
         purpose: 'reindex and verify-index scan the jobs table; seed-demo reads one page of it (does it hold jobs?).',
         actions: dynamodb('Scan'),
         resources: [jobs],

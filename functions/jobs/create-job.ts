@@ -51,9 +51,13 @@ export interface CreatedJob {
   replayed: boolean;
 }
 
-/** What an idempotency record keeps of a create: enough to answer it again, bounded whatever the names. */
+/**
+ * What an idempotency record keeps of a create: enough to answer it again, bounded whatever the file names
+ * (those come from the request, which the fingerprint proves identical). The job is kept as its JSON text,
+ * so the answer again has its fields in the same order (a DynamoDB map keeps no order).
+ */
 interface StoredCreate extends Record<string, unknown> {
-  job: JobView;
+  job: string;
   fileIds: number[];
 }
 
@@ -116,14 +120,15 @@ export class CreateJob {
   }
 
   private answer(stored: StoredCreate, request: CreateJobRequest, replayed: boolean): CreatedJob {
+    const job = JSON.parse(stored.job) as JobView;
     return {
       body: {
         _type: 'JobResponseBody',
-        job: stored.job,
+        job,
         files: stored.fileIds.map((id, index) => ({ id, fileName: (request.files[index] as NewFile).fileName })),
       },
-      location: `/jobs/${stored.job.id}`,
-      etag: jobETag(stored.job.version),
+      location: `/jobs/${job.id}`,
+      etag: jobETag(job.version),
       replayed,
     };
   }
@@ -158,6 +163,6 @@ export class CreateJob {
       ),
     };
     const item = await this.repository.createJob(job, now.getTime());
-    return { job: jobView(item), fileIds: fileIds as number[] };
+    return { job: JSON.stringify(jobView(item)), fileIds: fileIds as number[] };
   }
 }

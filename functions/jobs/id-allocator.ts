@@ -46,7 +46,7 @@ const COUNTER_NAMES = { '#next': 'next' };
  * and table ({@link idAllocatorFor}); concurrent requests of one container share its block.
  */
 export class IdAllocator {
-  private readonly table: JobsTable;
+  private table: JobsTable;
   private readonly blockSize: number;
   /** The ids reserved and not yet handed out: `[next, end)`. */
   private next = 0;
@@ -57,6 +57,11 @@ export class IdAllocator {
   public constructor(table: JobsTable, options: { blockSize?: number } = {}) {
     this.table = table;
     this.blockSize = Math.max(1, options.blockSize ?? DEFAULT_BLOCK_SIZE);
+  }
+
+  /** Reserves through this gateway from now on (the same table, reached by the current client). */
+  public use(table: JobsTable): void {
+    this.table = table;
   }
 
   /** `count` new ids, increasing; reserves a new block from the counter when this one runs out. */
@@ -102,34 +107,42 @@ export class IdAllocator {
 
 const allocators = new Map<string, IdAllocator>();
 
-/** The container's allocator of a table (its block outlives the request that reserved it). */
+/**
+ * The container's allocator of a table (its block outlives the request that reserved it); it reserves
+ * through the gateway of the latest request, so a client the container replaced is never used again.
+ */
 export const idAllocatorFor = (table: JobsTable): IdAllocator => {
   let allocator = allocators.get(table.tableName);
   if (allocator === undefined) {
     allocator = new IdAllocator(table);
     allocators.set(table.tableName, allocator);
   }
+  allocator.use(table);
   return allocator;
 };
+
+/** How many times an import's claim is decided again when a create moved the counter meanwhile. */
+const CLAIM_ATTEMPTS = 100;
 
 /**
  * Claims for an import the ids it is about to write, before it writes them: answers the ids the API
  * assigned or reserved (they must not be written), and moves the counter past the others of
  * {@link API_ID_RANGE}, so the API never assigns them. Ids outside the range cost nothing. When a create
- * moves the counter between the read and the write, the claim is decided again under the table's
- * contention policy.
+ * moves the counter between the read and the write, the claim is decided again after a pause.
  */
 export const claimImportIds = async (table: JobsTable, ids: Iterable<number>): Promise<Set<number>> => {
   const candidates = [...new Set(ids)].filter(isApiRangeId);
   if (candidates.length === 0) return new Set();
-  return table.underContention(
-    async () => {
-      const counter = await table.getItem(jobKeys.counter);
-      const read = typeof counter?.next === 'number' ? counter.next : undefined;
-      const next = read ?? API_ID_RANGE.first;
-      const taken = new Set(candidates.filter((id) => id < next));
-      const free = candidates.filter((id) => id >= next);
-      if (free.length === 0) return taken;
+  // An import is an operator's batch, not a request with an answer budget: it outlasts creates that keep
+  // moving the counter, pausing a little longer after each lost race.
+  for (let attempt = 1; ; attempt += 1) {
+    const counter = await table.getItem(jobKeys.counter);
+    const read = typeof counter?.next === 'number' ? counter.next : undefined;
+    const next = read ?? API_ID_RANGE.first;
+    const taken = new Set(candidates.filter((id) => id < next));
+    const free = candidates.filter((id) => id >= next);
+    if (free.length === 0) return taken;
+    try {
       await table.updateItem({
         Key: jobKeys.counter,
         UpdateExpression: 'SET #next = :past',
@@ -138,10 +151,14 @@ export const claimImportIds = async (table: JobsTable, ids: Iterable<number>): P
         ExpressionAttributeValues: { ':past': Math.max(...free) + 1, ...(read === undefined ? {} : { ':read': read }) },
       });
       return taken;
-    },
-    (attempts, lastConflict) =>
-      new Error(`The id counter changed on each of ${attempts} attempts to claim an import's ids`, {
-        cause: lastConflict,
-      }),
-  );
+    } catch (error) {
+      if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+      if (attempt >= CLAIM_ATTEMPTS) {
+        throw new Error(`The id counter changed on each of ${attempt} attempts to claim an import's ids`, {
+          cause: error,
+        });
+      }
+      await table.pause(Math.min(attempt, 6));
+    }
+  }
 };

@@ -744,6 +744,12 @@ const COST_BUDGETS = [
   { operation: 'GET /jobs/{id}, auth cache warm', dynamodb: 1, opensearch: 0 },
   { operation: 'GET /jobs/{id}/files, a page of one review state, auth cache warm', dynamodb: 3, opensearch: 0 },
   { operation: 'GET /jobs/{id}/files, a page of every file, auth cache warm', dynamodb: 6, opensearch: 0 },
+  // A create's ids come from the container's block; one create in 1,024 ids also moves the counter (+1).
+  { operation: 'POST /jobs, 1 file, auth cache warm', dynamodb: 2, opensearch: 0 },
+  { operation: 'POST /jobs, 1 file with an Idempotency-Key, auth cache warm', dynamodb: 4, opensearch: 0 },
+  { operation: 'POST /jobs, 100 files (files in batches of 25, the job item last)', dynamodb: 6, opensearch: 0 },
+  { operation: 'POST /jobs, 1,000 files (files in batches of 25, the job item last)', dynamodb: 42, opensearch: 0 },
+  { operation: 'PATCH /jobs/{id}, auth cache warm', dynamodb: 2, opensearch: 0 },
 ] as const;
 
 const BENCHMARKS = join(import.meta.dirname, '..', '..', 'BENCHMARKS.md');
@@ -851,6 +857,57 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
       'JobsRead',
       readOnce(`/jobs/${jobs[2]!.id}/files`),
       readOnce(`/jobs/${jobs[2]!.id}/files?review=accepted`),
+    );
+    const write = await import('../../functions/handlers/jobs-write');
+    const createOnce =
+      (count: number, headers: Record<string, string> = {}) =>
+      async (): Promise<{ id: number; version: number }> => {
+        const files = Array.from({ length: count }, (_, index) => ({ fileName: `cost_${index}.jpg` }));
+        const response = await http(write.handler, {
+          method: 'POST',
+          path: '/jobs',
+          headers,
+          body: { name: 'Cost', files },
+        });
+        expect(response.statusCode, response.body).toBe(201);
+        return (JSON.parse(response.body) as { job: { id: number; version: number } }).job;
+      };
+    const warmCreate = createOnce(1);
+    await measure('POST /jobs, 1 file, auth cache warm', 'JobsWrite', createOnce(1), warmCreate);
+    await measure(
+      'POST /jobs, 1 file with an Idempotency-Key, auth cache warm',
+      'JobsWrite',
+      createOnce(1, { 'Idempotency-Key': `cost-${crypto.randomUUID()}` }),
+      warmCreate,
+    );
+    await measure(
+      'POST /jobs, 100 files (files in batches of 25, the job item last)',
+      'JobsWrite',
+      createOnce(100),
+      warmCreate,
+    );
+    await measure(
+      'POST /jobs, 1,000 files (files in batches of 25, the job item last)',
+      'JobsWrite',
+      createOnce(1_000),
+      warmCreate,
+    );
+    let edited = { id: 0, version: 0 };
+    await measure(
+      'PATCH /jobs/{id}, auth cache warm',
+      'JobsWrite',
+      async () => {
+        const response = await http(write.handler, {
+          method: 'PATCH',
+          path: `/jobs/${edited.id}`,
+          headers: { 'If-Match': `"${edited.version}"` },
+          body: { status: 'CJ_REQUEST_OFFER' },
+        });
+        expect(response.statusCode, response.body).toBe(200);
+      },
+      async () => {
+        edited = await warmCreate();
+      },
     );
     let opened = '';
     await measure(COST_BUDGETS[3].operation, 'Sessions', async () => {

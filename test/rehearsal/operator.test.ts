@@ -26,6 +26,7 @@ import { activeDomainStatus, AwsStandIns } from '../support/aws-stand-ins';
 import { makeFile, makeJob } from '../support/jobs';
 import { runProcess } from '../support/local-stack';
 import { OpenSearchStandIn } from '../support/opensearch-stand-in';
+import { API_ID_RANGE } from '../../functions/jobs/id-allocator';
 import { judgeCall, unusedGrants } from './judge';
 import { type AuthorizedCall, openSearchCall } from './recorder';
 import { ACCOUNT, REGION, type RehearsalTemplate, synthesizeForRehearsal } from './template';
@@ -216,20 +217,26 @@ const STEPS: Step[] = [
     check: (result) => expect(result.code, result.stderr).toBe(0),
   },
   {
-    title: 'import writes a new job, one with more files than a transaction holds, and a changed demo job',
+    title:
+      'import writes a new job, one with more files than a transaction holds, a changed demo job, and one with ' +
+      "ids of the API's range (claimed from the id counter)",
     args: () => {
       const file = join(directory, 'jobs.ndjson');
       const [demo] = demoJobs();
       // A demo job renamed and without its last file: a careful rewrite that deletes the file's item.
       const changed = { ...demo!, name: `${demo!.name} (revised)`, files: demo!.files.slice(0, -1) };
       const many = makeJob({ files: Array.from({ length: 120 }, () => makeFile()) });
-      const jobs = [makeJob({ files: [makeFile(), makeFile()] }), many, changed];
+      const claimed = makeJob({
+        id: API_ID_RANGE.first + 900_000,
+        files: [makeFile({ id: API_ID_RANGE.first + 900_001 })],
+      });
+      const jobs = [makeJob({ files: [makeFile(), makeFile()] }), many, changed, claimed];
       writeFileSync(file, `${jobs.map((job) => JSON.stringify(job)).join('\n')}\n`);
       return ['import', file];
     },
     check: (result) => {
       expect(result.code, result.stderr).toBe(0);
-      expect(json(result)).toMatchObject({ imported: 3, failed: [] });
+      expect(json(result)).toMatchObject({ imported: 4, failed: [] });
     },
   },
   {
