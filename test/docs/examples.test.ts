@@ -125,9 +125,14 @@ let variables: {
   SESSION_TOKEN: string;
   CLIENT_SECRET: string;
   USER_SESSION_TOKEN: string;
-  /** The id and version of the job the page's `POST /jobs` created. */
+  /** The demo operator's session (staff), of the same client as `SESSION_TOKEN`. */
+  OPERATOR_SESSION_TOKEN: string;
+  /** The id of the job the page's `POST /jobs` created, and its version as the last change answered it. */
   JOB_ID: string;
   JOB_VERSION: string;
+  /** The ids of the created job's first two files. */
+  FILE_ID_1: string;
+  FILE_ID_2: string;
 };
 
 beforeAll(async () => {
@@ -140,8 +145,11 @@ beforeAll(async () => {
     SESSION_TOKEN: demo.sessions.user.sessionToken,
     CLIENT_SECRET: demo.clients.demoApp.clientSecret,
     USER_SESSION_TOKEN: '',
+    OPERATOR_SESSION_TOKEN: demo.sessions.operator.sessionToken,
     JOB_ID: '',
     JOB_VERSION: '',
+    FILE_ID_1: '',
+    FILE_ID_2: '',
   };
   directory = mkdtempSync(join(tmpdir(), 'docs-examples-'));
 }, 180_000);
@@ -323,6 +331,11 @@ describe('documentation examples', () => {
       if (answer?._type === 'SessionResponseBody' && status === 201) variables.USER_SESSION_TOKEN = answer.token;
       if (created && status === 201) {
         variables.JOB_ID = String(answer.job.id);
+        variables.FILE_ID_1 = String(answer.files[0]?.id ?? '');
+        variables.FILE_ID_2 = String(answer.files[1]?.id ?? '');
+      }
+      // Every change of the created job answers its new version, which the next change sends as If-Match.
+      if (answer?._type === 'JobResponseBody' && String(answer.job?.id) === variables.JOB_ID && status < 300) {
         variables.JOB_VERSION = String(answer.job.version);
       }
       if (expected?.code !== undefined) {
