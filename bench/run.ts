@@ -9,7 +9,8 @@
  * this run's scan), verify (every search's answer checked against an independent reference), indexing
  * (throughput and search delay), import, load (a fixed-rate mixed workload against `npm start`'s
  * server, bench/load/run.ts), verify-index (the operator's comparison of table and index, and the requests it
- * sends to a domain), jobs-read (GET /jobs/{id}, a page of files, accept beside reject: handler latency).
+ * sends to a domain), jobs-read (GET /jobs/{id}, a page of files, accept beside reject: handler latency),
+ * jobs-create (POST /jobs of 1, 100 and 1,000 files: jobs/s and DynamoDB requests per job).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -29,6 +30,7 @@ const SUITES = [
   'load',
   'verify-index',
   'jobs-read',
+  'jobs-create',
 ] as const;
 
 /** Where a suite's script lives: the load run has its own folder, every other suite is in bench/suites/. */

@@ -85,7 +85,7 @@ export class DeliverFiles {
     if (principal.role !== 'operator') {
       throw new ApiError('forbidden', {}, { message: 'Only operators deliver files.' });
     }
-    const token = randomUUID();
+    const holdId = randomUUID();
     return this.table.underContention(
       async () => {
         const items = await this.table.readPartition(jobId, true);
@@ -95,7 +95,7 @@ export class DeliverFiles {
         const hold = job as unknown as Record<string, unknown>;
         const holder = hold[DELIVERY_LOCK.token];
         const heldUntil = hold[DELIVERY_LOCK.until];
-        if (holder !== undefined && holder !== token && typeof heldUntil === 'number' && heldUntil >= now.getTime()) {
+        if (holder !== undefined && holder !== holdId && typeof heldUntil === 'number' && heldUntil >= now.getTime()) {
           throw heldByAnother();
         }
         if (!DELIVERABLE_STATUSES.includes(job.status)) {
@@ -120,11 +120,11 @@ export class DeliverFiles {
         if (fileWrites.length + 1 <= this.transactionItems) {
           await this.table.transactWrite([...fileWrites, this.jobUpdate(job, at, counts, undefined)]);
         } else {
-          await this.hold(job, token, now.getTime());
+          await this.hold(job, holdId, now.getTime());
           for (let start = 0; start < fileWrites.length; start += this.transactionItems) {
             await this.table.transactWrite(fileWrites.slice(start, start + this.transactionItems));
           }
-          await this.table.transactWrite([this.jobUpdate(job, at, counts, token)]);
+          await this.table.transactWrite([this.jobUpdate(job, at, counts, holdId)]);
         }
         const updated = {
           ...job,
@@ -194,16 +194,16 @@ export class DeliverFiles {
   }
 
   /** Takes the hold (or renews its own), conditioned on the version read and on no other live hold. */
-  private async hold(job: JobItem, token: string, now: number): Promise<void> {
+  private async hold(job: JobItem, holdId: string, now: number): Promise<void> {
     const unlocked = unlockedCondition(now);
     await this.table.updateItem({
       Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
-      UpdateExpression: 'SET #deliveryLock = :token, #deliveryLockUntil = :until',
-      ConditionExpression: `(#version = :expected AND ${unlocked.expression}) OR #deliveryLock = :token`,
+      UpdateExpression: 'SET #deliveryLock = :holdId, #deliveryLockUntil = :until',
+      ConditionExpression: `(#version = :expected AND ${unlocked.expression}) OR #deliveryLock = :holdId`,
       ExpressionAttributeNames: { ...unlocked.names, '#version': 'version' },
       ExpressionAttributeValues: {
         ...unlocked.values,
-        ':token': token,
+        ':holdId': holdId,
         ':until': now + DELIVERY_LOCK_MS,
         ':expected': job.version,
       },
@@ -214,7 +214,7 @@ export class DeliverFiles {
    * The job item's write: status, `deliveredDate`, the counts and the version, conditioned on the version
    * read and no other hold — or, for a held delivery, on its own hold, which the write lifts.
    */
-  private jobUpdate(job: JobItem, at: string, counts: ReviewCounts, token: string | undefined): TransactItem {
+  private jobUpdate(job: JobItem, at: string, counts: ReviewCounts, holdId: string | undefined): TransactItem {
     const counted = { sets: '', names: {} as Record<string, string>, values: {} as Record<string, unknown> };
     counted.sets = Object.entries(countAttributes(counts))
       .map(([attribute, value]) => {
@@ -224,7 +224,7 @@ export class DeliverFiles {
       })
       .join(', ');
     const condition =
-      token === undefined
+      holdId === undefined
         ? (() => {
             const unlocked = unlockedCondition(Date.parse(at));
             return {
@@ -234,16 +234,16 @@ export class DeliverFiles {
             };
           })()
         : {
-            expression: '#deliveryLock = :token',
+            expression: '#deliveryLock = :holdId',
             names: { '#deliveryLock': DELIVERY_LOCK.token },
-            values: { ':token': token },
+            values: { ':holdId': holdId },
           };
     return {
       Update: {
         TableName: this.table.tableName,
         Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
         UpdateExpression: `SET #status = :status, #deliveredDate = :at, ${counted.sets} ADD #version :one${
-          token === undefined ? '' : ' REMOVE #deliveryLock, #deliveryLockUntil'
+          holdId === undefined ? '' : ' REMOVE #deliveryLock, #deliveryLockUntil'
         }`,
         ConditionExpression: condition.expression,
         ExpressionAttributeNames: {
@@ -252,7 +252,7 @@ export class DeliverFiles {
           '#deliveredDate': 'deliveredDate',
           ...counted.names,
           '#version': 'version',
-          ...(token === undefined ? {} : { '#deliveryLockUntil': DELIVERY_LOCK.until }),
+          ...(holdId === undefined ? {} : { '#deliveryLockUntil': DELIVERY_LOCK.until }),
         },
         ExpressionAttributeValues: {
           ...condition.values,

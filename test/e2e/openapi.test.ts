@@ -90,7 +90,7 @@ describe('every answer of the service matches openapi.yaml', () => {
     ],
     [415, 'Content-Type: text/plain', '/search', { headers: { 'Content-Type': 'text/plain' } }],
     [413, 'a body over 1 MiB', '/search', { body: { query: 'x'.repeat(1_100_000) } }],
-    [404, 'an unknown path', '/jobs', { method: 'GET' }],
+    [404, 'an unknown path', '/jobs/1/unknown', { method: 'GET' }],
     [405, 'GET on a POST endpoint', '/search', { method: 'GET' }],
     [405, 'DELETE on /reject', '/reject', { method: 'DELETE' }],
     [405, 'POST on GET /search/fields', '/search/fields', { body: {} }],

@@ -1,0 +1,165 @@
+/**
+ * Creating jobs through the API (docs/contract.md §6a, `POST /jobs`): jobs per second and DynamoDB requests per
+ * job for a job of 1, 100 and 1,000 files, through the deployed `jobs-write` handler module with its whole middy
+ * chain and a warm authentication cache, on DynamoDB Local. The requests are counted on the wire: the handler
+ * talks to DynamoDB Local through a counting forwarder, so every request the SDK sends (retries included) is
+ * seen, whatever module sends it.
+ *
+ *   npx tsx bench/suites/jobs-create.ts [--quick]
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { issueTokens, startBenchDynamo } from '../lib/dynamo';
+import type { Figure } from '../lib/report';
+import { percentile, round } from '../lib/stats';
+import { runSuite } from '../lib/suite';
+
+/** Jobs created per file count: enough for a steady rate, few enough for the shared machine. */
+const RUNS: Record<'full' | 'quick', Record<number, number>> = {
+  full: { 1: 500, 100: 100, 1000: 20 },
+  quick: { 1: 100, 100: 20, 1000: 5 },
+};
+const WARMUP = 5;
+
+/** A forwarder in front of DynamoDB Local that counts requests by their operation (`X-Amz-Target`). */
+const countingForwarder = async (target: string) => {
+  const upstream = new URL(target);
+  const counts = new Map<string, number>();
+  const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const operation = String(incoming.headers['x-amz-target'] ?? 'unknown').replace(/^DynamoDB_\d+\./, '');
+    counts.set(operation, (counts.get(operation) ?? 0) + 1);
+    const forwarded = httpRequest(
+      {
+        hostname: upstream.hostname,
+        port: upstream.port,
+        path: incoming.url,
+        method: incoming.method,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forwarded.on('error', () => outgoing.destroy());
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** The counts since the last call, and a fresh start. */
+    take: (): Map<string, number> => {
+      const taken = new Map(counts);
+      counts.clear();
+      return taken;
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};
+
+await runSuite('jobs-create', 'Creating jobs through the API', async ({ mode, log }) => {
+  const dynamo = await startBenchDynamo();
+  const forwarder = await countingForwarder(dynamo.env.DYNAMODB_ENDPOINT as string);
+  try {
+    Object.assign(process.env, dynamo.env, {
+      DYNAMODB_ENDPOINT: forwarder.endpoint,
+      SEARCH_ENGINE: 'embedded',
+      SEARCH_DB_PATH: ':memory:',
+      POWERTOOLS_LOG_LEVEL: 'ERROR',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    });
+    const { handler } = await import('../../functions/handlers/jobs-write');
+    const { apiEvent, lambdaContext } = await import('../../test/support/api-event');
+    const customer = await issueTokens(dynamo, 1001, 'user', ['jobs']);
+    const create = (files: number, run: number) =>
+      apiEvent({
+        method: 'POST',
+        path: '/jobs',
+        headers: {
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+          'X-Client-Token': customer.clientToken,
+          'X-Session-Token': customer.sessionToken,
+        },
+        body: {
+          name: `Catalogue ${files}-${run}`,
+          description: 'White background, keep the shadows',
+          files: Array.from({ length: files }, (_, index) => ({
+            fileName: `shoe_${run}_${index}.jpg`,
+            remarkToProcessor: 'Remove the price tag',
+          })),
+        },
+      });
+
+    const figures: Figure[] = [];
+    const notes: string[] = [];
+    for (const [fileCount, runs] of Object.entries(RUNS[mode]).map(([files, count]) => [Number(files), count])) {
+      const samples: number[] = [];
+      let requests = new Map<string, number>();
+      let total = 0;
+      for (let run = 0; run < WARMUP + runs; run++) {
+        const event = create(fileCount as number, run);
+        if (run === WARMUP) forwarder.take();
+        const begun = performance.now();
+        const answer = await handler(event as never, lambdaContext() as never);
+        const ms = performance.now() - begun;
+        if (answer.statusCode !== 201) throw new Error(`${fileCount} files: ${answer.statusCode} ${answer.body}`);
+        if (run >= WARMUP) {
+          samples.push(ms);
+          total += ms;
+        }
+      }
+      requests = forwarder.take();
+      const perJob = [...requests.values()].reduce((sum, count) => sum + count, 0) / (runs as number);
+      const sorted = samples.sort((a, b) => a - b);
+      const rate = round(((runs as number) / total) * 1_000);
+      log(`${fileCount} files: ${rate} jobs/s, p50 ${round(percentile(sorted, 50))} ms, ${perJob} requests per job`);
+      const label = `POST /jobs with ${fileCount} file${fileCount === 1 ? '' : 's'}`;
+      figures.push(
+        {
+          id: `jobs-create.${fileCount}.rate`,
+          label: `${label}: jobs per second, one at a time`,
+          value: rate,
+          unit: 'jobs/s',
+        },
+        {
+          id: `jobs-create.${fileCount}.p50`,
+          label: `${label}: handler p50`,
+          value: round(percentile(sorted, 50)),
+          unit: 'ms',
+        },
+        {
+          id: `jobs-create.${fileCount}.p99`,
+          label: `${label}: handler p99`,
+          value: round(percentile(sorted, 99)),
+          unit: 'ms',
+        },
+        {
+          id: `jobs-create.${fileCount}.requests`,
+          label: `${label}: DynamoDB requests per job`,
+          value: round(perJob),
+          unit: 'requests',
+        },
+      );
+      notes.push(
+        `${label}: ${[...requests.entries()]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([operation, count]) => `${operation} ${round(count / (runs as number))}`)
+          .join(', ')} per job.`,
+      );
+    }
+    return {
+      parameters: { runs: JSON.stringify(RUNS[mode]), warmup: WARMUP },
+      figures,
+      notes: [
+        'Handler time: the deployed handler module with its whole middy chain, a warm authentication cache, DynamoDB Local in memory; one create at a time, so jobs per second is 1 / mean latency.',
+        'Requests counted on the wire between the SDK and DynamoDB Local (ids come from a counter advanced in blocks of 1,024 per container, so the block reservation is amortised over the run).',
+        ...notes,
+      ],
+    };
+  } finally {
+    await forwarder.stop();
+    await dynamo.stop();
+  }
+});
