@@ -26,6 +26,7 @@ const outputs: Record<string, string> = {
   [STACK_OUTPUTS.opensearchDomain]: DOMAIN,
   [STACK_OUTPUTS.opensearchIndex]: 'jobs',
   [STACK_OUTPUTS.apiUrl]: 'https://abc123.execute-api.eu-west-1.amazonaws.com/test/',
+  [STACK_OUTPUTS.auditLogGroup]: 'JobsApi-test-audit',
 };
 
 beforeAll(async () => {

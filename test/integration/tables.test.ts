@@ -9,7 +9,7 @@ import { createTestTables, localClient } from '../support/dynamo';
 describe('local tables built from the shared definitions', () => {
   const client = localClient();
 
-  it('creates the jobs table with its stream and the sparse file index', async () => {
+  it('creates the jobs table with its stream, the sparse file index and the review index', async () => {
     const { jobsTable } = await createTestTables(client);
     const { Table } = await client.send(new DescribeTableCommand({ TableName: jobsTable }));
     expect(Table?.KeySchema).toEqual([
@@ -18,7 +18,7 @@ describe('local tables built from the shared definitions', () => {
     ]);
     expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
     expect(Table?.LatestStreamArn).toBeTruthy();
-    expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName)).toEqual(['byFileId']);
+    expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName).sort()).toEqual(['byFileId', 'byReview']);
   });
 
   it("adds the auth table's byClient index to a table made before it existed", async () => {
