@@ -94,12 +94,13 @@ await runSuite('jobs-create', 'Creating jobs through the API', async ({ mode, lo
 
     const figures: Figure[] = [];
     const notes: string[] = [];
-    for (const [fileCount, runs] of Object.entries(RUNS[mode]).map(([files, count]) => [Number(files), count])) {
+    for (const [files, runs] of Object.entries(RUNS[mode])) {
+      const fileCount = Number(files);
       const samples: number[] = [];
       let requests = new Map<string, number>();
       let total = 0;
       for (let run = 0; run < WARMUP + runs; run++) {
-        const event = create(fileCount as number, run);
+        const event = create(fileCount, run);
         if (run === WARMUP) forwarder.take();
         const begun = performance.now();
         const answer = await handler(event as never, lambdaContext() as never);
@@ -111,9 +112,9 @@ await runSuite('jobs-create', 'Creating jobs through the API', async ({ mode, lo
         }
       }
       requests = forwarder.take();
-      const perJob = [...requests.values()].reduce((sum, count) => sum + count, 0) / (runs as number);
+      const perJob = [...requests.values()].reduce((sum, count) => sum + count, 0) / runs;
       const sorted = samples.sort((a, b) => a - b);
-      const rate = round(((runs as number) / total) * 1_000);
+      const rate = round((runs / total) * 1_000);
       log(`${fileCount} files: ${rate} jobs/s, p50 ${round(percentile(sorted, 50))} ms, ${perJob} requests per job`);
       const label = `POST /jobs with ${fileCount} file${fileCount === 1 ? '' : 's'}`;
       figures.push(
@@ -145,7 +146,7 @@ await runSuite('jobs-create', 'Creating jobs through the API', async ({ mode, lo
       notes.push(
         `${label}: ${[...requests.entries()]
           .sort(([a], [b]) => a.localeCompare(b))
-          .map(([operation, count]) => `${operation} ${round(count / (runs as number))}`)
+          .map(([operation, count]) => `${operation} ${round(count / runs)}`)
           .join(', ')} per job.`,
       );
     }
