@@ -103,6 +103,28 @@ export const fromFileItem = (item: FileItem): JobFile => ({
   previousReviews: item.previousReviews ?? [],
 });
 
+/**
+ * The job fields of §6 a job item holds (every field but `files`), each unset one as the contract answers it:
+ * `null` dates, empty texts and tags. The one mapping the repository's reads and the API's job view share.
+ */
+export const jobFieldsOf = (item: JobItem): Omit<Job, 'files'> => ({
+  id: item.id,
+  accountId: item.accountId,
+  accountName: item.accountName ?? '',
+  status: item.status,
+  guid: item.guid,
+  name: item.name,
+  description: item.description ?? '',
+  invoiceReference: item.invoiceReference ?? '',
+  tags: item.tags ?? [],
+  realCost: item.realCost,
+  createdDate: item.createdDate,
+  acceptedDate: item.acceptedDate ?? null,
+  orderedDate: item.orderedDate ?? null,
+  deliveredDate: item.deliveredDate ?? null,
+  reviewedDate: item.reviewedDate ?? null,
+});
+
 /** A job as stored, with the version of its job item. */
 export interface StoredJob {
   job: Job;
@@ -117,26 +139,5 @@ export const fromItems = (items: ReadonlyArray<Record<string, unknown>>): Stored
     .filter((item) => item.entity === 'file')
     .map((item) => fromFileItem(item as unknown as FileItem))
     .sort((a, b) => a.id - b.id);
-  const { pk: _pk, sk: _sk, entity: _entity, fileCount: _fileCount, version, ...fields } = jobItem;
-  return {
-    job: {
-      id: fields.id,
-      accountId: fields.accountId,
-      accountName: fields.accountName ?? '',
-      status: fields.status,
-      guid: fields.guid,
-      name: fields.name,
-      description: fields.description ?? '',
-      invoiceReference: fields.invoiceReference ?? '',
-      tags: fields.tags ?? [],
-      realCost: fields.realCost,
-      createdDate: fields.createdDate,
-      acceptedDate: fields.acceptedDate ?? null,
-      orderedDate: fields.orderedDate ?? null,
-      deliveredDate: fields.deliveredDate ?? null,
-      reviewedDate: fields.reviewedDate ?? null,
-      files,
-    },
-    version,
-  };
+  return { job: { ...jobFieldsOf(jobItem), files }, version: jobItem.version };
 };

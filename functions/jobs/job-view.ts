@@ -3,7 +3,7 @@
  * `fileCount`, `version` and `review` (the counts of its files by review state), read from the job item
  * alone. `POST /jobs` and `PATCH /jobs/{id}` answer the same view.
  */
-import type { JobItem } from './items';
+import { type JobItem, jobFieldsOf } from './items';
 import type { Job } from './model';
 import { type ReviewCounts, storedCounts } from './review';
 
@@ -25,21 +25,7 @@ export interface JobResponseBody {
  * (the caller counts its files); an item that has them uses its own.
  */
 export const jobView = (item: JobItem, counts?: ReviewCounts): JobView => ({
-  id: item.id,
-  accountId: item.accountId,
-  accountName: item.accountName ?? '',
-  status: item.status,
-  guid: item.guid,
-  name: item.name,
-  description: item.description ?? '',
-  invoiceReference: item.invoiceReference ?? '',
-  tags: item.tags ?? [],
-  realCost: item.realCost,
-  createdDate: item.createdDate,
-  acceptedDate: item.acceptedDate ?? null,
-  orderedDate: item.orderedDate ?? null,
-  deliveredDate: item.deliveredDate ?? null,
-  reviewedDate: item.reviewedDate ?? null,
+  ...jobFieldsOf(item),
   fileCount: item.fileCount,
   version: item.version,
   review: storedCounts(item as unknown as Record<string, unknown>) ??
