@@ -227,11 +227,20 @@ export interface RunningProcess {
 }
 
 /**
- * Starts `node --import tsx <script> ...args` in the repository root with extra environment variables,
- * as `npm start` does: signals reach the script itself (no wrapper process in between).
+ * How a script is run: from the run's bundle of it where there is one (test/support/script-bundles.ts: the same
+ * code without compiling it again in every process), otherwise as `node --import tsx <script>`.
+ */
+const launch = (script: string): string[] => {
+  const bundle = inject('scriptBundles')?.[script];
+  return bundle === undefined ? ['--import', 'tsx', script] : [bundle];
+};
+
+/**
+ * Starts `node --import tsx <script> ...args` (or the script's bundle) in the repository root with extra
+ * environment variables, as `npm start` does: signals reach the script itself (no wrapper process in between).
  */
 export const startProcess = (script: string, args: string[], env: Record<string, string>): RunningProcess => {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...launch(script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -278,7 +287,7 @@ export const startProcess = (script: string, args: string[], env: Record<string,
   return { child, stdout: () => output.stdout, stderr: () => output.stderr, waitFor, exited };
 };
 
-/** Runs `node --import tsx <script> ...args` to completion. */
+/** Runs `node --import tsx <script> ...args` (or the script's bundle, as `startProcess`) to completion. */
 export const runProcess = async (
   script: string,
   args: string[],
