@@ -1,7 +1,8 @@
 /**
- * How the infra tests that only read the synthesized template build the app: without AWS Control Tower's
- * checks, a few CPU-seconds of cfn-guard per synthesis. test/infra/control-tower.test.ts runs them on the
- * default and a development configuration, test/infra/bundling.test.ts as `cdk synth` does.
+ * How the tests that only read the synthesized template build the app (the infra tests, the bundling test,
+ * the cloud rehearsal): without AWS Control Tower's checks, about 5 CPU-seconds of cfn-guard per synthesis.
+ * test/infra/control-tower.test.ts runs them, as `cdk synth` does, on the default and a development
+ * configuration.
  */
 import type { BuildOptions } from '../../lib/app';
 
