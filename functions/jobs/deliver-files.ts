@@ -26,7 +26,7 @@ import { DYNAMODB } from '../aws/failures';
 import { ApiError, DependencyUnavailableError } from '../errors';
 import { jobKeys } from '../tables';
 import { type FileItem, fromFileItem, type JobItem } from './items';
-import { type Item, JobsTable, type TransactItem } from './jobs-table';
+import { type Item, JobsTable, type RetryPolicy, type TransactItem } from './jobs-table';
 import type { JobStatus } from './model';
 import { isDeliveredFileItem, PENDING_DELIVERY, pendingDelivery, settledCondition } from './pending-delivery';
 import { moveToHistory, unchangedCondition } from './review-transaction';
@@ -56,6 +56,8 @@ export interface DeliverFilesOptions {
   client: DynamoDBDocumentClient;
   tableName: string;
   now?: () => Date;
+  /** The jobs table's retry policy (`jobs-table.ts`), for tests. */
+  retry?: Partial<RetryPolicy>;
   /** Most items per transaction (tests lower it to exercise the committed path with few files). */
   transactionItems?: number;
 }
@@ -161,7 +163,10 @@ export class DeliverFiles {
   public constructor(options: DeliverFilesOptions) {
     this.now = options.now ?? (() => new Date());
     this.transactionItems = Math.max(2, Math.min(TRANSACTION_ITEMS, options.transactionItems ?? TRANSACTION_ITEMS));
-    this.table = new JobsTable(options.client, options.tableName, { now: () => this.now().getTime() });
+    this.table = new JobsTable(options.client, options.tableName, {
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      now: () => this.now().getTime(),
+    });
   }
 
   /** Delivers the files (`undefined`: every file not accepted) of a job on behalf of an operator. */
@@ -176,9 +181,10 @@ export class DeliverFiles {
     const deliveryId = randomUUID();
     const { updated, committed } = await this.table.underContention(
       async () => {
-        const items = await this.settledPartition(jobId);
-        const job = items.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
+        const read = await this.settledPartition(jobId);
+        const job = read.job as JobItem | undefined;
         if (job?.entity !== 'job') throw jobNotFound();
+        const { items } = read;
         if (!DELIVERABLE_STATUSES.includes(job.status)) {
           throw new ApiError(
             'invalid_transition',
@@ -229,16 +235,20 @@ export class DeliverFiles {
   }
 
   /**
-   * The job's partition, read consistently once any committed delivery of it is finished (by this call
-   * if need be). A delivery committed again meanwhile is a lost race.
+   * The job item, then its files (a consistent Query of the partition), once any committed delivery of the
+   * job is finished (by this call if need be); a delivery committed again meanwhile is a lost race. The job
+   * item is read first: every write of a file's state changes its version, on which the delivery's write
+   * is conditioned, so files read after it are as the version read says or the write fails (a Query reads
+   * the files before the job item, whose key sorts last, and a review between the two would go unnoticed).
    */
-  private async settledPartition(jobId: number): Promise<Item[]> {
-    const items = await this.table.readPartition(jobId, true);
-    if (pendingDelivery(items.find((item) => item.sk === jobKeys.jobSk)) === undefined) return items;
-    await finishDelivery(this.table, jobId, this.transactionItems);
-    const again = await this.table.readPartition(jobId, true);
-    if (pendingDelivery(again.find((item) => item.sk === jobKeys.jobSk)) !== undefined) throw committedByAnother();
-    return again;
+  private async settledPartition(jobId: number): Promise<{ job: Item | undefined; items: Item[] }> {
+    let job = await this.table.getJobItem(jobId);
+    if (pendingDelivery(job) !== undefined) {
+      await finishDelivery(this.table, jobId, this.transactionItems);
+      job = await this.table.getJobItem(jobId);
+      if (pendingDelivery(job) !== undefined) throw committedByAnother();
+    }
+    return { job, items: job === undefined ? [] : await this.table.readPartition(jobId, true) };
   }
 
   /** The files to deliver, in request order, refusing the first that is not the job's or was accepted. */
