@@ -114,9 +114,10 @@ const fileUpdate = (tableName: string, before: FileItem): TransactItem => {
 };
 
 /**
- * Finishes a committed delivery of a job, if its job item records one (`pending-delivery.ts`): writes
+ * Finishes a committed delivery of a job, if its job item records one (`pending-delivery.ts`): reads the
+ * partition (one consistent Query, the one read both the review's and the delivery's roles allow), writes
  * each listed file not yet back in review, `transactionItems` per transaction, each conditioned on the
- * file as read, then removes the record. Safe to run by several callers at once and again after a crash:
+ * file as read (a file read before the commit and changed since fails its write), then removes the record. Safe to run by several callers at once and again after a crash:
  * a file already delivered is left alone, and a lost race reads again. Throws
  * `DependencyUnavailableError` when it cannot finish within the table's contention policy.
  */
@@ -127,15 +128,13 @@ export const finishDelivery = (
 ): Promise<void> =>
   table.underContention(
     async () => {
-      const pending = pendingDelivery(await table.getJobItem(jobId));
+      const items = await table.readPartition(jobId, true);
+      const pending = pendingDelivery(items.find((item) => item.sk === jobKeys.jobSk));
       if (pending === undefined) return;
-      const items = (await table.batchGet(
-        pending.fileIds.map((fileId) => ({ pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId) })),
-      )) as unknown as FileItem[];
-      const writes = items
-        .filter((item) => item.entity === 'file' && !isDeliveredFileItem(item))
+      const writes = (items.filter((item) => item.entity === 'file') as unknown as FileItem[])
+        .filter((file) => pending.has(file.fileId) && !isDeliveredFileItem(file))
         .sort((a, b) => a.fileId - b.fileId)
-        .map((item) => fileUpdate(table.tableName, item));
+        .map((file) => fileUpdate(table.tableName, file));
       const size = Math.max(1, Math.min(TRANSACTION_ITEMS, transactionItems));
       for (let start = 0; start < writes.length; start += size) {
         await table.transactWrite(writes.slice(start, start + size));
