@@ -59,12 +59,12 @@ const review = (day: number): Review => ({
  * A job back from the customer: every tenth file accepted, every third of the others rejected (some with
  * a full history), the rest delivered earlier and not reviewed yet.
  */
-const rejectedJob = (): Job =>
+const rejectedJob = (count = FILES): Job =>
   makeJob({
     accountId: ACCOUNT,
     status: 'CJ_REJECT_READY',
     deliveredDate: '2025-03-01T10:00:00.000Z',
-    files: Array.from({ length: FILES }, (_, index) => {
+    files: Array.from({ length: count }, (_, index) => {
       if (index % 10 === 0) {
         return makeFile({ acceptedByUser: true, isReviewed: true, reviewDate: '2025-03-02T10:00:00.000Z' });
       }
@@ -209,8 +209,8 @@ const expectSettled = async (jobId: number, files: JobFile[]) => {
   for (const item of items) expect(stateOfReviewKey(item.reviewKey)).toBe(reviewStateOf(fromFileItem(item), true));
 };
 
-const setUp = async () => {
-  const job = rejectedJob();
+const setUp = async (count = FILES) => {
+  const job = rejectedJob(count);
   const { version } = await new JobRepository(documents, tableName).putJob(job);
   const files = [...job.files].sort((a, b) => a.id - b.id);
   const acceptedFileId = files.find((file) => file.acceptedByUser)!.id;
@@ -218,8 +218,13 @@ const setUp = async () => {
   return { job, version, files, acceptedFileId, before };
 };
 
-const deliver = (client: DynamoDBDocumentClient, jobId: number) =>
-  new DeliverFiles({ client, tableName, now: () => new Date(DELIVERED_AT) }).run(jobId, undefined, operator);
+const deliver = (client: DynamoDBDocumentClient, jobId: number, transactionItems?: number) =>
+  new DeliverFiles({
+    client,
+    tableName,
+    now: () => new Date(DELIVERED_AT),
+    ...(transactionItems === undefined ? {} : { transactionItems }),
+  }).run(jobId, undefined, operator);
 
 describe('a delivery of 1,000 files, all or nothing to every reader', { timeout: 240_000 }, () => {
   it('fails at its commit without any reader seeing any of it; sent again, every reader sees all 1,000 delivered', async () => {
@@ -295,4 +300,29 @@ describe('a delivery of 1,000 files, all or nothing to every reader', { timeout:
       expect(await pageThrough(job.id, undefined, 100)).toEqual(finished);
     },
   );
+
+  it('reads a committed delivery whole on every page of every filter and size before any of its files is written', async () => {
+    const { job, files } = await setUp(40);
+    // Ten items per transaction: the commit, then (crashed) no file written.
+    await deliver(crashingOnWrite(2), job.id, 10);
+    const { jobItem, files: items } = await stored(job.id);
+    expect(jobItem.deliveryCommitted).toEqual(expect.any(String));
+    expect(items.map(fromFileItem)).toEqual(files);
+    const deliveredFiles = files.map(delivered);
+    const expected = {
+      all: deliveredFiles,
+      ...Object.fromEntries(
+        REVIEW_FILTERS.map((filter) => [filter, deliveredFiles.filter((file) => stateOf(file, true) === filter)]),
+      ),
+    } as Record<ReviewFilter | 'all', JobFile[]>;
+    expect(expected.pending).toHaveLength(36);
+    for (const limit of [3, 40]) {
+      for (const filter of [undefined, ...REVIEW_FILTERS]) {
+        expect(await pageThrough(job.id, filter, limit), `${filter ?? 'all'} by ${limit}`).toEqual(
+          expected[filter ?? 'all'],
+        );
+      }
+    }
+    expect((await stored(job.id)).jobItem.deliveryCommitted).toEqual(jobItem.deliveryCommitted);
+  });
 });
