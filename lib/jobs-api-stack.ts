@@ -301,7 +301,9 @@ export class JobsApiStack extends Stack {
     // and their jobs in one transaction of Update and ConditionCheck items.
     allow(Reject, dynamodb('Query'), [byFileId]);
     allow(Reject, dynamodb('BatchGetItem', 'UpdateItem', 'ConditionCheckItem'), [jobs]);
-    // A job item written before review counts existed is counted from its partition (one Query) first.
+    // A job item written before review counts existed is counted from its partition (one Query) first; a
+    // delivery committed but not yet written to every file is finished first (its partition read with one
+    // Query, its files and job item written with Updates).
     allow(Reject, dynamodb('Query'), [jobs]);
 
     // The read function gets a job item by key, lists a job's files of a review state in the byReview index,
@@ -315,8 +317,8 @@ export class JobsApiStack extends Stack {
     // The job writes touch job partitions, the id counter and idempotency records only: a create claims
     // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in a transaction of
     // Puts (or its files with BatchWriteItem first), stores its answer or releases the key (UpdateItem);
-    // an edit reads the job item (GetItem) and updates it; a delivery reads the partition (Query) and
-    // updates files and job in transactions of Updates. Nothing on the search domain.
+    // an edit reads the job item (GetItem) and updates it; a delivery reads the job item (GetItem), then the
+    // partition (Query), and updates files and job in transactions of Updates. Nothing on the search domain.
     allow(
       JobsWrite,
       dynamodb('GetItem', 'PutItem', 'UpdateItem', 'BatchWriteItem', 'Query'),

@@ -4,12 +4,16 @@
  * `previousReviews` (the most recent 5, written as a rejection writes it) — and the job becomes
  * `CJ_REVIEWING` with `deliveredDate` now and exact `review` counts.
  *
- * All or nothing, whatever the file count: a delivery that fits one transaction (99 files and the job
- * item) is one, conditioned on everything it read. A larger one first takes a hold on the job item
- * (`delivery-lock.ts`), under which no edit, rejection, acceptance or other delivery can write the job,
- * writes its files 100 per transaction, and ends with the job item, which lifts the hold in the same
- * write. A failure in between leaves the hold; the delivery sent again (safe: a delivered file is
- * delivered again to the same state) takes it over once it expires and finishes the work.
+ * All or nothing to every reader, whatever the file count. A delivery that fits one transaction (99 files
+ * and the job item) is one, conditioned on everything it read. A larger one is committed by one write of
+ * the job item alone — status, date, counts and version, conditioned on the version read, plus the
+ * delivery's id and file ids (`pending-delivery.ts`) — before any file is written: a failure before that
+ * write leaves the job exactly as it was, and from that write on every reader (`GET /jobs/{id}`, its
+ * files, the indexer, a review) sees every listed file delivered, applying the delivery to each file it
+ * reads. Then the files are rolled forward 100 per transaction and the record removed
+ * ({@link finishDelivery}); a crash in between is finished by the next delivery, rejection or acceptance
+ * of the job, which finish the roll forward before they read. No hold, no staged copy of a file: a file
+ * back in review is a function of the file as it was, so the job item's list of ids is the whole delivery.
  *
  * Checks, in order: the caller is an operator (`403`); the job exists (`404 job_not_found`); its status
  * allows a delivery (`409 invalid_transition`); then each file in request order: of the job
@@ -21,10 +25,10 @@ import type { Principal } from '../auth/principal';
 import { DYNAMODB } from '../aws/failures';
 import { ApiError, DependencyUnavailableError } from '../errors';
 import { jobKeys } from '../tables';
-import { DELIVERY_LOCK, DELIVERY_LOCK_MS, unlockedCondition } from './delivery-lock';
 import { type FileItem, fromFileItem, type JobItem } from './items';
-import { JobsTable, type TransactItem } from './jobs-table';
+import { type Item, JobsTable, type RetryPolicy, type TransactItem } from './jobs-table';
 import type { JobStatus } from './model';
+import { isDeliveredFileItem, PENDING_DELIVERY, pendingDelivery, settledCondition } from './pending-delivery';
 import { moveToHistory, unchangedCondition } from './review-transaction';
 import { jobETag, jobView } from './job-view';
 import {
@@ -52,7 +56,9 @@ export interface DeliverFilesOptions {
   client: DynamoDBDocumentClient;
   tableName: string;
   now?: () => Date;
-  /** Most items per transaction (tests lower it to exercise the held path with few files). */
+  /** The jobs table's retry policy (`jobs-table.ts`), for tests. */
+  retry?: Partial<RetryPolicy>;
+  /** Most items per transaction (tests lower it to exercise the committed path with few files). */
   transactionItems?: number;
 }
 
@@ -60,9 +66,92 @@ export interface DeliverFilesOptions {
 const storedState = (file: FileItem, job: JobItem): ReviewState =>
   stateOfReviewKey(file.reviewKey) ?? reviewStateOf(fromFileItem(file), isDeliveredJob(job));
 
-/** A lost race (a hold of another delivery), answered by trying again after the backoff. */
-const heldByAnother = (): Error =>
-  Object.assign(new Error('Another delivery holds the job'), { name: 'TransactionConflictException' });
+/** A lost race (another delivery committed meanwhile), answered by trying again after the backoff. */
+const committedByAnother = (): Error =>
+  Object.assign(new Error('Another delivery of the job was committed meanwhile'), {
+    name: 'TransactionConflictException',
+  });
+
+/**
+ * A file back to review, conditioned on the file as read (its review state and history), so a file
+ * changed meanwhile fails the write instead of being overwritten.
+ */
+const fileUpdate = (tableName: string, before: FileItem): TransactItem => {
+  const condition = unchangedCondition(before);
+  const sets = [
+    '#isReviewed = :false',
+    '#isRejected = :false',
+    '#rejectionReason = :null',
+    '#reviews = :null',
+    '#reviewDate = :null',
+    '#reviewKey = :pending',
+  ];
+  const review = fromFileItem(before).reviews;
+  if (review !== null) sets.push(moveToHistory(condition, before, review).set);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: before.pk, sk: before.sk },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: condition.clauses.join(' AND '),
+      ExpressionAttributeNames: {
+        ...condition.names,
+        '#isReviewed': 'isReviewed',
+        '#isRejected': 'isRejected',
+        '#rejectionReason': 'rejectionReason',
+        '#reviews': 'reviews',
+        '#reviewDate': 'reviewDate',
+        '#reviewKey': 'reviewKey',
+      },
+      ExpressionAttributeValues: {
+        ...condition.values,
+        ':false': false,
+        ':null': null,
+        ':pending': reviewKey(before.jobId, 'pending'),
+      },
+    },
+  };
+};
+
+/**
+ * Finishes a committed delivery of a job, if its job item records one (`pending-delivery.ts`): reads the
+ * partition (one consistent Query, the one read both the review's and the delivery's roles allow), writes
+ * each listed file not yet back in review, `transactionItems` per transaction, each conditioned on the
+ * file as read (a file read before the commit and changed since fails its write), then removes the record. Safe to run by several callers at once and again after a crash:
+ * a file already delivered is left alone, and a lost race reads again. Throws
+ * `DependencyUnavailableError` when it cannot finish within the table's contention policy.
+ */
+export const finishDelivery = (
+  table: JobsTable,
+  jobId: number,
+  transactionItems: number = TRANSACTION_ITEMS,
+): Promise<void> =>
+  table.underContention(
+    async () => {
+      const items = await table.readPartition(jobId, true);
+      const pending = pendingDelivery(items.find((item) => item.sk === jobKeys.jobSk));
+      if (pending === undefined) return;
+      const writes = (items.filter((item) => item.entity === 'file') as unknown as FileItem[])
+        .filter((file) => pending.has(file.fileId) && !isDeliveredFileItem(file))
+        .sort((a, b) => a.fileId - b.fileId)
+        .map((file) => fileUpdate(table.tableName, file));
+      const size = Math.max(1, Math.min(TRANSACTION_ITEMS, transactionItems));
+      for (let start = 0; start < writes.length; start += size) {
+        await table.transactWrite(writes.slice(start, start + size));
+      }
+      await table.updateItem({
+        Key: { pk: jobKeys.pk(jobId), sk: jobKeys.jobSk },
+        UpdateExpression: 'REMOVE #deliveryCommitted, #deliveryFileIds',
+        ConditionExpression: '#deliveryCommitted = :delivery',
+        ExpressionAttributeNames: {
+          '#deliveryCommitted': PENDING_DELIVERY.id,
+          '#deliveryFileIds': PENDING_DELIVERY.fileIds,
+        },
+        ExpressionAttributeValues: { ':delivery': pending.id },
+      });
+    },
+    (_attempts, lastConflict) => new DependencyUnavailableError(DYNAMODB, lastConflict),
+  );
 
 /** The delivery use case. */
 export class DeliverFiles {
@@ -73,7 +162,10 @@ export class DeliverFiles {
   public constructor(options: DeliverFilesOptions) {
     this.now = options.now ?? (() => new Date());
     this.transactionItems = Math.max(2, Math.min(TRANSACTION_ITEMS, options.transactionItems ?? TRANSACTION_ITEMS));
-    this.table = new JobsTable(options.client, options.tableName, { now: () => this.now().getTime() });
+    this.table = new JobsTable(options.client, options.tableName, {
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      now: () => this.now().getTime(),
+    });
   }
 
   /** Delivers the files (`undefined`: every file not accepted) of a job on behalf of an operator. */
@@ -85,19 +177,13 @@ export class DeliverFiles {
     if (principal.role !== 'operator') {
       throw new ApiError('forbidden', {}, { message: 'Only operators deliver files.' });
     }
-    const holdId = randomUUID();
-    return this.table.underContention(
+    const deliveryId = randomUUID();
+    const { updated, committed } = await this.table.underContention(
       async () => {
-        const items = await this.table.readPartition(jobId, true);
-        const job = items.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
+        const read = await this.settledPartition(jobId);
+        const job = read.job as JobItem | undefined;
         if (job?.entity !== 'job') throw jobNotFound();
-        const now = this.now();
-        const hold = job as unknown as Record<string, unknown>;
-        const holder = hold[DELIVERY_LOCK.token];
-        const heldUntil = hold[DELIVERY_LOCK.until];
-        if (holder !== undefined && holder !== holdId && typeof heldUntil === 'number' && heldUntil >= now.getTime()) {
-          throw heldByAnother();
-        }
+        const { items } = read;
         if (!DELIVERABLE_STATUSES.includes(job.status)) {
           throw new ApiError(
             'invalid_transition',
@@ -111,32 +197,57 @@ export class DeliverFiles {
         const targets = this.targets(files, fileIds);
         const delivering = new Set(targets.map((file) => file.fileId));
         // Exact counts from the whole partition as read: every write of a file's state changes the job
-        // item too, so the conditions on it keep these true until the write.
+        // item's version, on which the write below is conditioned.
         const counts = countStates(
           [...files.values()].map((file) => (delivering.has(file.fileId) ? 'pending' : storedState(file, job))),
         );
-        const at = now.toISOString();
-        const fileWrites = targets.map((file) => this.fileUpdate(file));
-        if (fileWrites.length + 1 <= this.transactionItems) {
+        const at = this.now().toISOString();
+        const fileWrites = targets.map((file) => fileUpdate(this.table.tableName, file));
+        const large = fileWrites.length + 1 > this.transactionItems;
+        const commit = large ? { id: deliveryId, fileIds: [...delivering].sort((a, b) => a - b) } : undefined;
+        if (commit === undefined) {
           await this.table.transactWrite([...fileWrites, this.jobUpdate(job, at, counts, undefined)]);
         } else {
-          await this.hold(job, holdId, now.getTime());
-          for (let start = 0; start < fileWrites.length; start += this.transactionItems) {
-            await this.table.transactWrite(fileWrites.slice(start, start + this.transactionItems));
-          }
-          await this.table.transactWrite([this.jobUpdate(job, at, counts, holdId)]);
+          await this.table.transactWrite([this.jobUpdate(job, at, counts, commit)]);
         }
-        const updated = {
-          ...job,
-          status: DELIVERED_STATUS,
-          deliveredDate: at,
-          ...countAttributes(counts),
-          version: job.version + 1,
-        } as JobItem;
-        return { job: jobView(updated), etag: jobETag(updated.version) };
+        return {
+          committed: large,
+          updated: {
+            ...job,
+            status: DELIVERED_STATUS,
+            deliveredDate: at,
+            ...countAttributes(counts),
+            version: job.version + 1,
+          } as JobItem,
+        };
       },
       (_attempts, lastConflict) => new DependencyUnavailableError(DYNAMODB, lastConflict),
     );
+    if (committed) {
+      try {
+        await finishDelivery(this.table, jobId, this.transactionItems);
+      } catch {
+        // The delivery is committed and every reader sees it; the next writer of the job finishes it.
+      }
+    }
+    return { job: jobView(updated), etag: jobETag(updated.version) };
+  }
+
+  /**
+   * The job item, then its files (a consistent Query of the partition), once any committed delivery of the
+   * job is finished (by this call if need be); a delivery committed again meanwhile is a lost race. The job
+   * item is read first: every write of a file's state changes its version, on which the delivery's write
+   * is conditioned, so files read after it are as the version read says or the write fails (a Query reads
+   * the files before the job item, whose key sorts last, and a review between the two would go unnoticed).
+   */
+  private async settledPartition(jobId: number): Promise<{ job: Item | undefined; items: Item[] }> {
+    let job = await this.table.getJobItem(jobId);
+    if (pendingDelivery(job) !== undefined) {
+      await finishDelivery(this.table, jobId, this.transactionItems);
+      job = await this.table.getJobItem(jobId);
+      if (pendingDelivery(job) !== undefined) throw committedByAnother();
+    }
+    return { job, items: job === undefined ? [] : await this.table.readPartition(jobId, true) };
   }
 
   /** The files to deliver, in request order, refusing the first that is not the job's or was accepted. */
@@ -153,113 +264,50 @@ export class DeliverFiles {
   }
 
   /**
-   * A file back to review, conditioned on what the plan read (its review state and history), so a file
-   * changed meanwhile fails the write instead of being overwritten.
-   */
-  private fileUpdate(before: FileItem): TransactItem {
-    const condition = unchangedCondition(before);
-    const sets = [
-      '#isReviewed = :false',
-      '#isRejected = :false',
-      '#rejectionReason = :null',
-      '#reviews = :null',
-      '#reviewDate = :null',
-      '#reviewKey = :pending',
-    ];
-    const review = fromFileItem(before).reviews;
-    if (review !== null) sets.push(moveToHistory(condition, before, review).set);
-    return {
-      Update: {
-        TableName: this.table.tableName,
-        Key: { pk: before.pk, sk: before.sk },
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: condition.clauses.join(' AND '),
-        ExpressionAttributeNames: {
-          ...condition.names,
-          '#isReviewed': 'isReviewed',
-          '#isRejected': 'isRejected',
-          '#rejectionReason': 'rejectionReason',
-          '#reviews': 'reviews',
-          '#reviewDate': 'reviewDate',
-          '#reviewKey': 'reviewKey',
-        },
-        ExpressionAttributeValues: {
-          ...condition.values,
-          ':false': false,
-          ':null': null,
-          ':pending': reviewKey(before.jobId, 'pending'),
-        },
-      },
-    };
-  }
-
-  /** Takes the hold (or renews its own), conditioned on the version read and on no other live hold. */
-  private async hold(job: JobItem, holdId: string, now: number): Promise<void> {
-    const unlocked = unlockedCondition(now);
-    await this.table.updateItem({
-      Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
-      UpdateExpression: 'SET #deliveryLock = :holdId, #deliveryLockUntil = :until',
-      ConditionExpression: `(#version = :expected AND ${unlocked.expression}) OR #deliveryLock = :holdId`,
-      ExpressionAttributeNames: { ...unlocked.names, '#version': 'version' },
-      ExpressionAttributeValues: {
-        ...unlocked.values,
-        ':holdId': holdId,
-        ':until': now + DELIVERY_LOCK_MS,
-        ':expected': job.version,
-      },
-    });
-  }
-
-  /**
    * The job item's write: status, `deliveredDate`, the counts and the version, conditioned on the version
-   * read and no other hold — or, for a held delivery, on its own hold, which the write lifts.
+   * read and on no committed delivery still being rolled forward — and, for a delivery larger than one
+   * transaction, the record of the delivery (`pending-delivery.ts`), which commits it.
    */
-  private jobUpdate(job: JobItem, at: string, counts: ReviewCounts, holdId: string | undefined): TransactItem {
-    const counted = { sets: '', names: {} as Record<string, string>, values: {} as Record<string, unknown> };
-    counted.sets = Object.entries(countAttributes(counts))
-      .map(([attribute, value]) => {
-        counted.names[`#${attribute}`] = attribute;
-        counted.values[`:${attribute}`] = value;
-        return `#${attribute} = :${attribute}`;
-      })
-      .join(', ');
-    const condition =
-      holdId === undefined
-        ? (() => {
-            const unlocked = unlockedCondition(Date.parse(at));
-            return {
-              expression: `#version = :expected AND ${unlocked.expression}`,
-              names: unlocked.names,
-              values: { ...unlocked.values, ':expected': job.version },
-            };
-          })()
-        : {
-            expression: '#deliveryLock = :holdId',
-            names: { '#deliveryLock': DELIVERY_LOCK.token },
-            values: { ':holdId': holdId },
-          };
+  private jobUpdate(
+    job: JobItem,
+    at: string,
+    counts: ReviewCounts,
+    commit: { id: string; fileIds: number[] } | undefined,
+  ): TransactItem {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets = Object.entries(countAttributes(counts)).map(([attribute, value]) => {
+      names[`#${attribute}`] = attribute;
+      values[`:${attribute}`] = value;
+      return `#${attribute} = :${attribute}`;
+    });
+    if (commit !== undefined) {
+      sets.push('#deliveryCommitted = :delivery', '#deliveryFileIds = :deliveryFileIds');
+      names['#deliveryFileIds'] = PENDING_DELIVERY.fileIds;
+      values[':delivery'] = commit.id;
+      values[':deliveryFileIds'] = commit.fileIds;
+    }
+    const settled = settledCondition();
     return {
       Update: {
         TableName: this.table.tableName,
         Key: { pk: jobKeys.pk(job.id), sk: jobKeys.jobSk },
-        UpdateExpression: `SET #status = :status, #deliveredDate = :at, ${counted.sets} ADD #version :one${
-          holdId === undefined ? '' : ' REMOVE #deliveryLock, #deliveryLockUntil'
-        }`,
-        ConditionExpression: condition.expression,
+        UpdateExpression: `SET #status = :status, #deliveredDate = :at, ${sets.join(', ')} ADD #version :one`,
+        ConditionExpression: `#version = :expected AND ${settled.expression}`,
         ExpressionAttributeNames: {
-          ...condition.names,
+          ...settled.names,
+          ...names,
           '#status': 'status',
           '#deliveredDate': 'deliveredDate',
-          ...counted.names,
           '#version': 'version',
-          ...(holdId === undefined ? {} : { '#deliveryLockUntil': DELIVERY_LOCK.until }),
         },
         ExpressionAttributeValues: {
-          ...condition.values,
+          ...settled.values,
+          ...values,
           ':status': DELIVERED_STATUS,
           ':at': at,
-          ...counted.values,
           ':one': 1,
+          ':expected': job.version,
         },
       },
     };

@@ -6,6 +6,7 @@
  */
 import { jobKeys } from '../tables';
 import type { Job, JobFile } from './model';
+import { effectiveFileItem, pendingDelivery } from './pending-delivery';
 import {
   countAttributes,
   countStates,
@@ -32,6 +33,12 @@ export interface JobItem extends Omit<Job, 'files'> {
   reviewPending?: number;
   reviewRejected?: number;
   reviewAccepted?: number;
+  /**
+   * A committed delivery whose files may not all be written yet, and its file ids (`pending-delivery.ts`);
+   * absent once every file is.
+   */
+  deliveryCommitted?: string;
+  deliveryFileIds?: number[];
 }
 
 export interface FileItem extends JobFile {
@@ -131,13 +138,17 @@ export interface StoredJob {
   version: number;
 }
 
-/** A job with its files and version, from the items of its partition (job item first or anywhere). */
+/**
+ * A job with its files and version, from the items of its partition (job item first or anywhere), each
+ * file as its job's committed delivery leaves it (`pending-delivery.ts`).
+ */
 export const fromItems = (items: ReadonlyArray<Record<string, unknown>>): StoredJob | undefined => {
   const jobItem = items.find((item) => item.entity === 'job') as JobItem | undefined;
   if (jobItem === undefined) return undefined;
+  const pending = pendingDelivery(jobItem);
   const files = items
     .filter((item) => item.entity === 'file')
-    .map((item) => fromFileItem(item as unknown as FileItem))
+    .map((item) => fromFileItem(effectiveFileItem(item as unknown as FileItem, pending)))
     .sort((a, b) => a.id - b.id);
   return { job: { ...jobFieldsOf(jobItem), files }, version: jobItem.version };
 };

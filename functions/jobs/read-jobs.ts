@@ -3,6 +3,11 @@
  * its job item, which carries the review counts — and a page of its files for review, whose cost is bounded
  * by the page size whatever the filter: the `byReview` index lists the ids of one state's files (for every
  * file, the four states' lists are merged), then the page's files are read by key, strongly consistently.
+ *
+ * A large delivery committed but not yet written to every file (`pending-delivery.ts`) is read as done: its
+ * job item lists the delivered ids, which are merged into the `pending` listing and taken out of the other
+ * states' listings, and each listed file is read as delivered — one more read of nothing, since the job
+ * item is read anyway.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountScope, type Principal } from '../auth/principal';
@@ -12,6 +17,7 @@ import { type FileItem, fromFileItem, type JobItem, jobItemCounts } from './item
 import { JobsTable, type RetryPolicy } from './jobs-table';
 import { jobView, type JobView } from './job-view';
 import type { JobFile } from './model';
+import { effectiveFileItem, pendingDelivery } from './pending-delivery';
 import {
   countStates,
   isDeliveredJob,
@@ -93,7 +99,8 @@ export class JobReader {
   /**
    * A page of a job's files: at most `limit` files after `afterFileId`, in id order, of one review state or
    * of all. Reads the job item (to answer 404 for a job the caller may not see), the ids of at most
-   * `limit + 1` files per state listed, and the page's files by key.
+   * `limit + 1` files per state listed, and the page's files by key. The page covers the first `limit` ids
+   * listed; those a committed delivery moved out of the state asked for are left out of it.
    */
   public async files(
     jobId: number,
@@ -106,17 +113,29 @@ export class JobReader {
       Promise.all(states.map((state) => this.table.reviewFileIds(jobId, state, query.afterFileId, query.limit + 1))),
     ]);
     if (!visible(item, principal)) throw new JobNotFoundError(jobId);
-    const ids = [...new Set(lists.flat())].sort((a, b) => a - b);
-    const page = ids.slice(0, query.limit);
+    const pending = pendingDelivery(item);
+    const listed = lists.flat();
+    if (pending !== undefined && query.review === 'pending') {
+      const after = query.afterFileId ?? Number.NEGATIVE_INFINITY;
+      listed.push(...pending.fileIds.filter((fileId) => fileId > after).slice(0, query.limit + 1));
+    }
+    const ids = [...new Set(listed)].sort((a, b) => a - b);
+    const window = ids.slice(0, query.limit);
     const more = ids.length > query.limit;
+    const page =
+      pending === undefined || query.review === undefined || query.review === 'pending'
+        ? window
+        : window.filter((fileId) => !pending.has(fileId));
     const items = await this.table.batchGet(
       page.map((fileId) => ({ pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId) })),
     );
     // The index lags the table: a file whose state changed since is left out of a filtered page.
     const files = (items as unknown as FileItem[])
-      .filter((file) => file.entity === 'file' && (query.review === undefined || currentState(file) === query.review))
+      .filter((file) => file.entity === 'file')
+      .map((file) => effectiveFileItem(file, pending))
+      .filter((file) => query.review === undefined || currentState(file) === query.review)
       .map(fromFileItem)
       .sort((a, b) => a.id - b.id);
-    return { files, continueAfter: more ? page.at(-1) : undefined };
+    return { files, continueAfter: more ? window.at(-1) : undefined };
   }
 }

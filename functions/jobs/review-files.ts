@@ -3,7 +3,8 @@
  * file among the files the caller may change, read the files and their jobs, decide with the action's pure
  * rules (`reject.ts`, `accept.ts`, through `review-plan.ts`), and write the plan as one conditional
  * transaction (`review-transaction.ts`), deciding again from a fresh read when a concurrent writer got
- * there first.
+ * there first. A job whose committed delivery is not yet written to every file (`pending-delivery.ts`) has
+ * it finished before its files are read.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountScope, type Principal } from '../auth/principal';
@@ -17,6 +18,8 @@ import { countStates, isDeliveredJob, type ReviewCounts, reviewStateOf } from '.
 import type { ReviewPlan, StoredFile } from './review-plan';
 import { transactItems } from './review-transaction';
 import { mapConcurrently } from '../async';
+import { finishDelivery } from './deliver-files';
+import { effectiveFileItem, pendingDelivery } from './pending-delivery';
 
 const LOOKUP_CONCURRENCY = 10;
 
@@ -106,8 +109,7 @@ export class ReviewFiles {
     const candidates = [...locations.values()].flat();
     const jobPartitions = new Set(candidates.map((key) => key.pk));
     const keys: ItemKey[] = [...candidates, ...[...jobPartitions].map((pk) => ({ pk, sk: jobKeys.jobSk }))];
-    const items = new Map<string, Item>();
-    for (const item of await this.table.batchGet(keys)) items.set(`${item.pk}\u0000${item.sk}`, item);
+    const items = await this.readSettled(keys);
     const scope = accountScope(principal);
     const counts = await this.legacyCounts(items);
     const stored = new Map<number, StoredFile>();
@@ -119,6 +121,9 @@ export class ReviewFiles {
         const jobItem = items.get(`${location.pk}\u0000${jobKeys.jobSk}`);
         if (fileItem?.entity !== 'file' || fileItem.fileId !== fileId || jobItem?.entity !== 'job') continue;
         if (scope !== undefined && jobItem.accountId !== scope) continue;
+        // A delivery committed since the jobs were settled: decided on as delivered, its write then fails
+        // on the job's condition and the next attempt finishes the delivery first.
+        const effective = effectiveFileItem(fileItem as unknown as FileItem, pendingDelivery(jobItem));
         visible.push({
           job: {
             id: jobItem.id as number,
@@ -130,14 +135,33 @@ export class ReviewFiles {
             counts: jobItemCounts(jobItem) ?? counts.get(jobItem.id as number) ?? countStates([]),
             countsStored: jobItemCounts(jobItem) !== undefined,
           },
-          file: fromFileItem(fileItem as unknown as FileItem),
-          item: fileItem as unknown as FileItem,
+          file: fromFileItem(effective),
+          item: effective,
         });
       }
       if (visible.length > 1) ambiguous.add(fileId);
       else if (visible.length === 1) stored.set(fileId, visible[0] as StoredFile);
     }
     return { stored, ambiguous };
+  }
+
+  /**
+   * The items of the keys, read consistently by key, after finishing any committed delivery a job item
+   * read records (then read again).
+   */
+  private async readSettled(keys: readonly ItemKey[]): Promise<Map<string, Item>> {
+    const read = async () => {
+      const items = new Map<string, Item>();
+      for (const item of await this.table.batchGet(keys)) items.set(`${item.pk}\u0000${item.sk}`, item);
+      return items;
+    };
+    const items = await read();
+    const pending = [...items.values()].filter(
+      (item) => item.sk === jobKeys.jobSk && pendingDelivery(item) !== undefined,
+    );
+    if (pending.length === 0) return items;
+    await mapConcurrently(pending, LOOKUP_CONCURRENCY, (item) => finishDelivery(this.table, item.id as number));
+    return read();
   }
 
   /**

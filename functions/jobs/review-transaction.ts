@@ -9,7 +9,7 @@ import { jobKeys } from '../tables';
 import type { FileItem } from './items';
 import type { TransactItem } from './jobs-table';
 import { MAX_PREVIOUS_REVIEWS, REVIEWABLE_STATUSES, type Review } from './model';
-import { unlockedCondition } from './delivery-lock';
+import { settledCondition } from './pending-delivery';
 import { COUNT_ATTRIBUTES, REVIEW_FILTERS, reviewKey } from './review';
 import type { FileChange, JobChange, JobSnapshot, ReviewPlan } from './review-plan';
 
@@ -122,20 +122,21 @@ const fileUpdate = (tableName: string, change: FileChange, now: string): Transac
  * The one thing a rejection reads from its job item (besides the owner, which never changes): that the
  * job is in review. The condition holds while the status is one of {@link REVIEWABLE_STATUSES}, so
  * rejections of different files of one job do not invalidate each other, while a job archived or sent
- * back to work in the meantime still fails the write — and while no large delivery holds the job
- * (`delivery-lock.ts`), so no review lands between a delivery's first file and its job item.
+ * back to work in the meantime still fails the write — and while the job item records no committed
+ * delivery still being written to its files (`pending-delivery.ts`), so no review lands on a file such a
+ * delivery has not reached yet.
  */
-const reviewableCondition = (now: string) => {
+const reviewableCondition = () => {
   const values: Record<string, unknown> = {};
   const placeholders = REVIEWABLE_STATUSES.map((status, index) => {
     values[`:reviewable${index}`] = status;
     return `:reviewable${index}`;
   });
-  const unlocked = unlockedCondition(Date.parse(now));
+  const settled = settledCondition();
   return {
-    expression: `#status IN (${placeholders.join(', ')}) AND ${unlocked.expression}`,
-    names: { '#status': 'status', ...unlocked.names },
-    values: { ...values, ...unlocked.values },
+    expression: `#status IN (${placeholders.join(', ')}) AND ${settled.expression}`,
+    names: { '#status': 'status', ...settled.names },
+    values: { ...values, ...settled.values },
   };
 };
 
@@ -147,7 +148,7 @@ const reviewableCondition = (now: string) => {
  */
 const jobUpdate = (tableName: string, change: JobChange, now: string): TransactItem => {
   const { job } = change;
-  const guard = reviewableCondition(now);
+  const guard = reviewableCondition();
   const clauses = [guard.expression];
   const names: Record<string, string> = { ...guard.names, '#reviewedDate': 'reviewedDate', '#version': 'version' };
   const values: Record<string, unknown> = { ...guard.values, ':now': now, ':one': 1 };
@@ -192,8 +193,8 @@ const jobUpdate = (tableName: string, change: JobChange, now: string): TransactI
   };
 };
 
-const jobUnchanged = (tableName: string, job: JobSnapshot, now: string): TransactItem => {
-  const guard = reviewableCondition(now);
+const jobUnchanged = (tableName: string, job: JobSnapshot): TransactItem => {
+  const guard = reviewableCondition();
   return {
     ConditionCheck: {
       TableName: tableName,
@@ -234,6 +235,6 @@ export const transactItems = <TResponse>(
     ...change.files.map((file) => fileUpdate(tableName, file, now)),
     jobUpdate(tableName, change, now),
   ]),
-  ...plan.unchangedJobs.map((job) => jobUnchanged(tableName, job, now)),
+  ...plan.unchangedJobs.map((job) => jobUnchanged(tableName, job)),
   ...plan.unchangedFiles.map((item) => fileUnchanged(tableName, item)),
 ];

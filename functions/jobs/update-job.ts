@@ -21,7 +21,6 @@ import type { JobStatus } from './model';
 import { jobETag, type JobView, jobView } from './job-view';
 import { canMove } from './statuses';
 import { sameItem } from './write-plan';
-import { unlockedCondition } from './delivery-lock';
 
 /** The fields of an update, each only when sent. */
 export interface JobChanges {
@@ -143,9 +142,10 @@ export class UpdateJob {
   }
 
   /**
-   * One UpdateItem conditioned on the version read (and on no delivery holding the job): a concurrent
-   * writer that got there first makes it fail, and the next attempt reads the job again — which then
-   * answers `412`, since its version moved on.
+   * One UpdateItem conditioned on the version read: a concurrent writer that got there first makes it
+   * fail, and the next attempt reads the job again — which then answers `412`, since its version moved on.
+   * It writes no file, so a committed delivery still being rolled forward (`pending-delivery.ts`) does
+   * not concern it.
    */
   private async write(item: JobItem, sets: Record<string, unknown>): Promise<JobItem> {
     const names: Record<string, string> = { '#version': 'version' };
@@ -155,13 +155,12 @@ export class UpdateJob {
       values[`:v${index}`] = value;
       return `#f${index} = :v${index}`;
     });
-    const unlocked = unlockedCondition(this.now().getTime());
     const attributes = await this.table.updateItem({
       Key: { pk: jobKeys.pk(item.id), sk: jobKeys.jobSk },
       UpdateExpression: `SET ${assignments.join(', ')} ADD #version :one`,
-      ConditionExpression: `#version = :expected AND ${unlocked.expression}`,
-      ExpressionAttributeNames: { ...names, ...unlocked.names },
-      ExpressionAttributeValues: { ...values, ...unlocked.values },
+      ConditionExpression: '#version = :expected',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
       ReturnValues: 'ALL_NEW',
     });
     return attributes as unknown as JobItem;

@@ -1,18 +1,22 @@
 /**
- * Concurrent reviews of one job on DynamoDB Local (docs/contract.md §5, §6a): whatever mix of rejections
- * and acceptances of its files runs at once, each request is all or nothing and the job ends consistent —
- * every file's review state (its flags and its `reviewKey`) agrees, the job item's `review` counts equal the
- * files' states, and the job is `CJ_FINISHED` exactly when every file is accepted.
+ * Concurrent reviews and deliveries of one job on DynamoDB Local (docs/contract.md §5, §6a): whatever mix of
+ * rejections, acceptances and deliveries of its files runs at once — deliveries with a transaction limit of
+ * two items, so every delivery of two files or more takes the committed path of a large one — each request
+ * is all or nothing and the job ends consistent: every delivery's writes are finished, every file's review
+ * state (its flags and its `reviewKey`) agrees, the job item's `review` counts equal the files' states, and
+ * the job is `CJ_FINISHED` exactly when every file is accepted.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AcceptFiles } from '../../functions/jobs/accept-files';
+import { DeliverFiles } from '../../functions/jobs/deliver-files';
 import { JobsTable } from '../../functions/jobs/jobs-table';
 import { fromFileItem, type FileItem, jobItemCounts } from '../../functions/jobs/items';
 import { RejectFiles } from '../../functions/jobs/reject-files';
 import { JobRepository } from '../../functions/jobs/repository';
 import { countStates, reviewStateOf, stateOfReviewKey } from '../../functions/jobs/review';
+import type { Review } from '../../functions/jobs/model';
 import { jobKeys } from '../../functions/tables';
 import { createTestTables, localClient } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';
@@ -31,18 +35,32 @@ afterAll(() => {
 
 const ACCOUNT = 4242;
 const customer = { role: 'user' as const, accountId: ACCOUNT };
+const operator = { role: 'operator' as const, accountId: 0 };
 /** Generous retries: the property is about outcomes, not about giving up under contention. */
 const retry = { maxAttempts: 40, baseDelayMs: 2, maxDelayMs: 40, budgetMs: 20_000 };
 
-type Action = { kind: 'reject' | 'accept'; files: number[] };
+/** A request: which files it names (a delivery without files delivers every file not accepted). */
+type Action = { kind: 'reject' | 'accept' | 'deliver'; files: number[] | undefined };
 
 const action = (fileCount: number): fc.Arbitrary<Action> =>
-  fc.record({
-    kind: fc.constantFrom('reject' as const, 'accept' as const),
-    files: fc.uniqueArray(fc.integer({ min: 0, max: fileCount - 1 }), { minLength: 1, maxLength: fileCount }),
-  });
+  fc
+    .record({
+      kind: fc.constantFrom('reject' as const, 'accept' as const, 'deliver' as const),
+      files: fc.uniqueArray(fc.integer({ min: 0, max: fileCount - 1 }), { minLength: 1, maxLength: fileCount }),
+      all: fc.boolean(),
+    })
+    .map(({ kind, files, all }) => ({ kind, files: kind === 'deliver' && all ? undefined : files }));
 
-describe('concurrent rejections and acceptances of one job', { timeout: 180_000 }, () => {
+/** The contract refusals each request may meet under the interleaving (anything else fails the property). */
+const REFUSALS: Record<Action['kind'], string[]> = {
+  // A file accepted meanwhile cannot be rejected.
+  reject: ['file_not_rejectable'],
+  accept: [],
+  // Delivered (or finished) meanwhile, the job is no longer deliverable; an accepted file never is.
+  deliver: ['invalid_transition', 'file_not_deliverable'],
+};
+
+describe('concurrent rejections, acceptances and deliveries of one job', { timeout: 240_000 }, () => {
   it('leave files, status and review counts consistent', async () => {
     const repository = new JobRepository(documents, tableName);
     const table = new JobsTable(documents, tableName);
@@ -51,43 +69,62 @@ describe('concurrent rejections and acceptances of one job', { timeout: 180_000 
         fc
           .integer({ min: 2, max: 4 })
           .chain((fileCount) =>
-            fc.tuple(fc.constant(fileCount), fc.array(action(fileCount), { minLength: 2, maxLength: 5 })),
+            fc.tuple(
+              fc.array(fc.boolean(), { minLength: fileCount, maxLength: fileCount }),
+              fc.array(action(fileCount), { minLength: 2, maxLength: 5 }),
+            ),
           ),
-        async ([fileCount, actions]) => {
+        async ([rejected, actions]) => {
+          const fileCount = rejected.length;
+          // Back from the customer: some files rejected (a delivery moves their review to the history),
+          // the others delivered and not reviewed yet.
           const job = makeJob({
             accountId: ACCOUNT,
-            status: 'CJ_REVIEWING',
+            status: 'CJ_REJECT_READY',
             deliveredDate: '2025-01-02T10:00:00.000Z',
-            files: Array.from({ length: fileCount }, () => makeFile()),
+            files: rejected.map((isRejected) =>
+              isRejected
+                ? makeFile({
+                    isRejected: true,
+                    isReviewed: true,
+                    rejectionReason: 'Too dark',
+                    reviewDate: '2025-01-03T10:00:00.000Z',
+                    reviews: { customRejection: 'Too dark', rejects: [], reviewDate: '2025-01-03T10:00:00.000Z' },
+                  })
+                : makeFile(),
+            ),
           });
           await repository.putJob(job);
           const ids = job.files.map((file) => file.id);
           const outcomes = await Promise.allSettled(
-            actions.map((step) =>
-              step.kind === 'reject'
+            actions.map((step): Promise<unknown> => {
+              const fileIds = step.files?.map((index) => ids[index]!);
+              if (step.kind === 'deliver') {
+                return new DeliverFiles({ client: documents, tableName, retry, transactionItems: 2 }).run(
+                  job.id,
+                  fileIds,
+                  operator,
+                );
+              }
+              return step.kind === 'reject'
                 ? new RejectFiles({ client: documents, tableName, retry }).run(
                     {
-                      files: step.files.map((index) => ({
-                        fileId: ids[index]!,
-                        customRejection: 'Too dark',
-                        rejects: [],
-                      })),
+                      files: fileIds!.map((fileId) => ({ fileId, customRejection: 'Too dark', rejects: [] })),
                     },
                     customer,
                   )
-                : new AcceptFiles({ client: documents, tableName, retry }).run(
-                    { fileIds: step.files.map((index) => ids[index]!) },
-                    customer,
-                  ),
-            ),
+                : new AcceptFiles({ client: documents, tableName, retry }).run({ fileIds: fileIds! }, customer);
+            }),
           );
-          for (const outcome of outcomes) {
-            // A refusal is a contract error (a file accepted meanwhile cannot be rejected); never anything else.
+          for (const [index, outcome] of outcomes.entries()) {
+            // A refusal is a contract error the interleaving explains; never anything else.
             if (outcome.status === 'rejected')
-              expect((outcome.reason as { code?: string }).code).toBe('file_not_rejectable');
+              expect(REFUSALS[actions[index]!.kind]).toContain((outcome.reason as { code?: string }).code);
           }
           const items = await table.readPartition(job.id, true);
           const jobItem = items.find((item) => item.sk === jobKeys.jobSk)!;
+          // Every delivery finished its writes: nothing is left for readers to apply.
+          expect(jobItem).not.toHaveProperty('deliveryCommitted');
           const files = items.filter((item) => item.entity === 'file') as unknown as FileItem[];
           const states = files.map((item) => stateOfReviewKey(item.reviewKey));
           for (const [index, item] of files.entries()) {
@@ -100,11 +137,21 @@ describe('concurrent rejections and acceptances of one job', { timeout: 180_000 
           // rejected or accepted later by another request.
           for (const [index, outcome] of outcomes.entries()) {
             if (outcome.status !== 'fulfilled' || actions[index]!.kind !== 'accept') continue;
-            for (const file of actions[index]!.files) expect(states[file]).toBe('accepted');
+            for (const file of actions[index]!.files!) expect(states[file]).toBe('accepted');
+          }
+          // A delivery moves a file's review to its history exactly once, however many writers finished it:
+          // the first rejection is kept, and no review is stored twice.
+          const reviewOf = (review: Review) => `${review.customRejection}@${review.reviewDate}`;
+          for (const item of files) {
+            const file = fromFileItem(item);
+            const kept = [...file.previousReviews, ...(file.reviews === null ? [] : [file.reviews])].map(reviewOf);
+            expect(new Set(kept).size).toBe(kept.length);
+            const first = job.files.find((created) => created.id === item.fileId)!.reviews;
+            if (first !== null) expect(kept).toContain(reviewOf(first));
           }
         },
       ),
-      { numRuns: 6 },
+      { numRuns: 8 },
     );
   });
 });

@@ -308,7 +308,7 @@ describe('the transaction of a plan', () => {
   const before = jobFile(1, { reviewDate: EARLIER, isRejected: true });
   const files = new Map([[1, stored(job, before)]]);
 
-  it('updates each file guarded by what was read, and the job guarded by its review status and no delivery holding it, adding one to its version', () => {
+  it('updates each file guarded by what was read, and the job guarded by its review status and no committed delivery still being written, adding one to its version', () => {
     const plan = planRejection({ files: [rejection(1)] }, files, user, NOW);
     const [fileWrite, jobWrite] = transactItems('jobs', plan, NOW);
     expect(fileWrite?.Update?.Key).toEqual({ pk: 'JOB#100', sk: 'FILE#1' });
@@ -324,12 +324,11 @@ describe('the transaction of a plan', () => {
       UpdateExpression: expect.stringContaining('ADD #version :one'),
       ConditionExpression:
         '#status IN (:reviewable0, :reviewable1, :reviewable2, :reviewable3) AND ' +
-        '(attribute_not_exists(#deliveryLock) OR #deliveryLockUntil < :deliveryLockNow)',
+        'attribute_not_exists(#deliveryCommitted)',
       ExpressionAttributeValues: {
         ':status': 'CJ_REJECT_READY',
         ':now': NOW,
         ':one': 1,
-        ':deliveryLockNow': Date.parse(NOW),
         ':reviewable0': 'CJ_REVIEWING',
         ':reviewable1': 'CJ_FINISHED',
         ':reviewable2': 'CJ_REJECT_READY',
