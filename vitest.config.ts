@@ -2,9 +2,12 @@
  * Two tiers of tests, as vitest projects:
  * - `unit` (test/unit/**): pure tests and handler tests on mocked events (aws-sdk-client-mock). No
  *   global setup, and `java` is removed from its PATH, so no DynamoDB Local and no network:
- *   `npm run test:unit` runs in seconds (test/unit/tier.test.ts checks this from inside the tier).
+ *   `npm run test:unit` runs in seconds (test/unit/tier.test.ts checks this from inside the tier). Its files
+ *   share their worker's modules (`isolate: false`), each from the worker's environment
+ *   (test/support/file-environment.ts).
  * - `integration` (everything else: integration, end-to-end, reliability, contract, infra, docs): the
- *   global setup starts one DynamoDB Local for the run and hands its endpoint to the tests.
+ *   global setup starts one DynamoDB Local for the run and hands its endpoint to the tests, and bundles the
+ *   scripts the tests run as processes (test/support/script-bundles.ts).
  *   Its files that move megabytes through one DynamoDB request (`SIZE_LIMIT_TESTS`) form the project
  *   `integration-alone`, which runs after the others, one file at a time, on a DynamoDB Local of its own:
  *   on a 2-core machine a 3.4 MB transaction beside other files' traffic can outlast the longest request

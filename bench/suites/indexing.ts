@@ -17,6 +17,7 @@ import { toSearchDocument } from '../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import type { IndexOperation, SearchDocument, SearchIndex } from '../../functions/search/search-index';
 import { startBenchDynamo } from '../lib/dynamo';
+import { DEFAULTS as POLLER_DEFAULTS } from '../../local/streams/poller-options';
 import { machine } from '../lib/machine';
 import { generateJob, type Population } from '../lib/generator';
 import { type Figure, formatNumber, histogramOf, proportion, type Target } from '../lib/report';
@@ -355,7 +356,7 @@ await runSuite('indexing', 'Indexing throughput and search delay', async ({ scal
     figures,
     notes: [
       `Throughput: the same generated documents written into one fresh SQLite file (WAL, synchronous=NORMAL) per call size, interleaved ${formatNumber(SLICE)} documents at a time in rotating order; document generation is not timed.`,
-      'Search delay: each write is a new job with one file, created as the import creates it (JobRepository.importJobs: one TransactWriteItems conditioned on the job not existing, no read first); the local stack streams it with its Lambda-faithful poller (batch window 50 ms, poll interval 50 ms) into the indexer handler; visibility is checked every 10 ms, so delays are rounded up to that.',
+      `Search delay: each write is a new job with one file, created as the import creates it (JobRepository.importJobs: one TransactWriteItems conditioned on the job not existing, no read first); the local stack streams it with its Lambda-faithful poller (batch window ${POLLER_DEFAULTS.batchWindowMs} ms, poll interval ${POLLER_DEFAULTS.pollIntervalMs} ms) into the indexer handler; visibility is checked every 10 ms, so delays are rounded up to that.`,
     ],
     // Every delay, in buckets of the visibility check's interval, for the delay plot.
     histograms: { delay: histogramOf(delay.delaysMs, 10, 'ms') },
