@@ -1,7 +1,8 @@
 /**
  * A delivery of 1,000 files is all or nothing to every reader (docs/contract.md §6a), on DynamoDB Local,
- * with failures injected at each of its writes: the job item's write that commits it, and the transactions
- * that then write its files 100 at a time. Every reader — `GET /jobs/{id}` (the job and its counts),
+ * with failures injected at each of its writes: the job item's write that commits it (1,000 files), and the
+ * transactions that then write its files (a job of 100 files written 10 at a time, whose writes fall as a
+ * 1,000-file delivery's do 100 at a time). Every reader — `GET /jobs/{id}` (the job and its counts),
  * `GET /jobs/{id}/files` under every filter through cursor paging, the indexer's read of the job, an empty
  * `PATCH` and an acceptance that changes nothing — sees either the job exactly as before (the commit
  * failed, and nothing was written) or every file delivered (the commit held, however few files were
@@ -48,6 +49,8 @@ const operator = { role: 'operator' as const, accountId: 0 };
 const customer = { role: 'user' as const, accountId: ACCOUNT };
 const DELIVERED_AT = '2026-11-26T12:00:00.000Z';
 const FILES = 1_000;
+/** The job and the transaction size of the crash tests: 10 % of the files, 10 % of the items per transaction. */
+const SMALL = { files: 100, transactionItems: 10 };
 
 const review = (day: number): Review => ({
   customRejection: `Too dark ${day}`,
@@ -226,7 +229,7 @@ const deliver = (client: DynamoDBDocumentClient, jobId: number, transactionItems
     ...(transactionItems === undefined ? {} : { transactionItems }),
   }).run(jobId, undefined, operator);
 
-describe('a delivery of 1,000 files, all or nothing to every reader', { timeout: 240_000 }, () => {
+describe('a large delivery, all or nothing to every reader', { timeout: 240_000 }, () => {
   it('fails at its commit without any reader seeing any of it; sent again, every reader sees all 1,000 delivered', async () => {
     const { job, version, files, acceptedFileId, before } = await setUp();
     const itemsBefore = await partition(job.id);
@@ -243,21 +246,23 @@ describe('a delivery of 1,000 files, all or nothing to every reader', { timeout:
     await expectSettled(job.id, files.map(delivered));
   });
 
-  // Write 1 commits; writes 2–4 are the transactions of the 300 files that change (the 600 others
-  // already are as a delivery leaves them), write 5 removes the job item's record of the delivery.
+  // The crashes after the commit, on a job of the same make-up at a tenth of the size and with ten items per
+  // transaction, so that its writes fall as the 1,000-file delivery's do with DynamoDB's hundred: write 1
+  // commits; writes 2–4 are the transactions of the 30 files that change (the 60 others already are as a
+  // delivery leaves them), write 5 removes the job item's record of the delivery.
   it.each([
     { write: 2, filesWritten: 0, next: 'the delivery sent again' },
-    { write: 3, filesWritten: 100, next: 'an acceptance' },
-    { write: 5, filesWritten: 300, next: 'a rejection' },
+    { write: 3, filesWritten: 10, next: 'an acceptance' },
+    { write: 5, filesWritten: 30, next: 'a rejection' },
   ])(
-    'crashes after its commit (at write $write): every reader sees all 1,000 delivered, and the next writer finishes it',
+    'crashes after its commit (at write $write): every reader sees every file delivered, and the next writer finishes it',
     async ({ write, filesWritten, next }) => {
-      const { job, version, files, acceptedFileId } = await setUp();
+      const { job, version, files, acceptedFileId } = await setUp(SMALL.files);
       const deliveredFiles = files.map(delivered);
       const changing = files.filter((file, index) => !isDeepStrictEqual(file, deliveredFiles[index])).length;
-      expect(changing).toBe(300);
+      expect(changing).toBe(30);
       // The delivery answers: it is committed, and the crash only stopped it writing its files.
-      expect((await deliver(crashingOnWrite(write), job.id)).job.status).toBe('CJ_REVIEWING');
+      expect((await deliver(crashingOnWrite(write), job.id, SMALL.transactionItems)).job.status).toBe('CJ_REVIEWING');
 
       const { jobItem, files: items } = await stored(job.id);
       expect(jobItem.deliveryCommitted).toEqual(expect.any(String));
@@ -272,7 +277,9 @@ describe('a delivery of 1,000 files, all or nothing to every reader', { timeout:
 
       if (next === 'the delivery sent again') {
         // Its retry finds the job delivered (and in review): it finishes the writes, then refuses.
-        await expect(deliver(documents, job.id)).rejects.toMatchObject({ code: 'invalid_transition' });
+        await expect(deliver(documents, job.id, SMALL.transactionItems)).rejects.toMatchObject({
+          code: 'invalid_transition',
+        });
         await expectSettled(job.id, deliveredFiles);
         expect(await readersView(job.id, acceptedFileId)).toEqual(after);
         return;
@@ -294,8 +301,8 @@ describe('a delivery of 1,000 files, all or nothing to every reader', { timeout:
       const view = await new JobReader({ client: documents, tableName }).job(job.id, customer);
       expect(view.review).toEqual(
         next === 'an acceptance'
-          ? { pending: 899, rejected: 0, accepted: 101 }
-          : { pending: 899, rejected: 1, accepted: 100 },
+          ? { pending: 89, rejected: 0, accepted: 11 }
+          : { pending: 89, rejected: 1, accepted: 10 },
       );
       expect(await pageThrough(job.id, undefined, 100)).toEqual(finished);
     },
