@@ -11,8 +11,7 @@
  *   Its files that move megabytes through one DynamoDB request (`SIZE_LIMIT_TESTS`) form the project
  *   `integration-alone`, which runs after the others, one file at a time, on a DynamoDB Local of its own:
  *   on a 2-core machine a 3.4 MB transaction beside other files' traffic can outlast the longest request
- *   timeout the configuration allows, and the test would then measure the machine, not the code. The cloud
- *   rehearsal (test/rehearsal/iam.test.ts), which counts every operation's requests, runs there too.
+ *   timeout the configuration allows, and the test would then measure the machine, not the code.
  * `npm test` (`vitest run`) runs them all. A passing test prints nothing: the log lines a test produces, the
  * handlers' included (test/support/quiet-logs.ts), are shown only beside its failure (`silent: 'passed-only'`).
  */
@@ -22,14 +21,7 @@ import { delimiter, join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const UNIT_TESTS = 'test/unit/**/*.test.ts';
-const SIZE_LIMIT_TESTS = [
-  'test/integration/reject-limits.test.ts',
-  'test/reliability/limits.test.ts',
-  // The cloud rehearsal counts each operation's DynamoDB requests through the functions' own clients (their
-  // short Lambda timeouts included): a 1,000-file create beside other files' traffic can outlast them and answer
-  // 503, and a retry would change the count it measures.
-  'test/rehearsal/iam.test.ts',
-];
+const SIZE_LIMIT_TESTS = ['test/integration/reject-limits.test.ts', 'test/reliability/limits.test.ts'];
 const GLOBAL_SETUP = 'test/support/global-setup.ts';
 
 /**
