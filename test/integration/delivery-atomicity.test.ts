@@ -9,7 +9,7 @@
  * written after it); the next writer finishes what a crash left.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -29,20 +29,11 @@ import { JobRepository } from '../../functions/jobs/repository';
 import { REVIEW_FILTERS, type ReviewFilter, reviewStateOf, stateOfReviewKey } from '../../functions/jobs/review';
 import { UpdateJob } from '../../functions/jobs/update-job';
 import { jobKeys } from '../../functions/tables';
-import { createTestTables, localClient } from '../support/dynamo';
+import { fileJobsTable } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';
 
-const raw = localClient();
-const documents = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
-let tableName: string;
-
-beforeAll(async () => {
-  tableName = (await createTestTables(raw)).jobsTable;
-});
-
-afterAll(() => {
-  raw.destroy();
-});
+const jobsTable = fileJobsTable();
+const { documents } = jobsTable;
 
 const ACCOUNT = 5151;
 const operator = { role: 'operator' as const, accountId: 0 };
@@ -123,7 +114,7 @@ const crashingOnWrite = (n: number): DynamoDBDocumentClient => {
 
 /** Every file of a job under one filter (`undefined`: all), through cursor paging. */
 const pageThrough = async (jobId: number, review: ReviewFilter | undefined, limit: number): Promise<JobFile[]> => {
-  const reader = new JobReader({ client: documents, tableName });
+  const reader = new JobReader({ client: documents, tableName: jobsTable.name });
   const files: JobFile[] = [];
   let afterFileId: number | undefined;
   for (let pages = 0; pages < 2 * FILES; pages++) {
@@ -141,7 +132,7 @@ const pageThrough = async (jobId: number, review: ReviewFilter | undefined, limi
  * finishes a committed delivery's writes before it reads.
  */
 const readersView = async (jobId: number, acceptedFileId: number, { accept = true } = {}) => {
-  const reader = new JobReader({ client: documents, tableName });
+  const reader = new JobReader({ client: documents, tableName: jobsTable.name });
   const job = await reader.job(jobId, customer);
   const pages = {
     all: await pageThrough(jobId, undefined, 100),
@@ -149,12 +140,15 @@ const readersView = async (jobId: number, acceptedFileId: number, { accept = tru
       await Promise.all(REVIEW_FILTERS.map(async (filter) => [filter, await pageThrough(jobId, filter, 100)])),
     ),
   };
-  const indexed = await new JobRepository(documents, tableName).getJob(jobId, { consistent: true });
-  const patched = await new UpdateJob({ client: documents, tableName }).run(jobId, {}, '*', operator);
+  const indexed = await new JobRepository(documents, jobsTable.name).getJob(jobId, { consistent: true });
+  const patched = await new UpdateJob({ client: documents, tableName: jobsTable.name }).run(jobId, {}, '*', operator);
   const view = { job, pages, indexed: indexed?.job, patched: patched.job };
   if (!accept) return view;
   // Accepting an accepted file again writes no file and answers the job's status.
-  const accepted = await new AcceptFiles({ client: documents, tableName }).run({ fileIds: [acceptedFileId] }, customer);
+  const accepted = await new AcceptFiles({ client: documents, tableName: jobsTable.name }).run(
+    { fileIds: [acceptedFileId] },
+    customer,
+  );
   return { ...view, acceptAnswer: accepted.jobs };
 };
 
@@ -190,7 +184,7 @@ const expectedView = (before: Job, files: JobFile[], version: number, status: Jo
 };
 
 /** The raw items of a job's partition. */
-const partition = (jobId: number) => new JobsTable(documents, tableName).readPartition(jobId, true);
+const partition = (jobId: number) => new JobsTable(documents, jobsTable.name).readPartition(jobId, true);
 
 /** The job item and the file items as stored, files in id order. */
 const stored = async (jobId: number) => {
@@ -214,7 +208,7 @@ const expectSettled = async (jobId: number, files: JobFile[]) => {
 
 const setUp = async (count = FILES) => {
   const job = rejectedJob(count);
-  const { version } = await new JobRepository(documents, tableName).putJob(job);
+  const { version } = await new JobRepository(documents, jobsTable.name).putJob(job);
   const files = [...job.files].sort((a, b) => a.id - b.id);
   const acceptedFileId = files.find((file) => file.acceptedByUser)!.id;
   const before = expectedView(job, files, version, job.status, job.deliveredDate!);
@@ -224,7 +218,7 @@ const setUp = async (count = FILES) => {
 const deliver = (client: DynamoDBDocumentClient, jobId: number, transactionItems?: number) =>
   new DeliverFiles({
     client,
-    tableName,
+    tableName: jobsTable.name,
     now: () => new Date(DELIVERED_AT),
     ...(transactionItems === undefined ? {} : { transactionItems }),
   }).run(jobId, undefined, operator);
@@ -286,9 +280,9 @@ describe('a large delivery, all or nothing to every reader', { timeout: 240_000 
       }
       const touched = deliveredFiles.find((file) => !file.acceptedByUser)!.id;
       if (next === 'an acceptance') {
-        await new AcceptFiles({ client: documents, tableName }).run({ fileIds: [touched] }, customer);
+        await new AcceptFiles({ client: documents, tableName: jobsTable.name }).run({ fileIds: [touched] }, customer);
       } else {
-        await new RejectFiles({ client: documents, tableName }).run(
+        await new RejectFiles({ client: documents, tableName: jobsTable.name }).run(
           { files: [{ fileId: touched, customRejection: 'Still too dark', rejects: [] }] },
           customer,
         );
@@ -298,7 +292,7 @@ describe('a large delivery, all or nothing to every reader', { timeout: 240_000 
       const finished = deliveredFiles.map((file) => (file.id === touched ? touchedFile : file));
       expect(reviewStateOf(touchedFile, true)).toBe(next === 'an acceptance' ? 'accepted' : 'rejected');
       await expectSettled(job.id, finished);
-      const view = await new JobReader({ client: documents, tableName }).job(job.id, customer);
+      const view = await new JobReader({ client: documents, tableName: jobsTable.name }).job(job.id, customer);
       expect(view.review).toEqual(
         next === 'an acceptance'
           ? { pending: 89, rejected: 0, accepted: 11 }

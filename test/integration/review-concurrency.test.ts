@@ -7,8 +7,7 @@
  * the job is `CJ_FINISHED` exactly when every file is accepted.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { AcceptFiles } from '../../functions/jobs/accept-files';
 import { DeliverFiles } from '../../functions/jobs/deliver-files';
 import { JobsTable } from '../../functions/jobs/jobs-table';
@@ -18,20 +17,11 @@ import { JobRepository } from '../../functions/jobs/repository';
 import { countStates, reviewStateOf, stateOfReviewKey } from '../../functions/jobs/review';
 import type { Review } from '../../functions/jobs/model';
 import { jobKeys } from '../../functions/tables';
-import { createTestTables, localClient } from '../support/dynamo';
+import { fileJobsTable } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';
 
-const raw = localClient();
-const documents = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
-let tableName: string;
-
-beforeAll(async () => {
-  tableName = (await createTestTables(raw)).jobsTable;
-});
-
-afterAll(() => {
-  raw.destroy();
-});
+const jobsTable = fileJobsTable();
+const { documents } = jobsTable;
 
 const ACCOUNT = 4242;
 const customer = { role: 'user' as const, accountId: ACCOUNT };
@@ -62,8 +52,8 @@ const REFUSALS: Record<Action['kind'], string[]> = {
 
 describe('concurrent rejections, acceptances and deliveries of one job', { timeout: 240_000 }, () => {
   it('leave files, status and review counts consistent', async () => {
-    const repository = new JobRepository(documents, tableName);
-    const table = new JobsTable(documents, tableName);
+    const repository = new JobRepository(documents, jobsTable.name);
+    const table = new JobsTable(documents, jobsTable.name);
     await fc.assert(
       fc.asyncProperty(
         fc
@@ -100,20 +90,24 @@ describe('concurrent rejections, acceptances and deliveries of one job', { timeo
             actions.map((step): Promise<unknown> => {
               const fileIds = step.files?.map((index) => ids[index]!);
               if (step.kind === 'deliver') {
-                return new DeliverFiles({ client: documents, tableName, retry, transactionItems: 2 }).run(
-                  job.id,
-                  fileIds,
-                  operator,
-                );
+                return new DeliverFiles({
+                  client: documents,
+                  tableName: jobsTable.name,
+                  retry,
+                  transactionItems: 2,
+                }).run(job.id, fileIds, operator);
               }
               return step.kind === 'reject'
-                ? new RejectFiles({ client: documents, tableName, retry }).run(
+                ? new RejectFiles({ client: documents, tableName: jobsTable.name, retry }).run(
                     {
                       files: fileIds!.map((fileId) => ({ fileId, customRejection: 'Too dark', rejects: [] })),
                     },
                     customer,
                   )
-                : new AcceptFiles({ client: documents, tableName, retry }).run({ fileIds: fileIds! }, customer);
+                : new AcceptFiles({ client: documents, tableName: jobsTable.name, retry }).run(
+                    { fileIds: fileIds! },
+                    customer,
+                  );
             }),
           );
           for (const [index, outcome] of outcomes.entries()) {

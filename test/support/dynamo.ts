@@ -3,7 +3,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { inject } from 'vitest';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import { ensureTable } from '../../local/dynamodb/tables';
 
@@ -38,3 +39,25 @@ export const handlerEnv = (tables: TestTables): Record<string, string> => ({
   SEARCH_ENGINE: 'embedded',
   SEARCH_DB_PATH: ':memory:',
 });
+
+/**
+ * A document client on the run's DynamoDB Local and a fresh jobs table for one test file: the table is created
+ * before the file's tests (read `name` inside them) and the client closed after them.
+ */
+export const fileJobsTable = (): { documents: DynamoDBDocumentClient; readonly name: string } => {
+  const raw = localClient();
+  let name: string | undefined;
+  beforeAll(async () => {
+    name = (await createTestTables(raw)).jobsTable;
+  });
+  afterAll(() => {
+    raw.destroy();
+  });
+  return {
+    documents: DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } }),
+    get name(): string {
+      if (name === undefined) throw new Error('The jobs table is created before the tests run');
+      return name;
+    },
+  };
+};
