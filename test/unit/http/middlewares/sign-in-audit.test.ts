@@ -104,6 +104,8 @@ describe('signInAudit', () => {
       },
     ]);
     expect(records[1]).not.toHaveProperty('clientId');
+    expect(records[0]?.reason).not.toHaveProperty('parameter');
+    expect(records[1]?.reason).not.toHaveProperty('headerName');
   });
 
   it('leaves out a client token nobody holds, an account not given and a role that is none', async () => {
