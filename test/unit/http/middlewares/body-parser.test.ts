@@ -76,9 +76,13 @@ describe('body parser middleware', () => {
   });
 
   it('keeps a constructor key that is no prototype holder, beside a dropped __proto__', async () => {
-    expect((await decoded(post('{"__proto__":1,"constructor":"kept","c":{"constructor":{"a":1}}}')))?.value).toEqual({
+    expect(
+      (await decoded(post('{"__proto__":1,"constructor":"kept","c":{"constructor":{"a":1}},"p":{"prototype":1}}')))
+        ?.value,
+    ).toEqual({
       constructor: 'kept',
       c: { constructor: { a: 1 } },
+      p: { prototype: 1 },
     });
   });
 
