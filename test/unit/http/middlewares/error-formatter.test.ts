@@ -161,6 +161,15 @@ describe('error formatter middleware, beyond the answer', () => {
     expect(metrics.addMetric).not.toHaveBeenCalled();
   });
 
+  it('answers when the response is null, as when it is unset', async () => {
+    const { middleware } = quiet();
+    const request = requestFor({ requestId: 'req-9' });
+    request.response = null as never;
+    request.error = new ApiError('forbidden');
+    await middleware.onError?.(request);
+    expect(request.response?.statusCode).toBe(403);
+  });
+
   it('answers with an unknown request id when the chain state has none', async () => {
     const { middleware } = quiet();
     const request = requestFor();
