@@ -167,7 +167,7 @@ describe('error formatter middleware, beyond the answer', () => {
     request.response = null as never;
     request.error = new ApiError('forbidden');
     await middleware.onError?.(request);
-    expect(request.response?.statusCode).toBe(403);
+    expect((request.response as { statusCode?: number } | null)?.statusCode).toBe(403);
   });
 
   it('answers with an unknown request id when the chain state has none', async () => {
