@@ -192,5 +192,8 @@ describe('planAcceptance', () => {
       fileId: 1,
       message: AMBIGUOUS_ACCEPT_MESSAGE,
     });
+    expect(AMBIGUOUS_ACCEPT_MESSAGE).toBe(
+      'The file id names more than one file you may change (file ids are unique only within a job); none was accepted.',
+    );
   });
 });
