@@ -47,10 +47,10 @@ export const FOLDERS = {
       /** The pure model: ids, statuses and their transitions, the job view, items and review counts, the files cursor, item sizes. */
       model: {
         files: ['ids', 'model', 'statuses', 'job-view', 'items', 'review', 'files-cursor', 'reject-sizes'],
-        break: null,
+        break: 97,
       },
       /** The review rules of a rejection and an acceptance, and the plan that groups them by job. */
-      review: { files: ['reject', 'accept', 'review-plan', 'reject-files', 'accept-files'], break: null },
+      review: { files: ['reject', 'accept', 'review-plan', 'reject-files', 'accept-files'], break: 89 },
       /** Creating and editing jobs: the allocator, the idempotency record, the import's batches, the upsert plan. */
       writes: {
         files: ['create-job', 'batch-create', 'id-allocator', 'idempotency', 'update-job', 'write-plan'],
@@ -70,7 +70,7 @@ export const FOLDERS = {
       'functions/search/opensearch/search-body.ts',
       'functions/search/document-check.ts',
     ],
-    break: null,
+    break: 98,
   },
   http: {
     mutate: [
@@ -81,7 +81,7 @@ export const FOLDERS = {
     ],
     parts: {
       /** The middlewares of every request: method, Accept, Content-Type, headers, credentials, grant, size, parsing, validation, errors. */
-      middlewares: { files: ['middlewares/*'], break: null },
+      middlewares: { files: ['middlewares/*'], break: 83 },
       /** The route table and the schema validation of parameters and bodies. */
       routes: { files: ['routes', 'schema-validation'], break: null },
       /** Everything else: media types, headers, forms, path parameters, the job requests, the error and response helpers. */
