@@ -13,6 +13,12 @@ describe('text folding shared by the index and the query', () => {
     ['Œuvre', 'oeuvre'],
     ['Þór', 'thor'],
     ['Đakovo', 'dakovo'],
+    ['Ħamrun', 'hamrun'],
+    ['Dıyarbakır', 'diyarbakir'],
+    ['Ŧest', 'test'],
+    ['Ðe', 'de'],
+    ['GROẞ', 'gross'],
+    ['Łódź Ørsted Æble', 'lodz orsted aeble'],
     ['ＡＢＣ１２３', 'abc123'],
   ])('folds %s to %s', (text, folded) => {
     expect(foldText(text)).toBe(folded);

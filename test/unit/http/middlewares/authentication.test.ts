@@ -3,6 +3,7 @@ import type { Principal } from '../../../../functions/auth/principal';
 import { ApiError, ERROR_STATUS } from '../../../../functions/http/errors';
 import { authentication } from '../../../../functions/http/middlewares/authentication';
 import { authorization } from '../../../../functions/http/middlewares/authorization';
+import { CREDENTIAL_HEADERS } from '../../../../functions/http/middlewares/required-headers';
 import { expectApiError } from '../expect-api-error';
 import { requestFor, runBefore } from './harness';
 
@@ -36,6 +37,34 @@ describe('authentication middleware', () => {
       code,
     );
     expect(ERROR_STATUS[error.code]).toBe(401);
+  });
+});
+
+describe('authentication middleware on POST /sessions (a client secret)', () => {
+  it('authenticates the client token with the trimmed X-Client-Secret and keeps the client, not a principal', async () => {
+    const client = { clientId: 'c1' };
+    const authenticateClient = vi.fn(async () => client);
+    const authenticate = vi.fn(async () => principal);
+    const request = requestFor({
+      headers: { 'X-Client-Token': ' client ', 'X-Client-Secret': ' jsk_secret ', 'X-Session-Token': 'session' },
+    });
+    await runBefore(
+      authentication({
+        credentials: 'secret',
+        clientAuthenticator: () => ({ authenticateClient }) as never,
+        authenticator: () => ({ authenticate }),
+      }),
+      request,
+    );
+    expect(authenticateClient).toHaveBeenCalledWith('client', 'jsk_secret');
+    expect(authenticate).not.toHaveBeenCalled();
+    expect(request.internal.client).toBe(client);
+    expect(request.internal.principal).toBeUndefined();
+  });
+
+  it('requires the client token and then the client secret on such a route', () => {
+    expect(CREDENTIAL_HEADERS.secret).toEqual(['X-Client-Token', 'X-Client-Secret']);
+    expect(CREDENTIAL_HEADERS.session).toEqual(['X-Client-Token', 'X-Session-Token']);
   });
 });
 

@@ -75,6 +75,34 @@ describe('body parser middleware', () => {
     expect((await decoded(post('{"constructor":{"prototype":{"x":1}},"page":2}')))?.value).toEqual({ page: 2 });
   });
 
+  it('keeps a constructor key that is no prototype holder, beside a dropped __proto__', async () => {
+    expect(
+      (await decoded(post('{"__proto__":1,"constructor":"kept","c":{"constructor":{"a":1}},"p":{"prototype":1}}')))
+        ?.value,
+    ).toEqual({
+      constructor: 'kept',
+      c: { constructor: { a: 1 } },
+      p: { prototype: 1 },
+    });
+  });
+
+  it('reads a form body without the whitespace around it', async () => {
+    expect(await decoded(post(' \n name=x&page=2 \r\n', 'application/x-www-form-urlencoded'))).toEqual({
+      encoding: 'form',
+      value: { name: 'x', page: '2' },
+    });
+  });
+
+  it('reads the body of a PATCH as well as a POST', async () => {
+    const request = requestFor({
+      method: 'PATCH',
+      path: '/jobs/1',
+      body: '{"name":"x"}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(await decoded(request)).toEqual({ encoding: 'json', value: { name: 'x' } });
+  });
+
   it('keeps a form of exactly 1,000 fields', async () => {
     const body = Array.from({ length: 1000 }, (_, i) => `f${i}=${i}`).join('&');
     const value = (await decoded(post(body, 'application/x-www-form-urlencoded')))?.value as Record<string, string>;

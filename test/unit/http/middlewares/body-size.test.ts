@@ -40,6 +40,11 @@ describe('body size middleware', () => {
 
   it('lets a missing body through', async () => {
     await expect(runBefore(bodySize(), requestFor({ method: 'POST', path: '/search' }))).resolves.toBeUndefined();
+    const request = requestFor({ method: 'POST', path: '/search' });
+    request.event.body = null;
+    await expect(runBefore(bodySize(), request)).resolves.toBeUndefined();
+    request.event.body = undefined as never;
+    await expect(runBefore(bodySize({ maxBytes: 0 }), request)).resolves.toBeUndefined();
   });
 
   it('sizes base64 like Buffer does', () => {
@@ -49,6 +54,10 @@ describe('body size middleware', () => {
       expect(bodyByteLength(bytes.toString('base64'), true)).toBe(length);
     }
     expect(base64ByteLength('YWJj\nZGVm')).toBe(6);
+    // Four of each kind of whitespace, so counting any kind as data would change the size.
+    for (const space of [' ', '\t', '\n', '\r']) {
+      expect(base64ByteLength(`YWJj${space.repeat(4)}ZGVm`)).toBe(6);
+    }
     expect(bodyByteLength(null, false)).toBe(0);
   });
 });

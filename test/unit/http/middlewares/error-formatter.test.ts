@@ -2,7 +2,7 @@ import { ThrottlingException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, DependencyUnavailableError, invalidParameter } from '../../../../functions/http/errors';
 import { errorFormatter, toApiError } from '../../../../functions/http/middlewares/error-formatter';
-import { SearchUnavailableError } from '../../../../functions/search/search-index';
+import { SearchRejectedError, SearchUnavailableError } from '../../../../functions/search/search-index';
 import { requestFor } from './harness';
 
 const quiet = () => {
@@ -120,5 +120,62 @@ describe('error formatter middleware', () => {
   it('returns an ApiError unchanged from toApiError', () => {
     const error = new ApiError('not_found');
     expect(toApiError(error)).toBe(error);
+  });
+});
+
+describe('error formatter middleware, beyond the answer', () => {
+  it('answers a query the search engine refused as invalid_parameter naming the query', async () => {
+    const cause = new SearchRejectedError('too many clauses');
+    const apiError = toApiError(cause);
+    expect(apiError.code).toBe('invalid_parameter');
+    expect(apiError.context).toEqual({ parameter: 'query' });
+    expect(apiError.cause).toBe(cause);
+    const { response, body } = await format(cause);
+    expect(response.statusCode).toBe(400);
+    expect(body).toMatchObject({ code: 'invalid_parameter', parameter: 'query' });
+  });
+
+  it('keeps the cause of an internal error for the log', () => {
+    const cause = new TypeError('x');
+    expect(toApiError(cause).cause).toBe(cause);
+  });
+
+  it('publishes the metric of a failure at once, and logs the path and method it failed on', async () => {
+    const { logger, metrics } = await format(new Error('bug'));
+    expect(metrics.publishStoredMetrics).toHaveBeenCalledTimes(1);
+    expect(logger.error).toHaveBeenCalledWith(
+      'Request failed',
+      expect.objectContaining({ path: '/search/fields', method: 'GET', requestId: 'req-9', status: 500 }),
+    );
+  });
+
+  it('leaves an answer another middleware already gave as it is', async () => {
+    const { logger, metrics, middleware } = quiet();
+    const request = requestFor({ requestId: 'req-9' });
+    const given = { statusCode: 304, headers: {}, body: '' };
+    request.response = given;
+    request.error = new Error('late');
+    await middleware.onError?.(request);
+    expect(request.response).toBe(given);
+    expect(logger.error).not.toHaveBeenCalled();
+    expect(metrics.addMetric).not.toHaveBeenCalled();
+  });
+
+  it('answers when the response is null, as when it is unset', async () => {
+    const { middleware } = quiet();
+    const request = requestFor({ requestId: 'req-9' });
+    request.response = null as never;
+    request.error = new ApiError('forbidden');
+    await middleware.onError?.(request);
+    expect((request.response as { statusCode?: number } | null)?.statusCode).toBe(403);
+  });
+
+  it('answers with an unknown request id when the chain state has none', async () => {
+    const { middleware } = quiet();
+    const request = requestFor();
+    request.internal = undefined as never;
+    request.error = new ApiError('forbidden');
+    await middleware.onError?.(request);
+    expect(JSON.parse(request.response?.body ?? '{}')).toMatchObject({ code: 'forbidden', requestId: 'unknown' });
   });
 });

@@ -52,9 +52,12 @@ describe('validation middleware', () => {
     ['a number', 5],
     ['a boolean', true],
   ])('answers 400 invalid_parameter "body" to a top-level %s', async (_name, value) => {
-    await expectApiError(() => runBefore(validation({ parse: () => 1 }), parsed(value)), 'invalid_parameter', {
-      parameter: 'body',
-    });
+    const error = await expectApiError(
+      () => runBefore(validation({ parse: () => 1 }), parsed(value)),
+      'invalid_parameter',
+      { parameter: 'body' },
+    );
+    expect(error.message).toBe('The body must be a JSON object or a form.');
   });
 
   it('passes on the parser refusal naming the field', async () => {

@@ -1,0 +1,199 @@
+/**
+ * The rules of an acceptance (functions/jobs/accept.ts) through the shared review plan
+ * (functions/jobs/review-plan.ts): who may accept which file, what an accepted file becomes, when its job
+ * finishes, and what a repeat writes.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../../functions/auth/principal';
+import {
+  acceptedFile,
+  acceptRefusalOf,
+  AMBIGUOUS_ACCEPT_MESSAGE,
+  FileAcceptanceRefusedError,
+  FINISHED_JOB_STATUS,
+  planAcceptance,
+} from '../../../functions/jobs/accept';
+import { toFileItem } from '../../../functions/jobs/items';
+import { type JobFile, JOB_STATUSES, REVIEWABLE_STATUSES, unreviewedFile } from '../../../functions/jobs/model';
+import type { JobSnapshot, StoredFile } from '../../../functions/jobs/review-plan';
+
+const NOW = '2024-03-01T10:00:00.000Z';
+const user: Pick<Principal, 'role' | 'accountId'> = { role: 'user', accountId: 10 };
+const operator: Pick<Principal, 'role' | 'accountId'> = { role: 'operator', accountId: 1 };
+
+const job = (id: number, overrides: Partial<JobSnapshot> = {}): JobSnapshot => ({
+  id,
+  accountId: 10,
+  status: 'CJ_REVIEWING',
+  version: 4,
+  itemBytes: 300,
+  fileCount: 3,
+  counts: { pending: 3, rejected: 0, accepted: 0 },
+  countsStored: true,
+  ...overrides,
+});
+
+const file = (id: number, overrides: Partial<JobFile> = {}): JobFile =>
+  unreviewedFile({ id, fileName: `file_${id}.jpg`, ...overrides });
+
+const stored = (snapshot: JobSnapshot, jobFile: JobFile): StoredFile => ({
+  job: snapshot,
+  file: jobFile,
+  item: toFileItem(snapshot.id, jobFile, true),
+});
+
+const refusal = (run: () => unknown): { code: string; fileId: number; message: string } | undefined => {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(FileAcceptanceRefusedError);
+    const refused = error as FileAcceptanceRefusedError;
+    expect(refused.name).toBe('FileAcceptanceRefusedError');
+    expect(refused.context).toEqual({ fileId: refused.fileId });
+    return { code: refused.code, fileId: refused.fileId, message: refused.message };
+  }
+  return undefined;
+};
+
+describe('acceptRefusalOf', () => {
+  it('refuses an unknown file and another account’s file to a user, as not found', () => {
+    expect(acceptRefusalOf(undefined, user)).toBe('file_not_found');
+    expect(acceptRefusalOf(stored(job(1, { accountId: 11 }), file(1)), user)).toBe('file_not_found');
+    expect(acceptRefusalOf(stored(job(1, { accountId: 0 }), file(1)), { role: 'user', accountId: 0 })).toBeUndefined();
+  });
+
+  it('lets an operator accept in any account', () => {
+    expect(acceptRefusalOf(stored(job(1, { accountId: 11 }), file(1)), operator)).toBeUndefined();
+  });
+
+  it('refuses an archived job as archived, and any other status outside review as not acceptable', () => {
+    for (const status of JOB_STATUSES) {
+      const expected =
+        status === 'CJ_ARCHIVED'
+          ? 'job_archived'
+          : REVIEWABLE_STATUSES.includes(status)
+            ? undefined
+            : 'file_not_acceptable';
+      expect(acceptRefusalOf(stored(job(1, { status }), file(1)), user)).toBe(expected);
+    }
+  });
+});
+
+describe('acceptedFile', () => {
+  it('makes a file accepted, reviewed, not rejected and without a rejection reason, reviewed now', () => {
+    const before = file(1, { isRejected: true, isReviewed: true, rejectionReason: ' - Blur', reviewDate: 'x' });
+    expect(acceptedFile(before, NOW)).toEqual({
+      ...before,
+      acceptedByUser: true,
+      isReviewed: true,
+      isRejected: false,
+      rejectionReason: null,
+      reviewDate: NOW,
+    });
+  });
+});
+
+describe('planAcceptance', () => {
+  it('accepts the files in request order, moving each to accepted, and answers each job’s status', () => {
+    const first = job(1);
+    const second = job(2, { fileCount: 1, counts: { pending: 1, rejected: 0, accepted: 0 } });
+    const files = new Map([
+      [11, stored(first, file(11))],
+      [21, stored(second, file(21, { isRejected: true, isReviewed: true }))],
+      [12, stored(first, file(12))],
+    ]);
+    const plan = planAcceptance({ fileIds: [21, 11, 12] }, files, user, NOW);
+    expect(plan.response).toEqual({
+      _type: 'AcceptResponseBody',
+      files: [
+        { fileId: 21, jobId: 2, acceptedByUser: true, reviewDate: NOW },
+        { fileId: 11, jobId: 1, acceptedByUser: true, reviewDate: NOW },
+        { fileId: 12, jobId: 1, acceptedByUser: true, reviewDate: NOW },
+      ],
+      jobs: [
+        { id: 2, status: FINISHED_JOB_STATUS },
+        { id: 1, status: 'CJ_REVIEWING' },
+      ],
+    });
+    expect(
+      plan.changedJobs.map((change) => [change.job.id, change.status, change.countChanges, change.guardAccepted]),
+    ).toEqual([
+      [2, 'CJ_FINISHED', { pending: 0, rejected: -1, accepted: 1 }, true],
+      [1, undefined, { pending: -2, rejected: 0, accepted: 2 }, true],
+    ]);
+    expect(plan.changedJobs[1]?.files.map((change) => [change.from, change.to, change.movesReview])).toEqual([
+      ['pending', 'accepted', false],
+      ['pending', 'accepted', false],
+    ]);
+    expect(plan.unchangedJobs).toEqual([]);
+    expect(plan.unchangedFiles).toEqual([]);
+  });
+
+  it('finishes a job once its accepted files reach its file count, and never a job of no files', () => {
+    const last = job(1, { counts: { pending: 1, rejected: 0, accepted: 2 } });
+    expect(
+      planAcceptance({ fileIds: [1] }, new Map([[1, stored(last, file(1))]]), user, NOW).changedJobs[0]?.status,
+    ).toBe('CJ_FINISHED');
+    const notYet = job(1, { counts: { pending: 2, rejected: 0, accepted: 0 } });
+    expect(
+      planAcceptance({ fileIds: [1] }, new Map([[1, stored(notYet, file(1))]]), user, NOW).changedJobs[0]?.status,
+    ).toBe(undefined);
+    const empty = job(1, { fileCount: 0, counts: { pending: 0, rejected: 0, accepted: 0 } });
+    expect(
+      planAcceptance({ fileIds: [1] }, new Map([[1, stored(empty, file(1))]]), user, NOW).changedJobs[0]?.status,
+    ).toBe(undefined);
+  });
+
+  it('writes nothing for a file accepted already, and guards it when other files change', () => {
+    const snapshot = job(1);
+    const done = stored(snapshot, file(1, { acceptedByUser: true, isReviewed: true, reviewDate: 'then' }));
+    const alone = planAcceptance({ fileIds: [1] }, new Map([[1, done]]), user, NOW);
+    expect(alone.changedJobs).toEqual([]);
+    expect(alone.unchangedFiles).toEqual([]);
+    expect(alone.response.files).toEqual([{ fileId: 1, jobId: 1, acceptedByUser: true, reviewDate: 'then' }]);
+    const other = job(2);
+    const mixed = planAcceptance(
+      { fileIds: [1, 2] },
+      new Map([
+        [1, done],
+        [2, stored(other, file(2))],
+      ]),
+      user,
+      NOW,
+    );
+    expect(mixed.unchangedFiles).toEqual([done.item]);
+    expect(mixed.unchangedJobs).toEqual([snapshot]);
+  });
+
+  it('refuses the first refused file in request order, naming it', () => {
+    const files = new Map([
+      [1, stored(job(1), file(1))],
+      [2, stored(job(2, { status: 'CJ_ARCHIVED' }), file(2))],
+      [3, stored(job(3, { status: 'CJ_NEW' }), file(3))],
+    ]);
+    expect(refusal(() => planAcceptance({ fileIds: [1, 2, 3] }, files, user, NOW))).toMatchObject({
+      code: 'job_archived',
+      fileId: 2,
+    });
+    expect(refusal(() => planAcceptance({ fileIds: [3, 2] }, files, user, NOW))).toMatchObject({
+      code: 'file_not_acceptable',
+      fileId: 3,
+    });
+    expect(refusal(() => planAcceptance({ fileIds: [1, 9] }, files, user, NOW))).toMatchObject({
+      code: 'file_not_found',
+      fileId: 9,
+    });
+  });
+
+  it('refuses a file id that names several files the caller may change', () => {
+    const files = new Map([[1, stored(job(1), file(1))]]);
+    expect(refusal(() => planAcceptance({ fileIds: [1] }, files, operator, NOW, new Set([1])))).toEqual({
+      code: 'file_not_acceptable',
+      fileId: 1,
+      message: AMBIGUOUS_ACCEPT_MESSAGE,
+    });
+    expect(AMBIGUOUS_ACCEPT_MESSAGE).toBe(
+      'The file id names more than one file you may change (file ids are unique only within a job); none was accepted.',
+    );
+  });
+});
