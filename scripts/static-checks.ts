@@ -1,7 +1,7 @@
 /**
- * `npm test`'s first step: the typecheck and the lint (`npm run typecheck`, `npm run lint`) side by side
- * rather than one after the other — each keeps one core busy for about 18 s, and a 2-core machine has
- * two. Every output line keeps its check's name in front; the step fails when either check fails, after
+ * `npm test`'s static checks (scripts/test.ts runs them beside the suite): the typecheck and the lint
+ * (`npm run typecheck`, `npm run lint`) side by side rather than one after the other — each keeps one core
+ * busy for about 18 s. Every output line keeps its check's name in front; the step fails when either check fails, after
  * both have finished.
  */
 import { spawn } from 'node:child_process';
