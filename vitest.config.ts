@@ -8,10 +8,10 @@
  * - `integration` (everything else: integration, end-to-end, reliability, contract, infra, docs): the
  *   global setup starts one DynamoDB Local for the run and hands its endpoint to the tests, and bundles the
  *   scripts the tests run as processes (test/support/script-bundles.ts).
- *   Its files that move megabytes through one DynamoDB request (`SIZE_LIMIT_TESTS`) form the project
- *   `integration-alone`, which runs after the others, one file at a time, on a DynamoDB Local of its own:
- *   on a 2-core machine a 3.4 MB transaction beside other files' traffic can outlast the longest request
- *   timeout the configuration allows, and the test would then measure the machine, not the code.
+ *   The files whose requests must not wait behind other files' traffic on that shared instance start a
+ *   DynamoDB Local of their own (the cloud rehearsal, which counts requests; `reject-limits`, whose requests move
+ *   megabytes). The HTTP limits of `SIZE_LIMIT_TESTS` form the project `integration-alone`, which runs after the
+ *   others, one file at a time, on a DynamoDB Local of its own.
  * `npm test` (`vitest run`) runs them all. A passing test prints nothing: the log lines a test produces, the
  * handlers' included (test/support/quiet-logs.ts), are shown only beside its failure (`silent: 'passed-only'`).
  */
@@ -21,7 +21,7 @@ import { delimiter, join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const UNIT_TESTS = 'test/unit/**/*.test.ts';
-const SIZE_LIMIT_TESTS = ['test/integration/reject-limits.test.ts', 'test/reliability/limits.test.ts'];
+const SIZE_LIMIT_TESTS = ['test/reliability/limits.test.ts'];
 const GLOBAL_SETUP = 'test/support/global-setup.ts';
 
 /**

@@ -22,10 +22,13 @@ export interface TestTables {
   authTable: string;
 }
 
-/** Creates a fresh jobs table and auth table with unique names, for one test file. */
-export const createTestTables = async (client: DynamoDBClient = localClient()): Promise<TestTables> => {
+/** Creates a fresh jobs table and auth table with unique names, for one test file (on the run's DynamoDB Local unless told another). */
+export const createTestTables = async (
+  client: DynamoDBClient = localClient(),
+  endpoint: string = inject('dynamodbEndpoint'),
+): Promise<TestTables> => {
   const suffix = randomUUID().slice(0, 8);
-  const tables = { endpoint: inject('dynamodbEndpoint'), jobsTable: `jobs-${suffix}`, authTable: `auth-${suffix}` };
+  const tables = { endpoint, jobsTable: `jobs-${suffix}`, authTable: `auth-${suffix}` };
   await ensureTable(client, JOBS_TABLE, tables.jobsTable);
   await ensureTable(client, AUTH_TABLE, tables.authTable);
   return tables;
