@@ -6,9 +6,10 @@
  *   share their worker's modules (`isolate: false`), each from the worker's environment
  *   (test/support/file-environment.ts).
  * - `integration` (everything else: integration, end-to-end, reliability, contract, infra, docs): the
- *   global setup starts one DynamoDB Local for the run and hands its endpoint to the tests, and bundles the
+ *   global setup starts one DynamoDB Local per worker and hands their endpoints to the tests (each worker keeps
+ *   to its own: test/support/dynamo.ts), and bundles the
  *   scripts the tests run as processes (test/support/script-bundles.ts).
- *   The files whose requests must not wait behind other files' traffic on that shared instance start a
+ *   The files whose requests must not wait behind any other file's traffic start a
  *   DynamoDB Local of their own (the cloud rehearsal, which counts requests; `reject-limits`, whose requests move
  *   megabytes). The HTTP limits of `SIZE_LIMIT_TESTS` form the project `integration-alone`, which runs after the
  *   others, one file at a time, on a DynamoDB Local of its own.

@@ -8,12 +8,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../functions/auth/tokens';
 import { type LocalStack, startLocalStack } from '../../local/stack/runtime';
 import { makeJob } from '../support/jobs';
 import { ROOT, runProcess } from '../support/local-stack';
 import { fetchMatchingOpenApi } from '../support/openapi';
+import { sharedDynamodbEndpoint } from '../support/dynamo';
 
 let stack: LocalStack;
 let dataDir: string;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
     dataDir,
-    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    dynamodbEndpoint: sharedDynamodbEndpoint(),
     tablePrefix: `cli-${randomUUID().slice(0, 8)}`,
     seedDemo: false,
     log: () => {},

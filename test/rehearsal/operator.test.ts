@@ -15,7 +15,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../functions/auth/tokens';
 import { autoCreateRule } from '../../functions/search/opensearch/auto-create';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
@@ -30,6 +30,7 @@ import { API_ID_RANGE } from '../../functions/jobs/id-allocator';
 import { judgeCall, unusedGrants } from './judge';
 import { type AuthorizedCall, openSearchCall } from './recorder';
 import { ACCOUNT, REGION, type RehearsalTemplate, synthesizeForRehearsal } from './template';
+import { sharedDynamodbEndpoint } from '../support/dynamo';
 
 const suffix = crypto.randomUUID().slice(0, 8).toUpperCase();
 const TABLES = { jobs: `JobsApi-JobsTable${suffix}`, auth: `JobsApi-AuthTable${suffix}` };
@@ -373,7 +374,7 @@ let standInsUrl: string;
 beforeAll(async () => {
   template = synthesizeForRehearsal(TABLES);
   directory = mkdtempSync(join(tmpdir(), 'operator-rehearsal-'));
-  const client = new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: REGION });
+  const client = new DynamoDBClient({ endpoint: sharedDynamodbEndpoint(), region: REGION });
   await ensureTable(client, JOBS_TABLE, TABLES.jobs);
   await ensureTable(client, AUTH_TABLE, TABLES.auth);
   client.destroy();
@@ -406,7 +407,7 @@ beforeAll(async () => {
     domains: new Map([
       [template.domainName, activeDomainStatus({ name: template.domainName, account: ACCOUNT, region: REGION }, host)],
     ]),
-    dynamodb: { endpoint: inject('dynamodbEndpoint'), tableArn },
+    dynamodb: { endpoint: sharedDynamodbEndpoint(), tableArn },
     callerArn: OPERATOR_CALLER,
     logGroups: [template.outputs[STACK_OUTPUTS.auditLogGroup]!],
   });

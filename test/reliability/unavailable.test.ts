@@ -13,6 +13,7 @@
  *
  * (`test/e2e/http-unavailable.test.ts` covers DynamoDB Local killed outright, over HTTP.)
  */
+import { sharedDynamodbEndpoint } from '../support/dynamo';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(() => {
@@ -83,8 +84,7 @@ describe('DynamoDB failing at request time', () => {
   let fileId: number;
 
   beforeAll(async () => {
-    const { inject } = await import('vitest');
-    proxy = await startFaultProxy(inject('dynamodbEndpoint'));
+    proxy = await startFaultProxy(sharedDynamodbEndpoint());
     harness = await startHarness({ DYNAMODB_ENDPOINT: proxy.url, DEPENDENCY_TIMEOUT_MS });
     const job = makeJob({ accountId: 7, status: 'CJ_REVIEWING', files: [makeFile()] });
     await harness.seed([job]);

@@ -8,10 +8,20 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import { ensureTable } from '../../local/dynamodb/tables';
 
-/** A DynamoDB client for the run's DynamoDB Local. */
+/**
+ * The endpoint of this worker's DynamoDB Local: the run starts one per worker (test/support/global-setup.ts), and
+ * each worker (vitest's `VITEST_POOL_ID`, 1 to the number of workers) keeps to its own.
+ */
+export const sharedDynamodbEndpoint = (): string => {
+  const endpoints = inject('dynamodbEndpoints');
+  const worker = Math.max(1, Number(process.env.VITEST_POOL_ID) || 1);
+  return endpoints[(worker - 1) % endpoints.length]!;
+};
+
+/** A DynamoDB client for this worker's DynamoDB Local. */
 export const localClient = (): DynamoDBClient =>
   new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
+    endpoint: sharedDynamodbEndpoint(),
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
@@ -25,7 +35,7 @@ export interface TestTables {
 /** Creates a fresh jobs table and auth table with unique names, for one test file (on the run's DynamoDB Local unless told another). */
 export const createTestTables = async (
   client: DynamoDBClient = localClient(),
-  endpoint: string = inject('dynamodbEndpoint'),
+  endpoint: string = sharedDynamodbEndpoint(),
 ): Promise<TestTables> => {
   const suffix = randomUUID().slice(0, 8);
   const tables = { endpoint, jobsTable: `jobs-${suffix}`, authTable: `auth-${suffix}` };

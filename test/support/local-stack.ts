@@ -27,6 +27,7 @@ import { importJobs } from '../../local/operations/import';
 import type { LocalTables } from '../../local/paths';
 import { type LocalStack, startLocalStack } from '../../local/stack/runtime';
 import { assertMatchesOpenApi } from './openapi';
+import { sharedDynamodbEndpoint } from './dynamo';
 
 /** The account the default credentials of {@link TestStack.request} belong to. */
 export const DEFAULT_TEST_ACCOUNT_ID = 1001;
@@ -121,7 +122,7 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
   const stack = await startLocalStack({
     port: 0,
     dataDir: ':memory:',
-    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    dynamodbEndpoint: sharedDynamodbEndpoint(),
     tablePrefix: `e2e-${randomUUID().slice(0, 8)}`,
     seedDemo: options.seedDemo ?? false,
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),

@@ -2,8 +2,8 @@ import 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The endpoint of the DynamoDB Local started once for the whole run (test/support/global-setup.ts). */
-    dynamodbEndpoint: string;
+    /** The endpoints of the DynamoDB Locals started for the run, one per worker (test/support/global-setup.ts). */
+    dynamodbEndpoints: string[];
     /** The bundles of the scripts the tests run as processes, by script path (test/support/script-bundles.ts). */
     scriptBundles: Record<string, string>;
   }
