@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auditRecord } from '../../../functions/auth/audit';
 import { containerAuditSink, loggerAuditSink, useAuditSink } from '../../../functions/auth/audit-sink';
 import { resetConfig } from '../../../functions/config';
+import { captureJsonLogLines } from '../../support/json-log-lines';
 
 /** The JSON lines logged during the current test. */
 let logged: Record<string, unknown>[] = [];
@@ -18,15 +19,7 @@ beforeEach(() => {
   vi.stubEnv('AUDIT_LOG_GROUP', '');
   resetConfig();
   useAuditSink(undefined);
-  logged = [];
-  const capture = (chunk: string | Uint8Array): boolean => {
-    for (const line of String(chunk).split('\n')) {
-      if (line.startsWith('{')) logged.push(JSON.parse(line) as Record<string, unknown>);
-    }
-    return true;
-  };
-  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
-  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+  logged = captureJsonLogLines();
 });
 
 afterEach(() => {

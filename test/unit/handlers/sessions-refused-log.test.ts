@@ -15,6 +15,7 @@ import { handler } from '../../../functions/handlers/sessions';
 import { REFUSED_SESSION_LOG_LINE } from '../../../lib/alarms';
 import { lambdaContext } from '../../support/api-event';
 import { sampleEvent } from './sample-events';
+import { captureJsonLogLines } from '../../support/json-log-lines';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 
@@ -32,15 +33,7 @@ beforeEach(() => {
   dynamo.reset();
   // No client has the sample token: the request is refused.
   dynamo.on(GetCommand).resolves({});
-  logged = [];
-  const capture = (chunk: string | Uint8Array): boolean => {
-    for (const line of String(chunk).split('\n')) {
-      if (line.startsWith('{')) logged.push(JSON.parse(line) as Record<string, unknown>);
-    }
-    return true;
-  };
-  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
-  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+  logged = captureJsonLogLines();
 });
 
 afterEach(() => {

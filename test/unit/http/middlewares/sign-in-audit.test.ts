@@ -11,6 +11,7 @@ import { ApiError, DependencyUnavailableError, invalidParameter } from '../../..
 import { signInAudit } from '../../../../functions/http/middlewares/sign-in-audit';
 import type { HttpRequest } from '../../../../functions/http/middlewares/types';
 import { requestFor } from './harness';
+import { captureJsonLogLines } from '../../../support/json-log-lines';
 
 const SOURCE = { via: 'api', requestId: 'r-1', who: '203.0.113.9' } as const;
 
@@ -44,15 +45,7 @@ let logged: Record<string, unknown>[] = [];
 
 beforeEach(() => {
   records = [];
-  logged = [];
-  const capture = (chunk: string | Uint8Array): boolean => {
-    for (const line of String(chunk).split('\n')) {
-      if (line.startsWith('{')) logged.push(JSON.parse(line) as Record<string, unknown>);
-    }
-    return true;
-  };
-  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
-  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+  logged = captureJsonLogLines();
 });
 
 afterEach(() => {
