@@ -5,7 +5,7 @@
  * a million of them in memory, and a cached index is valid as long as {@link GENERATOR_VERSION} and the
  * population match.
  */
-import type { Job, JobFile, JobStatus } from '../../functions/jobs/model';
+import { type Job, type JobFile, type JobStatus, unreviewedFile } from '../../functions/jobs/model';
 
 /** Bump whenever the generated jobs change: cached indexes keyed by it are rebuilt. */
 export const GENERATOR_VERSION = 1;
@@ -279,19 +279,14 @@ export const generateJob = (population: Population, id: number): Job => {
     : Array.from({ length: random.int(1, 4) }, () => random.pick(INSTRUCTIONS)).join(' ');
   const code = accountCode(accountId);
   const sku = random.int(1_000, 99_999);
-  const files: JobFile[] = Array.from({ length: fileCountOf(random) }, (_, index) => ({
-    id: id * 100 + index,
-    fileName: fileNameOf(random, code, sku, index),
-    tags: random.chance(0.3) ? [random.pick(FILE_TAGS)] : [],
-    remarkToProcessor: random.chance(0.1) ? random.pick(FILE_REMARKS) : '',
-    acceptedByUser: false,
-    isRejected: false,
-    isReviewed: false,
-    rejectionReason: null,
-    reviewDate: null,
-    reviews: null,
-    previousReviews: [],
-  }));
+  const files: JobFile[] = Array.from({ length: fileCountOf(random) }, (_, index) =>
+    unreviewedFile({
+      id: id * 100 + index,
+      fileName: fileNameOf(random, code, sku, index),
+      tags: random.chance(0.3) ? [random.pick(FILE_TAGS)] : [],
+      remarkToProcessor: random.chance(0.1) ? random.pick(FILE_REMARKS) : '',
+    }),
+  );
   const accepted =
     status === 'CJ_NEW' || status === 'CJ_REQUEST_OFFER' ? null : created + random.int(1, 48) * 3_600_000;
   const delivered =

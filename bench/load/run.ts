@@ -20,7 +20,7 @@ import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autoc
 import type { Role } from '../../functions/auth/principal';
 import { AuthStore } from '../../functions/auth/store';
 import { createDocumentClient } from '../../functions/aws/dynamodb';
-import type { Job, JobFile, JobStatus } from '../../functions/jobs/model';
+import { type Job, type JobFile, type JobStatus, unreviewedFile } from '../../functions/jobs/model';
 import { JobRepository } from '../../functions/jobs/repository';
 import { freePort } from '../../local/dynamodb/dynamodb-local';
 import { importJobs } from '../../local/operations/import';
@@ -77,19 +77,11 @@ const makeJobs = (random: () => number): Job[] => {
     const name = `${pick(random, VOCABULARY)} ${pick(random, VOCABULARY)} ${position}`;
     const files: JobFile[] = Array.from({ length: inReview ? FILES_PER_REVIEW_JOB : 2 }, () => {
       fileId += 1;
-      return {
+      return unreviewedFile({
         id: fileId,
         fileName: `${pick(random, VOCABULARY)}_${fileId}.jpg`,
-        tags: [],
         remarkToProcessor: 'Remove the background',
-        acceptedByUser: false,
-        isRejected: false,
-        isReviewed: false,
-        rejectionReason: null,
-        reviewDate: null,
-        reviews: null,
-        previousReviews: [],
-      };
+      });
     });
     return {
       id,
