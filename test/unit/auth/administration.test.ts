@@ -23,15 +23,10 @@ import {
   SecretNotFoundError,
 } from '../../../functions/auth/administration';
 import type { AuditRecord, AuditSource } from '../../../functions/auth/audit';
-import { createDocumentClient } from '../../../functions/aws/dynamodb';
+import { unreachableDocumentClient } from '../../support/mocked-dynamo';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-// Never AWS: every call is mocked, and the endpoint is an address nothing listens on.
-const documentClient = createDocumentClient({
-  region: 'us-east-1',
-  dynamodbEndpoint: 'http://127.0.0.1:9',
-  dependencyTimeoutMs: 1_000,
-});
+const documentClient = unreachableDocumentClient();
 const NOW = new Date('2025-03-01T12:00:00.000Z');
 const HOUR_MS = 3_600_000;
 const at = (offsetMs: number): string => new Date(NOW.getTime() + offsetMs).toISOString();

@@ -16,15 +16,10 @@ import {
   UnknownClientError,
 } from '../../../functions/auth/store';
 import { hashToken } from '../../../functions/auth/tokens';
-import { createDocumentClient } from '../../../functions/aws/dynamodb';
+import { unreachableDocumentClient } from '../../support/mocked-dynamo';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-// Never AWS: every call is mocked, and the endpoint is an address nothing listens on.
-const documentClient = createDocumentClient({
-  region: 'us-east-1',
-  dynamodbEndpoint: 'http://127.0.0.1:9',
-  dependencyTimeoutMs: 1_000,
-});
+const documentClient = unreachableDocumentClient();
 const NOW = new Date('2025-03-01T12:00:00.000Z');
 const store = () => new AuthStore(documentClient, 'auth', { now: () => NOW });
 const CLIENT_ITEM = {
