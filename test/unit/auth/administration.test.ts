@@ -11,6 +11,8 @@ import {
   GetCommand,
   QueryCommand,
   type QueryCommandInput,
+  ScanCommand,
+  type ScanCommandInput,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -473,5 +475,70 @@ describe('AuthAdministration: listing and revoking sessions', () => {
 
     ddb.on(DeleteCommand).rejects(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
     await expect(administration().revokeSessions('c1', { all: true }, SOURCE)).rejects.toThrow('throttled');
+  });
+});
+
+describe('AuthAdministration: listing clients', () => {
+  // The listing judges secrets against the clock itself, so these ends are relative to the real now.
+  const fromNow = (offsetMs: number): string => new Date(Date.now() + offsetMs).toISOString();
+
+  it('scans the table consistently for client items, page by page, oldest client first', async () => {
+    const newer = clientItem({ pk: 'CLIENT#b', clientId: 'b', name: 'Newer', createdAt: '2025-02-01T00:00:00.000Z' });
+    const older = clientItem({
+      pk: 'CLIENT#a',
+      clientId: 'a',
+      name: 'Older',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      accounts: [3, 4],
+      maxSessionTtlSeconds: 600,
+    });
+    ddb
+      .on(ScanCommand)
+      .callsFake((input: ScanCommandInput) =>
+        input.ExclusiveStartKey === undefined
+          ? { Items: [newer, sessionItem('s1')], LastEvaluatedKey: { pk: 'CLIENT#b' } }
+          : { Items: [older] },
+      );
+    const listed = await administration().listClients();
+    expect(listed.map((client) => client.clientId)).toEqual(['a', 'b']);
+    expect(listed[0]).toEqual({
+      clientId: 'a',
+      name: 'Older',
+      enabled: true,
+      grants: ['search'],
+      sessionRoles: ['user'],
+      accounts: [3, 4],
+      maxSessionTtlSeconds: 600,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      secrets: [],
+    });
+    expect(listed[1]).not.toHaveProperty('maxSessionTtlSeconds');
+    expect(listed[1]?.accounts).toBe('*');
+    const scans = ddb.commandCalls(ScanCommand).map((call) => call.args[0].input);
+    expect(scans).toEqual(
+      [undefined, { pk: 'CLIENT#b' }].map((ExclusiveStartKey) => ({
+        TableName: 'auth',
+        FilterExpression: '#type = :client',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':client': 'client' },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      })),
+    );
+  });
+
+  it("shows each client's live secrets, oldest first, by id and end only: never a key or hash", async () => {
+    const secrets = {
+      second: { key: 'SECRET#hash-2', createdAt: '2025-01-02T00:00:00.000Z', expiresAt: fromNow(HOUR_MS) },
+      first: { key: 'SECRET#hash-1', createdAt: '2025-01-01T00:00:00.000Z' },
+      ended: { key: 'SECRET#hash-3', createdAt: '2025-01-03T00:00:00.000Z', expiresAt: fromNow(-1_000) },
+    };
+    ddb.on(ScanCommand).resolves({ Items: [clientItem({ secrets })] });
+    const [listed] = await administration().listClients();
+    expect(listed?.secrets).toEqual([
+      { secretId: 'first', createdAt: '2025-01-01T00:00:00.000Z', expiresAt: null },
+      { secretId: 'second', createdAt: '2025-01-02T00:00:00.000Z', expiresAt: secrets.second.expiresAt },
+    ]);
+    expect(JSON.stringify(listed)).not.toMatch(/hash|CLIENT#|SECRET#/);
   });
 });
