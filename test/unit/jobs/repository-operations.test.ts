@@ -84,7 +84,11 @@ describe("an import's write of one job", () => {
     const outcome = repository().importJob({ ...job, name: 'Renamed' });
 
     await expect(outcome).rejects.toBeInstanceOf(JobSupersededError);
-    await expect(outcome).rejects.toMatchObject({ jobId: job.id, name: 'JobSupersededError' });
+    await expect(outcome).rejects.toMatchObject({
+      jobId: job.id,
+      name: 'JobSupersededError',
+      message: `job ${job.id} was changed by another writer since it was imported; the table keeps that change`,
+    });
     expect(transactions()).toHaveLength(0);
   });
 
