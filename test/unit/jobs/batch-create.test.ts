@@ -8,6 +8,7 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type CreateResult, createJobsInBatches } from '../../../functions/jobs/batch-create';
+import { toFileItems, toJobItem } from '../../../functions/jobs/items';
 import { JobsTable } from '../../../functions/jobs/jobs-table';
 import type { Job } from '../../../functions/jobs/model';
 import { DependencyUnavailableError } from '../../../functions/http/errors';
@@ -181,5 +182,225 @@ describe('batched creates', () => {
 
     expect(fallbacks).toEqual([large.id]);
     expect(sentJobIds()).toEqual([[small.id]]);
+  });
+});
+
+/** A table whose waits are recorded, each the full backoff (`random` 1): 20 ms × 2^(attempt − 1), up to 400 ms. */
+let waits: number[];
+const pacedTarget = {
+  table: new JobsTable(documents, 'jobs', {
+    random: () => 1,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+  }),
+  fallback: target.fallback,
+};
+const VERSION = noWait.now();
+/** The bytes the import counts for an item of a job written at `VERSION` (its JSON text). */
+const itemBytes = (job: Job): number[] =>
+  [{ ...toJobItem(job, VERSION), importedVersion: VERSION }, ...toFileItems(job)].map((item) =>
+    Buffer.byteLength(JSON.stringify(item)),
+  );
+/** A job whose items count exactly `sizes` bytes: the job item's, then each file's. */
+const sizedJob = (sizes: number[]): Job => {
+  const job = makeJob({ files: sizes.slice(1).map(() => makeFile()) });
+  const [jobBytes = 0, ...fileBytes] = itemBytes(job);
+  return {
+    ...job,
+    description: 'd'.repeat((sizes[0] ?? 0) - jobBytes),
+    files: job.files.map((file, index) => ({
+      ...file,
+      remarkToProcessor: 'r'.repeat((sizes[index + 1] ?? 0) - (fileBytes[index] ?? 0)),
+    })),
+  };
+};
+/** `total` bytes over `items` items as even as can be. */
+const spread = (total: number, items: number): number[] =>
+  Array.from({ length: items }, (_, index) => Math.floor(total / items) + (index < total % items ? 1 : 0));
+const MIB = 1024 * 1024;
+
+describe('the limits of a shared transaction', () => {
+  beforeEach(() => {
+    mock.on(TransactWriteCommand).resolves({});
+  });
+
+  it('shares a job with an item of exactly 400 KiB, and sends one with a larger item the careful way', async () => {
+    const fits = sizedJob([2_000, 400 * 1024]);
+    const tooLarge = sizedJob([2_000, 400 * 1024 + 1]);
+    expect(itemBytes(fits)).toEqual([2_000, 400 * 1024]);
+
+    await createJobsInBatches(target, [fits, tooLarge], noWait);
+
+    expect(sentJobIds()).toEqual([[fits.id]]);
+    expect(fallbacks).toEqual([tooLarge.id]);
+  });
+
+  it('shares a job of exactly 4 MiB, and sends a larger one the careful way', async () => {
+    const fits = sizedJob(spread(4 * MIB, 12));
+    const tooLarge = sizedJob(spread(4 * MIB + 1, 12));
+    expect(itemBytes(fits).reduce((sum, size) => sum + size, 0)).toBe(4 * MIB);
+
+    await createJobsInBatches(target, [fits, tooLarge], noWait);
+
+    expect(sentJobIds()).toEqual([[fits.id]]);
+    expect(fallbacks).toEqual([tooLarge.id]);
+  });
+
+  it('packs jobs into one transaction up to 4 MiB together, and no further', async () => {
+    const first = sizedJob(spread(2 * MIB, 6));
+    const second = sizedJob(spread(2 * MIB, 6));
+    const third = sizedJob(spread(2 * MIB + 1, 6));
+    const fourth = sizedJob(spread(2 * MIB, 6));
+
+    await createJobsInBatches(target, [first, second, third, fourth], { ...noWait, concurrency: 1 });
+
+    expect(sentJobIds()).toEqual([[first.id, second.id], [third.id], [fourth.id]]);
+    expect(fallbacks).toEqual([]);
+  });
+
+  it('shares a job of exactly as many items as a transaction holds', async () => {
+    const job = makeJob({ files: [makeFile(), makeFile()] });
+
+    await createJobsInBatches(target, [job], { ...noWait, transactionItems: 3 });
+
+    expect(sentJobIds()).toEqual([[job.id]]);
+    expect(fallbacks).toEqual([]);
+  });
+
+  it('conditions the job item of each job on attribute_not_exists(pk), and nothing else', async () => {
+    await createJobsInBatches(target, [makeJob({ files: [makeFile()] }), makeJob()], noWait);
+
+    const conditions = (mock.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? []).map(
+      (item) => item.Put?.ConditionExpression,
+    );
+    expect(conditions).toEqual(['attribute_not_exists(pk)', undefined, 'attribute_not_exists(pk)', undefined]);
+  });
+
+  it('refuses a batch naming one job twice, before writing anything', async () => {
+    const job = makeJob();
+
+    await expect(createJobsInBatches(target, [job, makeJob(), { ...job }], noWait)).rejects.toThrow(
+      new TypeError(`Job ${job.id} appears twice in one batch of creates`),
+    );
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+});
+
+describe('a transaction sent again', () => {
+  beforeEach(() => {
+    waits = [];
+  });
+
+  it.each(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException'])(
+    'takes %s for a timeout: waits, then sends the two halves, each after its own wait',
+    async (name) => {
+      mock.on(TransactWriteCommand).rejectsOnce(named(name)).resolves({});
+      const jobs = [makeJob(), makeJob()];
+
+      const results = await createJobsInBatches(pacedTarget, jobs, noWait);
+
+      expect(sentJobIds()).toEqual([[jobs[0]!.id, jobs[1]!.id], [jobs[0]!.id], [jobs[1]!.id]]);
+      expect(waits).toEqual([20, 20, 20]);
+      expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
+    },
+  );
+
+  it('sends a lone job that timed out again whole, after one wait', async () => {
+    mock.on(TransactWriteCommand).rejectsOnce(named('TimeoutError')).resolves({});
+
+    await createJobsInBatches(pacedTarget, [makeJob()], noWait);
+
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(2);
+    expect(waits).toEqual([20]);
+  });
+
+  it('gives a job that keeps timing out six attempts, then reports DynamoDB unavailable', async () => {
+    mock.on(TransactWriteCommand).rejects(named('TimeoutError'));
+    const job = makeJob();
+
+    const results = await createJobsInBatches(pacedTarget, [job], noWait);
+
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(6);
+    expect(waits).toEqual([20, 40, 80, 160, 320]);
+    expect(fallbacks).toEqual([]);
+    expect(results[0]).toMatchObject({ status: 'rejected', reason: { dependency: 'dynamodb' } });
+  });
+
+  it('waits before each attempt after a conflict, a growing moment, and none before the first', async () => {
+    mock
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(['TransactionConflict', 'None']))
+      .rejectsOnce(cancelled(['TransactionConflict', 'None']))
+      .resolves({});
+
+    await createJobsInBatches(pacedTarget, [makeJob()], noWait);
+
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(3);
+    expect(waits).toEqual([20, 40]);
+  });
+
+  it('sends the jobs that do not exist again at once, without those that do', async () => {
+    const jobs = [makeJob({ files: [makeFile()] }), makeJob({ files: [makeFile()] }), makeJob()];
+    mock
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(['None', 'None', 'ConditionalCheckFailed', 'None', 'None', 'None']))
+      .resolves({});
+
+    const results = await createJobsInBatches(pacedTarget, jobs, noWait);
+
+    expect(sentJobIds()).toEqual([jobs.map((job) => job.id), [jobs[0]!.id, jobs[2]!.id]]);
+    expect(fallbacks).toEqual([jobs[1]!.id]);
+    expect(waits).toEqual([]);
+    expect(results.map((result) => result.status === 'fulfilled' && result.value.outcome)).toEqual([
+      'created',
+      'updated',
+      'created',
+    ]);
+  });
+
+  it('sends a job one of whose items DynamoDB refused the careful way', async () => {
+    const jobs = [makeJob({ files: [makeFile()] }), makeJob({ files: [makeFile()] })];
+    mock
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(['None', 'None', 'None', 'ValidationError']))
+      .resolves({});
+
+    await createJobsInBatches(pacedTarget, jobs, noWait);
+
+    expect(sentJobIds()).toEqual([jobs.map((job) => job.id), [jobs[0]!.id]]);
+    expect(fallbacks).toEqual([jobs[1]!.id]);
+  });
+
+  it('sends nothing more once every job of a transaction exists', async () => {
+    const jobs = [makeJob(), makeJob()];
+    mock
+      .on(TransactWriteCommand)
+      .rejects(cancelled(['ConditionalCheckFailed', 'None', 'ConditionalCheckFailed', 'None']));
+
+    await createJobsInBatches(pacedTarget, jobs, noWait);
+
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    expect(fallbacks).toEqual(jobs.map((job) => job.id));
+  });
+
+  it('fails a lone job DynamoDB refused as a request, without the careful way', async () => {
+    const refused = named('ValidationException');
+    mock.on(TransactWriteCommand).rejects(refused);
+
+    const results = await createJobsInBatches(pacedTarget, [makeJob()], noWait);
+
+    expect(results).toEqual([{ status: 'rejected', reason: refused }]);
+    expect(fallbacks).toEqual([]);
+  });
+
+  it('writes the jobs that go the careful way in input order', async () => {
+    const large = makeJob({ files: Array.from({ length: 100 }, () => makeFile()) });
+    const existing = makeJob();
+    mock.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None']));
+
+    await createJobsInBatches(pacedTarget, [existing, large], { ...noWait, fallbackConcurrency: 1 });
+
+    expect(fallbacks).toEqual([existing.id, large.id]);
   });
 });

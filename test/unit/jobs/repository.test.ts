@@ -16,6 +16,26 @@ describe('item comparison', () => {
     expect(sameItem({ a: null }, {})).toBe(false);
     expect(sameItem({ a: 1 }, { a: 2 })).toBe(false);
   });
+
+  it('tells an object from a value that is none, either way round', () => {
+    for (const value of [1, 'a', null, undefined, true]) {
+      expect(sameItem(value, {})).toBe(false);
+      expect(sameItem({}, value)).toBe(false);
+    }
+    expect(sameItem(null, null)).toBe(true);
+  });
+
+  it('compares lists element by element, and a list with no object', () => {
+    expect(sameItem([1, { b: [2] }], [1, { b: [2] }])).toBe(true);
+    expect(sameItem([], {})).toBe(false);
+    expect(sameItem({}, [])).toBe(false);
+    expect(sameItem([1], { 0: 1 })).toBe(false);
+    expect(sameItem([1], [1, 2])).toBe(false);
+    expect(sameItem([1, 2], [1])).toBe(false);
+    expect(sameItem([1, undefined], [1])).toBe(false);
+    expect(sameItem([1, 2], [1, 3])).toBe(false);
+    expect(sameItem([2, 1], [1, 1])).toBe(false);
+  });
 });
 
 describe('write planning', () => {
@@ -41,6 +61,33 @@ describe('write planning', () => {
     expect(plan.expectedVersion).toBe(41);
     expect(plan.filePuts.map((item) => item.fileId)).toEqual([job.files[1]?.id]);
     expect(plan.jobItem?.version).toBe(42);
+  });
+
+  it('writes a changed file that leaves the job item as it was, at the next version', () => {
+    const retagged = { ...job, files: [job.files[0], { ...job.files[1], tags: ['new'] }] } as typeof job;
+    const plan = planWrite(retagged, stored);
+    expect(plan.filePuts.map((item) => item.tags)).toEqual([['new']]);
+    expect(plan.fileDeletes).toEqual([]);
+    expect(plan.jobItem?.version).toBe(42);
+  });
+
+  it('deletes a file item the job does not list even when the job item is as it was', () => {
+    const orphan = toFileItem(job.id, makeFile());
+    const plan = planWrite(job, [...stored, orphan]);
+    expect(plan.fileDeletes).toEqual([orphan.sk]);
+    expect(plan.filePuts).toEqual([]);
+    expect(plan.jobItem?.version).toBe(42);
+  });
+
+  it("records an import's version as importedVersion, and any other write drops it", () => {
+    expect(planWrite(job, [], 9, { imported: true }).jobItem?.importedVersion).toBe(9);
+    expect(planWrite(job, [], 9).jobItem).not.toHaveProperty('importedVersion');
+    expect(planWrite(job, [], 9, { imported: false }).jobItem).not.toHaveProperty('importedVersion');
+    const imported = [{ ...toJobItem(job, 41), importedVersion: 41 }, ...stored.slice(1)];
+    expect(planWrite(job, imported)).toMatchObject({ jobItem: undefined, version: 41 });
+    const renamed = planWrite({ ...job, name: 'Renamed' }, imported);
+    expect(renamed.jobItem?.version).toBe(42);
+    expect(renamed.jobItem).not.toHaveProperty('importedVersion');
   });
 
   it('deletes the files the job no longer has', () => {

@@ -1,0 +1,276 @@
+/**
+ * `GET /jobs/{id}` and `GET /jobs/{id}/files` on a mocked DynamoDB: one consistent read of the job item (a
+ * job of another account answered exactly like a missing one), the counts of an item that predates them, and
+ * a page of files — the `byReview` index asked for at most `limit + 1` ids per state, the page read by key,
+ * its cursor, a file the index lists in a state it has left, and a committed delivery not yet written to
+ * every file.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Principal } from '../../../functions/auth/principal';
+import { ApiError } from '../../../functions/http/errors';
+import { type FileItem, type JobItem, toFileItem, toJobItem } from '../../../functions/jobs/items';
+import { jobView } from '../../../functions/jobs/job-view';
+import type { Job, JobFile } from '../../../functions/jobs/model';
+import { type FilesQuery, JobNotFoundError, JobReader } from '../../../functions/jobs/read-jobs';
+import { makeFile, makeJob } from '../../support/jobs';
+
+const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+const mock = mockClient(documents);
+
+const reader = new JobReader({ client: documents, tableName: 'jobs', retry: { maxAttempts: 2 } });
+const user: Pick<Principal, 'role' | 'accountId'> = { role: 'user', accountId: 1001 };
+const operator: Pick<Principal, 'role' | 'accountId'> = { role: 'operator', accountId: 0 };
+
+const JOB_ID = 4343;
+/** Files 1–3 pending, 4–5 rejected, 6 accepted, in a job under review. */
+const files: JobFile[] = [
+  makeFile({ id: 1 }),
+  makeFile({ id: 2 }),
+  makeFile({ id: 3 }),
+  makeFile({ id: 4, isRejected: true, isReviewed: true, rejectionReason: 'Too dark' }),
+  makeFile({ id: 5, isRejected: true, isReviewed: true, rejectionReason: 'Too dark' }),
+  makeFile({ id: 6, acceptedByUser: true, isReviewed: true }),
+];
+const job: Job = makeJob({ id: JOB_ID, accountId: 1001, status: 'CJ_REVIEWING', files });
+
+let jobItem: Record<string, unknown> | undefined;
+let fileItems: FileItem[];
+
+/** The table holding `jobItem` and `fileItems`, answering the requests the reader sends. */
+const serveTable = (): void => {
+  mock.on(GetCommand).callsFake(async () => (jobItem === undefined ? {} : { Item: jobItem }));
+  mock
+    .on(QueryCommand)
+    .callsFake(
+      async (input: { IndexName?: string; ExpressionAttributeValues: Record<string, unknown>; Limit?: number }) => {
+        if (input.IndexName === undefined) {
+          return { Items: [...(jobItem === undefined ? [] : [jobItem]), ...fileItems] };
+        }
+        const after = (input.ExpressionAttributeValues[':after'] as number | undefined) ?? -1;
+        const listed = fileItems
+          .filter((item) => item.reviewKey === input.ExpressionAttributeValues[':key'] && item.fileId > after)
+          .sort((a, b) => a.fileId - b.fileId)
+          .slice(0, input.Limit)
+          .map(({ pk, sk, fileId, reviewKey }) => ({ pk, sk, fileId, reviewKey }));
+        return { Items: listed };
+      },
+    );
+  mock.on(BatchGetCommand).callsFake(async (input: { RequestItems: { jobs: { Keys: Array<{ sk: string }> } } }) => ({
+    Responses: {
+      jobs: input.RequestItems.jobs.Keys.flatMap(({ sk }) => fileItems.filter((item) => item.sk === sk)),
+    },
+  }));
+};
+const reviewQueries = () =>
+  mock
+    .commandCalls(QueryCommand)
+    .map((call) => call.args[0].input)
+    .filter((input) => input.IndexName === 'byReview');
+const batchKeys = () =>
+  mock.commandCalls(BatchGetCommand).flatMap((call) => call.args[0].input.RequestItems?.jobs?.Keys ?? []);
+const page = (query: Partial<FilesQuery>, principal = user) =>
+  reader.files(JOB_ID, principal, { review: undefined, limit: 10, afterFileId: undefined, ...query });
+const ids = (answer: { files: JobFile[] }): number[] => answer.files.map((file) => file.id);
+
+beforeEach(() => {
+  mock.reset();
+  jobItem = toJobItem(job, 8) as unknown as Record<string, unknown>;
+  fileItems = job.files.map((file) => toFileItem(JOB_ID, file, true));
+  serveTable();
+});
+
+describe('a job', () => {
+  it('is its job item as the API shows it, from one strongly consistent GetItem', async () => {
+    await expect(reader.job(JOB_ID, user)).resolves.toEqual(jobView(jobItem as unknown as JobItem));
+    expect(mock.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: 'jobs', Key: { pk: `JOB#${JOB_ID}`, sk: 'JOB' }, ConsistentRead: true },
+    ]);
+    expect(mock.commandCalls(QueryCommand)).toHaveLength(0);
+    expect((await reader.job(JOB_ID, user)).review).toEqual({ pending: 3, rejected: 2, accepted: 1 });
+  });
+
+  it("answers another account's job exactly like a missing one (404 job_not_found)", async () => {
+    jobItem = { ...jobItem, accountId: 2002 };
+    const other = await reader.job(JOB_ID, user).catch((error: unknown) => error);
+    jobItem = undefined;
+    const missing = await reader.job(JOB_ID, user).catch((error: unknown) => error);
+
+    expect(other).toBeInstanceOf(JobNotFoundError);
+    expect(other).toBeInstanceOf(ApiError);
+    expect(other).toEqual(missing);
+    expect(other).toMatchObject({ name: 'JobNotFoundError', code: 'job_not_found', jobId: JOB_ID });
+  });
+
+  it('answers job_not_found for an item that is no job', async () => {
+    jobItem = { ...jobItem, entity: 'file' };
+    await expect(reader.job(JOB_ID, operator)).rejects.toBeInstanceOf(JobNotFoundError);
+  });
+
+  it('is shown to an operator whatever its account, and to a user of account 0 when it is theirs', async () => {
+    jobItem = { ...jobItem, accountId: 0 };
+    await expect(reader.job(JOB_ID, operator)).resolves.toMatchObject({ id: JOB_ID, accountId: 0 });
+    await expect(reader.job(JOB_ID, { role: 'user', accountId: 0 })).resolves.toMatchObject({ id: JOB_ID });
+    await expect(reader.job(JOB_ID, user)).rejects.toBeInstanceOf(JobNotFoundError);
+  });
+
+  it('counts the files of a job item written before the counts, from one consistent read of its partition', async () => {
+    const { reviewPending: _pending, ...older } = jobItem as Record<string, unknown>;
+    jobItem = older;
+
+    await expect(reader.job(JOB_ID, user)).resolves.toMatchObject({ review: { pending: 3, rejected: 2, accepted: 1 } });
+    expect(mock.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `JOB#${JOB_ID}` },
+      ConsistentRead: true,
+    });
+  });
+
+  it('counts the unreviewed files of such an item as pending only once the job is delivered', async () => {
+    const counted = async (fields: Record<string, unknown>) => {
+      const { reviewPending: _pending, ...older } = { ...(jobItem as Record<string, unknown>), ...fields };
+      jobItem = older;
+      return (await reader.job(JOB_ID, user)).review;
+    };
+    expect(await counted({ status: 'CJ_WORK_PROGRESS', deliveredDate: null })).toEqual({
+      pending: 0,
+      rejected: 2,
+      accepted: 1,
+    });
+    expect(await counted({ status: 'CJ_WORK_PROGRESS', deliveredDate: '2026-11-01T00:00:00.000Z' })).toEqual({
+      pending: 3,
+      rejected: 2,
+      accepted: 1,
+    });
+    expect(await counted({ status: 'CJ_REVIEWING', deliveredDate: undefined })).toEqual({
+      pending: 3,
+      rejected: 2,
+      accepted: 1,
+    });
+  });
+});
+
+describe('a page of files', () => {
+  it('lists every state from the byReview index, at most limit + 1 ids each, and reads the page by key', async () => {
+    const answer = await page({ limit: 4 });
+
+    expect(ids(answer)).toEqual([1, 2, 3, 4]);
+    expect(answer.continueAfter).toBe(4);
+    expect(reviewQueries()).toEqual(
+      ['none', 'pending', 'rejected', 'accepted'].map((state) => ({
+        TableName: 'jobs',
+        IndexName: 'byReview',
+        KeyConditionExpression: '#reviewKey = :key',
+        ExpressionAttributeNames: { '#reviewKey': 'reviewKey' },
+        ExpressionAttributeValues: { ':key': `${JOB_ID}#${state}` },
+        Limit: 5,
+      })),
+    );
+    expect(batchKeys()).toEqual([1, 2, 3, 4].map((id) => ({ pk: `JOB#${JOB_ID}`, sk: `FILE#${id}` })));
+    expect(mock.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.jobs?.ConsistentRead).toBe(true);
+    expect(answer.files[0]).toEqual(files[0]);
+  });
+
+  it('continues after the cursor, and ends with no cursor when nothing follows', async () => {
+    const answer = await page({ limit: 2, afterFileId: 4 });
+
+    expect(ids(answer)).toEqual([5, 6]);
+    expect(answer.continueAfter).toBeUndefined();
+    expect(reviewQueries()[0]).toMatchObject({
+      KeyConditionExpression: '#reviewKey = :key AND #fileId > :after',
+      ExpressionAttributeNames: { '#reviewKey': 'reviewKey', '#fileId': 'fileId' },
+      ExpressionAttributeValues: { ':key': `${JOB_ID}#none`, ':after': 4 },
+      Limit: 3,
+    });
+  });
+
+  it('gives a cursor when exactly one more file follows, and none for a page that ends the listing', async () => {
+    expect((await page({ limit: 5 })).continueAfter).toBe(5);
+    expect((await page({ limit: 6 })).continueAfter).toBeUndefined();
+  });
+
+  it('lists one state alone when a filter is given', async () => {
+    const answer = await page({ review: 'rejected' });
+
+    expect(ids(answer)).toEqual([4, 5]);
+    expect(reviewQueries().map((input) => input.ExpressionAttributeValues?.[':key'])).toEqual([`${JOB_ID}#rejected`]);
+  });
+
+  it('leaves out a file the index still lists in a state it has left', async () => {
+    fileItems = fileItems.map((item) => (item.fileId === 2 ? { ...item, isRejected: true, isReviewed: true } : item));
+    const stale = fileItems.find((item) => item.fileId === 2) as FileItem;
+    // The index lags: it lists file 2 as pending, the item itself is rejected now.
+    mock.on(BatchGetCommand).resolves({
+      Responses: { jobs: [{ ...stale, reviewKey: `${JOB_ID}#rejected` }, fileItems[0] as FileItem] },
+    });
+
+    expect(ids(await page({ review: 'pending' }))).toEqual([1]);
+  });
+
+  it('reads the state of a file item without reviewKey from its flags', async () => {
+    const { reviewKey: _key, ...older } = fileItems[3] as FileItem;
+    mock.on(BatchGetCommand).resolves({ Responses: { jobs: [older, fileItems[0] as FileItem] } });
+
+    expect(ids(await page({ review: 'rejected' }))).toEqual([4]);
+  });
+
+  it('leaves out items that are no files', async () => {
+    mock.on(BatchGetCommand).resolves({ Responses: { jobs: [jobItem as Record<string, unknown>, fileItems[0]!] } });
+
+    expect(ids(await page({}))).toEqual([1]);
+  });
+
+  it("answers another account's job like a missing one, reading no file", async () => {
+    jobItem = { ...jobItem, accountId: 2002 };
+    await expect(page({})).rejects.toBeInstanceOf(JobNotFoundError);
+    jobItem = undefined;
+    await expect(page({})).rejects.toMatchObject({ code: 'job_not_found', jobId: JOB_ID });
+    await expect(page({}, operator)).rejects.toBeInstanceOf(JobNotFoundError);
+    expect(mock.commandCalls(BatchGetCommand)).toHaveLength(0);
+  });
+});
+
+describe('a page of files under a committed delivery not yet written to every file', () => {
+  /** Files 4 and 6 (rejected and accepted on their items) were delivered again, with files 1 and 2 (pending). */
+  beforeEach(() => {
+    jobItem = { ...jobItem, deliveryCommitted: 'delivery-1', deliveryFileIds: [6, 4, 2, 1] };
+  });
+
+  it('lists the delivered files as pending, after the cursor, and reads them as delivered', async () => {
+    const answer = await page({ review: 'pending', limit: 3, afterFileId: 2 });
+
+    expect(ids(answer)).toEqual([3, 4, 6]);
+    expect(answer.continueAfter).toBeUndefined();
+    expect(answer.files.map((file) => [file.isRejected, file.acceptedByUser, file.isReviewed])).toEqual([
+      [false, false, false],
+      [false, false, false],
+      [false, true, false],
+    ]);
+  });
+
+  it('takes at most limit + 1 of the delivered ids', async () => {
+    fileItems = fileItems.map((item) => ({ ...item, reviewKey: `${JOB_ID}#accepted` }));
+    jobItem = { ...jobItem, deliveryFileIds: [1, 2, 3, 4, 5, 6] };
+
+    const answer = await page({ review: 'pending', limit: 2 });
+
+    expect(ids(answer)).toEqual([1, 2]);
+    expect(answer.continueAfter).toBe(2);
+    expect(batchKeys().map((key) => key.sk)).toEqual(['FILE#1', 'FILE#2']);
+  });
+
+  it('leaves the delivered files out of the other states', async () => {
+    expect(ids(await page({ review: 'rejected' }))).toEqual([5]);
+    expect(batchKeys().map((key) => key.sk)).toEqual(['FILE#5']);
+  });
+
+  it('shows every file, the delivered ones as delivered, when no state is asked for', async () => {
+    const answer = await page({});
+
+    expect(ids(answer)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(answer.files.find((file) => file.id === 4)?.isRejected).toBe(false);
+    expect(answer.files.find((file) => file.id === 5)?.isRejected).toBe(true);
+  });
+});
