@@ -40,6 +40,29 @@ describe('route table', () => {
     );
   });
 
+  it('serves every endpoint with the grant, credentials and function the contract gives it', () => {
+    expect(
+      ROUTES.map((route) => [`${route.method} ${route.path}`, route.grant, route.credentials, route.functionName]),
+    ).toEqual([
+      ['POST /search', 'search', 'session', 'search'],
+      ['GET /search/fields', 'search', 'session', 'search-fields'],
+      ['POST /reject', 'reject', 'session', 'reject'],
+      ['POST /accept', 'reject', 'session', 'reject'],
+      ['POST /sessions', 'sessions', 'secret', 'sessions'],
+      ['DELETE /sessions/current', undefined, 'session', 'sessions'],
+      ['GET /jobs/{id}', 'jobs', 'session', 'jobs-read'],
+      ['GET /jobs/{id}/files', 'jobs', 'session', 'jobs-read'],
+      ['GET /statuses', undefined, 'session', 'jobs-read'],
+      ['POST /jobs', 'jobs', 'session', 'jobs-write'],
+      ['PATCH /jobs/{id}', 'jobs', 'session', 'jobs-write'],
+      ['POST /jobs/{id}/delivery', 'jobs', 'session', 'jobs-write'],
+    ]);
+    expect(ROUTES.filter((route) => !('grant' in route)).map((route) => route.path)).toEqual([
+      '/sessions/current',
+      '/statuses',
+    ]);
+  });
+
   it('lists each method of a path once', () => {
     const endpoints = ROUTES.map((route) => `${route.method} ${route.path}`);
     expect(new Set(endpoints).size).toBe(endpoints.length);

@@ -206,6 +206,74 @@ describe('invalidParameterOf', () => {
     expect(refusal.message).toBe('dateTo must be a datetime.');
   });
 
+  it('words each requirement a schema states', () => {
+    const message = (overrides: Partial<RequestValidationError>, naming: 'path' | 'top' = 'path') =>
+      invalidParameterOf([error({ instancePath: '/f', ...overrides })], naming).message;
+    expect(message({ params: { type: 'integer' } })).toBe('f must be an integer.');
+    expect(message({ params: { type: ['number', 'null'] } })).toBe('f must be a number.');
+    expect(message({ params: { type: 'boolean,array' } })).toBe('f must be boolean,array.');
+    expect(message({ params: { type: ['string', 'object'] } })).toBe('f must be a string or an object.');
+    expect(message({ params: { type: 'array' } })).toBe('f must be a list.');
+    expect(message({ params: { type: 'boolean' } })).toBe('f must be true or false.');
+    expect(message({ keyword: 'minimum', parentSchema: { type: 'number', minimum: 0, maximum: 1 } })).toBe(
+      'f must be a number from 0 to 1.',
+    );
+    expect(message({ keyword: 'minimum', parentSchema: { type: 'integer', minimum: 1 } })).toBe(
+      'f must be at least 1.',
+    );
+    expect(message({ keyword: 'maximum', parentSchema: { type: 'integer', maximum: 9 } })).toBe('f must be at most 9.');
+    expect(message({ keyword: 'maxLength', parentSchema: { minLength: 1, maxLength: 500 } })).toBe(
+      'f must be 1 to 500 characters long.',
+    );
+    expect(message({ keyword: 'minLength', parentSchema: { minLength: 3, maxLength: 3 } })).toBe(
+      'f must be 3 characters long.',
+    );
+    expect(message({ keyword: 'minLength', parentSchema: { minLength: 2 } })).toBe(
+      'f must be at least 2 characters long.',
+    );
+    expect(message({ keyword: 'maxLength', parentSchema: { maxLength: 64 } })).toBe(
+      'f must be at most 64 characters long.',
+    );
+    expect(message({ keyword: 'minItems', parentSchema: { minItems: 1, maxItems: 50 } })).toBe(
+      'f must hold 1 to 50 items.',
+    );
+    expect(message({ keyword: 'maxItems', parentSchema: { maxItems: 50 } })).toBe('f must hold at most 50 items.');
+    expect(message({ keyword: 'enum', params: { allowedValues: ['JobName', 'Address'] } })).toBe(
+      'f must be one of JobName, Address.',
+    );
+    expect(message({ keyword: 'const', params: { allowedValue: 'x' } })).toBe('f must be "x".');
+    expect(message({ keyword: 'pattern', params: { pattern: '\\S' } })).toBe('f must not be blank.');
+    expect(message({ keyword: 'pattern', params: { pattern: '^\\d+$' } })).toBe('f is not in the expected format.');
+    expect(message({ keyword: 'anyOf', schema: [{ allOf: [{ required: ['a'] }] }, { required: ['b'] }] })).toBe(
+      'f needs a a or b.',
+    );
+    expect(message({ keyword: 'anyOf', schema: [{ properties: {} }] })).toBe('f is not valid.');
+    expect(message({ keyword: 'uniqueItems' })).toBe('f is not valid.');
+  });
+
+  it('says "in every item" of a bad item only when naming its top-level field', () => {
+    const item = error({ instancePath: '/statuses/1', params: { type: 'string' } });
+    expect(invalidParameterOf([item], 'top').message).toBe('statuses must be a string in every item.');
+    expect(invalidParameterOf([item], 'path').message).toBe('statuses[1] must be a string.');
+    const field = error({ instancePath: '/statuses', params: { type: 'array' } });
+    expect(invalidParameterOf([field], 'top').message).toBe('statuses must be a list.');
+  });
+
+  it('decodes the JSON Pointer escapes of a field name', () => {
+    const escaped = error({ instancePath: '/a~1b~0c/0', params: { type: 'string' } });
+    expect(invalidParameterOf([escaped], 'path').context.parameter).toBe('a/b~c[0]');
+    const twice = error({ instancePath: '/~1~1/~0~0', params: { type: 'string' } });
+    expect(invalidParameterOf([twice], 'path').context.parameter).toBe('//.~~');
+  });
+
+  it('answers the body itself when a validator left no error', () => {
+    for (const errors of [null, undefined, []]) {
+      const refusal = invalidParameterOf(errors, 'path');
+      expect(refusal.context).toEqual({ parameter: 'body' });
+      expect(refusal.message).toBe('The body is not valid.');
+    }
+  });
+
   it('names the body when no field is at fault', () => {
     expect(invalidParameterOf([], 'path').context.parameter).toBe('body');
     expect(invalidParameterOf([error({ params: { type: 'object' } })], 'path').context.parameter).toBe('body');
