@@ -112,6 +112,18 @@ describe('route table', () => {
     expect(matchPath('/jobs/7/files', table)?.routes.map((route) => route.method)).toEqual(['GET', 'POST']);
   });
 
+  it('prefers the more literal of two templates a path fits, in either order of the table', () => {
+    const template = { path: '/jobs/{id}', method: 'GET', credentials: 'session', functionName: 'search' };
+    const literal = { path: '/jobs/current', method: 'GET', credentials: 'session', functionName: 'reject' };
+    for (const table of [
+      [template, literal],
+      [literal, template],
+    ] as unknown as Route[][]) {
+      expect(matchPath('/jobs/current', table)).toEqual({ path: '/jobs/current', parameters: {}, routes: [literal] });
+      expect(matchPath('/jobs/7', table)?.path).toBe('/jobs/{id}');
+    }
+  });
+
   it('computes Allow over every method of a path, whichever function serves it', () => {
     expect(allowHeader('/jobs/{id}', JOBS_TABLE)).toBe('GET, PATCH');
     expect(methodsOf('/jobs', JOBS_TABLE)).toEqual(['POST']);
