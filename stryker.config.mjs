@@ -54,7 +54,7 @@ export const FOLDERS = {
       /** Creating and editing jobs: the allocator, the idempotency record, the import's batches, the upsert plan. */
       writes: {
         files: ['create-job', 'batch-create', 'id-allocator', 'idempotency', 'update-job', 'write-plan'],
-        break: 95,
+        break: 98,
       },
       /** The review's transaction and the delivery (rewritten on another branch on 26 November 2026). */
       delivery: { files: ['deliver-files', 'delivery-lock', 'review-transaction', 'review-files'], break: null },
