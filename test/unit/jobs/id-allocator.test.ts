@@ -228,6 +228,14 @@ describe("an import's claim of ids", () => {
     ]);
   });
 
+  it('moves the counter past an id equal to it: the next id the API would assign', async () => {
+    mock.on(GetCommand).resolves({ Item: { next: 1_000_000_100 } });
+    mock.on(UpdateCommand).resolves({});
+
+    await expect(claimImportIds(table(), [1_000_000_100])).resolves.toEqual(new Set());
+    expect(updates()[0]?.ExpressionAttributeValues).toEqual({ ':past': 1_000_000_101, ':read': 1_000_000_100 });
+  });
+
   it('writes nothing when every id was taken already', async () => {
     mock.on(GetCommand).resolves({ Item: { next: 1_000_000_100 } });
 
