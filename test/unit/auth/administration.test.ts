@@ -288,6 +288,14 @@ describe('AuthAdministration: rotating and revoking secrets', () => {
     ]);
   });
 
+  it('leaves a secret that ends exactly when the overlap would alone: no update, no audit record', async () => {
+    const overlapSeconds = 3_600;
+    tableOf(clientItem({ secrets: { exact: entry('SECRET#exact', at(overlapSeconds * 1_000)) } }));
+    await administration().rotateSecret('c1', overlapSeconds, SOURCE);
+    expect(updates()).toEqual([]);
+    expect(records.map((record) => record.action)).toEqual(['secret.issued']);
+  });
+
   it('rounds the TTL of an ending secret up to the next whole second', async () => {
     tableOf(clientItem({ secrets: { open: entry('SECRET#open') } }));
     await administration().rotateSecret('c1', 0.5, SOURCE);
