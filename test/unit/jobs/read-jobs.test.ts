@@ -191,6 +191,26 @@ describe('a page of files', () => {
     expect((await page({ limit: 6 })).continueAfter).toBeUndefined();
   });
 
+  it('shows a file the lagging index lists in two states once, and the page in id order whatever order reads answer in', async () => {
+    // File 2 was just rejected: the index still lists it as pending too.
+    fileItems = fileItems.map((item) =>
+      item.fileId === 2 ? { ...item, isRejected: true, isReviewed: true, reviewKey: `${JOB_ID}#rejected` } : item,
+    );
+    const stale = { pk: `JOB#${JOB_ID}`, sk: 'FILE#2', fileId: 2, reviewKey: `${JOB_ID}#pending` };
+    mock.on(QueryCommand, { ExpressionAttributeValues: { ':key': `${JOB_ID}#pending` } }).resolves({
+      Items: [stale, ...fileItems.filter((item) => item.reviewKey === `${JOB_ID}#pending`)].reverse(),
+    });
+    mock.on(BatchGetCommand).callsFake(async (input: { RequestItems: { jobs: { Keys: Array<{ sk: string }> } } }) => ({
+      Responses: {
+        jobs: input.RequestItems.jobs.Keys.flatMap(({ sk }) => fileItems.filter((item) => item.sk === sk)).reverse(),
+      },
+    }));
+
+    const answer = await page({ limit: 4 });
+    expect(ids(answer)).toEqual([1, 2, 3, 4]);
+    expect(batchKeys().map((key) => key.sk)).toEqual(['FILE#1', 'FILE#2', 'FILE#3', 'FILE#4']);
+  });
+
   it('lists one state alone when a filter is given', async () => {
     const answer = await page({ review: 'rejected' });
 
