@@ -88,7 +88,7 @@ export const FOLDERS = {
       /** The route table and the schema validation of parameters and bodies. */
       routes: { files: ['routes', 'schema-validation'], break: 63 },
       /** Everything else: media types, headers, forms, path parameters, the job requests, the error and response helpers. */
-      rest: { files: [], break: null },
+      rest: { files: [], break: 81 },
     },
   },
 };
