@@ -1,10 +1,4 @@
-import {
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_OPERATOR_SESSION_TTL_SECONDS, MAX_USER_SESSION_TTL_SECONDS } from '../../../functions/auth/session-limits';
@@ -182,33 +176,6 @@ describe('AuthStore (mocked DynamoDB)', () => {
   it('reads nothing from an item of the other kind', async () => {
     ddb.on(GetCommand).resolves({ Item: { pk: 'x', type: 'session' } });
     await expect(store().getClient('h')).resolves.toBeUndefined();
-  });
-
-  it('ends a session only for its own client, and says when there was none to end', async () => {
-    const sessionItem = {
-      pk: 'SESSION#h',
-      type: 'session',
-      sessionId: 's1',
-      clientId: 'c1',
-      accountId: 7,
-      userId: 'anna',
-      role: 'user',
-      createdAt: 'x',
-      expiresAt: 'y',
-    };
-    ddb
-      .on(DeleteCommand)
-      .resolvesOnce({ Attributes: sessionItem })
-      .rejectsOnce(Object.assign(new Error('failed'), { name: 'ConditionalCheckFailedException' }));
-    await expect(store().endSession('h', 'c1', { via: 'cli', who: 'os-user:test' })).resolves.toMatchObject({
-      sessionId: 's1',
-    });
-    await expect(store().endSession('h', 'c1', { via: 'cli', who: 'os-user:test' })).resolves.toBeUndefined();
-    expect(ddb.commandCalls(DeleteCommand)[0]?.args[0].input).toMatchObject({
-      Key: { pk: 'SESSION#h' },
-      ConditionExpression: 'clientId = :clientId',
-      ExpressionAttributeValues: { ':clientId': 'c1' },
-    });
   });
 
   it('bounds every call with an abort signal when given a timeout', async () => {
