@@ -23,7 +23,6 @@ const { FOLDERS, TARGETS } = (await import(pathToFileURL(`${ROOT}stryker.config.
   FOLDERS: Record<string, { parts?: Record<string, unknown> }>;
   TARGETS: string[];
 };
-const known = TARGETS;
 /** The runs of a name: a folder measured in parts is one run per part; anything else, one run. */
 const runsOf = (name: string): string[] => {
   const parts = FOLDERS[name]?.parts;
@@ -32,10 +31,10 @@ const runsOf = (name: string): string[] => {
 const args = process.argv.slice(2);
 const options = args.filter((arg) => arg.startsWith('-'));
 const asked = args.filter((arg) => !arg.startsWith('-'));
-const unknown = asked.filter((folder) => !known.includes(folder));
+const unknown = asked.filter((folder) => !TARGETS.includes(folder));
 if (unknown.length > 0) {
   console.error(
-    `Unknown folder ${unknown.join(', ')}. Usage: npm run mutate [-- ${known.join(' | ')}... --<option>=<value>...]`,
+    `Unknown folder ${unknown.join(', ')}. Usage: npm run mutate [-- ${TARGETS.join(' | ')}... --<option>=<value>...]`,
   );
   process.exit(2);
 }

@@ -111,7 +111,7 @@ await runSuite('jobs-read', 'Reading jobs and reviewing files', async ({ mode, l
       });
     const post = (path: string, body: object): APIGatewayProxyEvent =>
       apiEvent({ method: 'POST', path, headers: headers(customer, true), body });
-    /** Invokes a handler on an event (with a fresh context, outside the timing of nothing else) and checks it answered 200. */
+    /** Invokes a handler on an event with a fresh Lambda context and checks that it answered 200. */
     const answered = async (handler: typeof read | typeof review, event: APIGatewayProxyEvent): Promise<void> => {
       const answer = await handler(event as never, lambdaContext() as never);
       if (answer.statusCode !== 200)
