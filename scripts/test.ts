@@ -1,44 +1,53 @@
 /**
- * `npm test`: the static checks (`scripts/static-checks.ts`: the typecheck and the lint) and the test suite
- * (`vitest run`) side by side rather than one after the other. The suite cannot keep two cores busy all the time
- * (its processes wait on DynamoDB Local, on servers and on the files that run alone at its end), and the checks
- * fill those gaps. The suite's output streams as it comes; the checks' output is held and printed after it, so
- * the two never interleave. Arguments go to vitest (`npm test -- test/e2e`). The command fails when either
- * fails, after both have finished, naming which.
+ * `npm test`: the test suite (`vitest run`) and the static checks (`npm run typecheck`, `npm run lint`) side by
+ * side rather than one after the other. The suite cannot keep two cores busy all the time (its processes wait on
+ * DynamoDB Local, on servers and on the files that run alone at its end), and the checks, about 18 s of one core
+ * each, fill those gaps. The suite's output streams as it comes; each check's output is held, every line with the
+ * check's name in front, and printed after the suite's, so the outputs never interleave. Arguments go to vitest
+ * (`npm test -- test/e2e`). The command fails when any of the three fails, after all have finished, naming which.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
+const CHECKS = ['typecheck', 'lint'] as const;
 
-/** Runs a command to its end; its output streams (`inherit`) or is held and handed back. */
-const run = (command: string, args: string[], output: 'inherit' | 'held'): Promise<{ code: number; held: string }> =>
+/**
+ * Runs a command to its end. Its output streams (`prefix` undefined) or is held and handed back, each line
+ * behind `[prefix] `.
+ */
+const run = (command: string, args: string[], prefix?: string): Promise<{ code: number; held: string }> =>
   new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: ROOT,
-      stdio: output === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      stdio: prefix === undefined ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     });
-    let held = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      held += chunk.toString();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      held += chunk.toString();
-    });
-    child.on('error', (error) => resolve({ code: 1, held: `${held}${error.message}\n` }));
-    child.on('close', (code) => resolve({ code: code ?? 1, held }));
+    const chunks: string[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+    const held = (): string =>
+      prefix === undefined
+        ? ''
+        : chunks
+            .join('')
+            .split('\n')
+            .filter((line) => line !== '')
+            .map((line) => `[${prefix}] ${line}\n`)
+            .join('');
+    child.on('error', (error) => resolve({ code: 1, held: `${held()}[${prefix ?? command}] ${error.message}\n` }));
+    child.on('close', (code) => resolve({ code: code ?? 1, held: held() }));
   });
 
-const [checks, suite] = await Promise.all([
-  run(process.execPath, ['--import', 'tsx', join('scripts', 'static-checks.ts')], 'held'),
-  run(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', ...process.argv.slice(2)], 'inherit'),
+const [suite, ...checks] = await Promise.all([
+  run(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', ...process.argv.slice(2)]),
+  ...CHECKS.map((script) => run('npm', ['run', '--silent', script], script)),
 ]);
-process.stdout.write(`\n${checks.held}`);
-const failed = [
-  ...(checks.code === 0 ? [] : ['the static checks (npm run typecheck, npm run lint)']),
-  ...(suite.code === 0 ? [] : ['the test suite (vitest run)']),
-];
+process.stdout.write(`\n${checks.map((check) => check.held).join('')}`);
+const failedChecks = CHECKS.filter((_, index) => checks[index].code !== 0).map((script) => `npm run ${script}`);
+if (failedChecks.length === 0)
+  process.stdout.write(`${CHECKS.map((script) => `npm run ${script}`).join(' and ')}: passed\n`);
+const failed = [...failedChecks, ...(suite.code === 0 ? [] : ['the test suite (vitest run)'])];
 if (failed.length > 0) {
-  process.stderr.write(`Failed: ${failed.join(' and ')}\n`);
+  process.stderr.write(`Failed: ${failed.join(', ')}\n`);
   process.exit(1);
 }
