@@ -10,7 +10,6 @@
 import { accountScope, type Principal } from '../auth/principal';
 import { ApiError } from '../errors';
 import { type JobFile, type JobStatus, REVIEWABLE_STATUSES } from './model';
-import { estimatedItemSize } from './reject-sizes';
 import { planReview, type ReviewPlan, type ReviewRules, type StoredFile } from './review-plan';
 
 /** A validated accept request: 1–50 distinct file ids, in request order. */
@@ -94,9 +93,6 @@ const ACCEPT_RULES: ReviewRules<number, AcceptedFile, AcceptedJob, AcceptRespons
   isRepeat: (file) => file.acceptedByUser,
   apply: (file, _fileId, now) => ({ after: acceptedFile(file, now), movesReview: false }),
   state: 'accepted',
-  // An acceptance never grows a file: its item stays as large as it was read.
-  sizeOf: (item, _after, job, firstOfJob) => estimatedItemSize(item) + (firstOfJob ? job.itemBytes : 0),
-  checkTotal: () => undefined,
   jobStatus: (job, countsAfter) =>
     job.fileCount > 0 && countsAfter.accepted >= job.fileCount ? FINISHED_JOB_STATUS : undefined,
   guardsAccepted: true,

@@ -237,14 +237,16 @@ const REJECT_RULES: ReviewRules<FileRejection, RejectedFile, RejectedJob, Reject
   // The new review replaces the current one, which moves to the history.
   apply: (file, rejection, now) => ({ after: rejectedFile(file, rejection, now), movesReview: true }),
   state: 'rejected',
-  sizeOf: (item, after, job, firstOfJob, now) => {
-    const jobBytes = firstOfJob ? rejectedJobSize(job, now) : 0;
-    if (after === undefined) return estimatedItemSize(item) + jobBytes;
-    const bytes = rejectedItemSize(item, after);
-    if (bytes > ITEM_SIZE_BUDGET) throw new RejectionTooLargeError('item', after.id, bytes, ITEM_SIZE_BUDGET);
-    return bytes + jobBytes;
+  size: {
+    sizeOf: (item, after, job, firstOfJob, now) => {
+      const jobBytes = firstOfJob ? rejectedJobSize(job, now) : 0;
+      if (after === undefined) return estimatedItemSize(item) + jobBytes;
+      const bytes = rejectedItemSize(item, after);
+      if (bytes > ITEM_SIZE_BUDGET) throw new RejectionTooLargeError('item', after.id, bytes, ITEM_SIZE_BUDGET);
+      return bytes + jobBytes;
+    },
+    checkTotal: checkTransactionSize,
   },
-  checkTotal: checkTransactionSize,
   jobStatus: () => REJECTED_JOB_STATUS,
   guardsAccepted: false,
   fileAnswer: (file, jobId) => ({

@@ -79,6 +79,17 @@ export interface ReviewPlan<TResponse> {
 export const storedState = (item: FileItem, file: JobFile): ReviewState =>
   stateOfReviewKey(item.reviewKey) ?? reviewStateOf(file, true);
 
+/** How a review action bounds the size of its writes. */
+export interface SizeRules {
+  /**
+   * The bytes a file adds to the transaction (its item after the write, or as read for a repeat, and its
+   * job's item once); throws when the file's item would be too large.
+   */
+  sizeOf: (item: FileItem, after: JobFile | undefined, job: JobSnapshot, firstOfJob: boolean, now: string) => number;
+  /** Throws when the request's transaction would be too large, given each file's bytes in request order. */
+  checkTotal: (shares: ReadonlyArray<{ fileId: number; bytes: number }>) => void;
+}
+
 /** What one review action (reject, accept) decides for the shared plan. */
 export interface ReviewRules<TEntry, TFileAnswer, TJobAnswer, TResponse> {
   fileIdOf: (entry: TEntry) => number;
@@ -93,12 +104,10 @@ export interface ReviewRules<TEntry, TFileAnswer, TJobAnswer, TResponse> {
   /** The state a reviewed file is in afterwards. */
   state: ReviewState;
   /**
-   * The bytes a file adds to the transaction (its item after the write, or as read for a repeat, and its
-   * job's item once); throws when the file's item would be too large.
+   * How the action bounds the size of what it writes (`undefined`: it bounds nothing; an acceptance sets a
+   * few flags and dates, and keeps a file's reviews as they were).
    */
-  sizeOf: (item: FileItem, after: JobFile | undefined, job: JobSnapshot, firstOfJob: boolean, now: string) => number;
-  /** Throws when the request's transaction would be too large, given each file's bytes in request order. */
-  checkTotal: (shares: ReadonlyArray<{ fileId: number; bytes: number }>) => void;
+  size?: SizeRules;
   /** The status a changed job takes (`undefined`: unchanged), given its counts after the change. */
   jobStatus: (job: JobSnapshot, countsAfter: ReviewCounts) => JobStatus | undefined;
   /** Whether the job's new status depends on its accepted count (then the write guards it). */
@@ -131,6 +140,7 @@ export const planReview = <TEntry, TFileAnswer, TJobAnswer, TResponse>(
   const changes = new Map<number, { job: JobSnapshot; files: FileChange[] }>();
   const jobs = new Map<number, JobSnapshot>();
   const repeats: FileItem[] = [];
+  const { size } = rules;
   const shares: Array<{ fileId: number; bytes: number }> = [];
   const answers: TFileAnswer[] = entries.map((entry) => {
     const fileId = rules.fileIdOf(entry);
@@ -142,12 +152,12 @@ export const planReview = <TEntry, TFileAnswer, TJobAnswer, TResponse>(
     if (firstOfJob) jobs.set(job.id, job);
     if (rules.isRepeat(file, entry)) {
       repeats.push(item);
-      shares.push({ fileId, bytes: rules.sizeOf(item, undefined, job, firstOfJob, now) });
+      if (size !== undefined) shares.push({ fileId, bytes: size.sizeOf(item, undefined, job, firstOfJob, now) });
       return rules.fileAnswer(file, job.id);
     }
     const { after, movesReview } = rules.apply(file, entry, now);
     const change: FileChange = { before: item, after, from: storedState(item, file), to: rules.state, movesReview };
-    shares.push({ fileId, bytes: rules.sizeOf(item, after, job, firstOfJob, now) });
+    if (size !== undefined) shares.push({ fileId, bytes: size.sizeOf(item, after, job, firstOfJob, now) });
     const entryOfJob = changes.get(job.id) ?? { job, files: [] };
     entryOfJob.files.push(change);
     changes.set(job.id, entryOfJob);
@@ -163,7 +173,7 @@ export const planReview = <TEntry, TFileAnswer, TJobAnswer, TResponse>(
       guardAccepted: rules.guardsAccepted,
     };
   });
-  if (changedJobs.length > 0) rules.checkTotal(shares);
+  if (changedJobs.length > 0) size?.checkTotal(shares);
   const statusOf = new Map(changedJobs.map((change) => [change.job.id, change.status ?? change.job.status]));
   return {
     changedJobs,

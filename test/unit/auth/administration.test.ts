@@ -22,6 +22,7 @@ import {
   AuthAdministration,
   BY_CLIENT_INDEX,
   ClientNotFoundError,
+  DEFAULT_SECRET_OVERLAP_SECONDS,
   SecretNotFoundError,
 } from '../../../functions/auth/administration';
 import type { AuditRecord, AuditSource } from '../../../functions/auth/audit';
@@ -286,6 +287,12 @@ describe('AuthAdministration: rotating and revoking secrets', () => {
       { action: 'secret.revoked', secretId: 'open', expiresAt: end },
       { action: 'secret.revoked', secretId: 'later', expiresAt: end },
     ]);
+  });
+
+  it('gives the other working secrets 24 hours by default, the overlap the CLI passes when given none', async () => {
+    tableOf(clientItem({ secrets: { open: entry('SECRET#open') } }));
+    await administration().rotateSecret('c1', DEFAULT_SECRET_OVERLAP_SECONDS, SOURCE);
+    expect(updates().map((update) => update.ExpressionAttributeValues?.[':expiresAt'])).toEqual([at(24 * HOUR_MS)]);
   });
 
   it('leaves a secret that ends exactly when the overlap would alone: no update, no audit record', async () => {

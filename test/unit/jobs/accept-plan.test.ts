@@ -15,6 +15,7 @@ import {
 } from '../../../functions/jobs/accept';
 import { toFileItem } from '../../../functions/jobs/items';
 import { type JobFile, JOB_STATUSES, REVIEWABLE_STATUSES, unreviewedFile } from '../../../functions/jobs/model';
+import { ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from '../../../functions/jobs/reject-sizes';
 import type { JobSnapshot, StoredFile } from '../../../functions/jobs/review-plan';
 
 const NOW = '2024-03-01T10:00:00.000Z';
@@ -183,6 +184,19 @@ describe('planAcceptance', () => {
       code: 'file_not_found',
       fileId: 9,
     });
+  });
+
+  it('bounds no size: files and a job past every budget of a rejection are accepted', () => {
+    // An acceptance sets flags and dates and keeps each file's reviews: its items stay as they were read.
+    const large = job(1, { itemBytes: 2 * TRANSACTION_SIZE_BUDGET, fileCount: 13 });
+    const ids = Array.from({ length: 13 }, (_, index) => index + 1);
+    const files = new Map(
+      ids.map((id) => [id, stored(large, file(id, { remarkToProcessor: 'p'.repeat(ITEM_SIZE_BUDGET) }))] as const),
+    );
+    const plan = planAcceptance({ fileIds: ids }, files, user, NOW);
+    expect(plan.changedJobs.map((change) => [change.job.id, change.files.length, change.status])).toEqual([
+      [1, 13, FINISHED_JOB_STATUS],
+    ]);
   });
 
   it('refuses a file id that names several files the caller may change', () => {

@@ -259,6 +259,18 @@ describe('the limits of a shared transaction', () => {
     expect(fallbacks).toEqual([]);
   });
 
+  it('keeps two jobs over 4 MiB together apart once the item budget has grown past their items', async () => {
+    // 6 items, then 8 and 6: the first transaction doubles the budget to 24 items, which the last two fit.
+    const first = sizedJob(spread(2 * MIB, 6));
+    const threeMiB = sizedJob(spread(3 * MIB, 8));
+    const twoMiB = sizedJob(spread(2 * MIB, 6));
+
+    await createJobsInBatches(target, [first, threeMiB, twoMiB], { ...noWait, concurrency: 1 });
+
+    expect(sentJobIds()).toEqual([[first.id], [threeMiB.id], [twoMiB.id]]);
+    expect(fallbacks).toEqual([]);
+  });
+
   it('shares a job of exactly as many items as a transaction holds', async () => {
     const job = makeJob({ files: [makeFile(), makeFile()] });
 
@@ -305,6 +317,23 @@ describe('a transaction sent again', () => {
       expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
     },
   );
+
+  it('keeps every transaction after a timeout to half the budget: a half of the jobs over it is cut again', async () => {
+    mock.on(TransactWriteCommand).resolvesOnce({}).rejectsOnce(named('TimeoutError')).resolves({});
+    const files = (count: number) => Array.from({ length: count }, () => makeFile());
+    // 12 items, then 11, 11 and 1: the first goes alone (the budget starts at 12) and doubles the budget to
+    // 24; the next three (23 items) time out, which halves it to 12, and their first half (22 items) is
+    // sent as two transactions.
+    const opener = makeJob({ files: files(11) });
+    const a = makeJob({ files: files(10) });
+    const b = makeJob({ files: files(10) });
+    const c = makeJob({ files: [] });
+
+    const results = await createJobsInBatches(pacedTarget, [opener, a, b, c], { ...noWait, concurrency: 1 });
+
+    expect(sentJobIds()).toEqual([[opener.id], [a.id, b.id, c.id], [a.id], [b.id], [c.id]]);
+    expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
+  });
 
   it('sends a lone job that timed out again whole, after one wait', async () => {
     mock.on(TransactWriteCommand).rejectsOnce(named('TimeoutError')).resolves({});

@@ -497,6 +497,89 @@ describe('refusing a rejection DynamoDB could not store', () => {
   });
 });
 
+describe('the transaction estimate at its edges', () => {
+  /** What a rejection adds to its job's item, by the item-size model: its status, `reviewedDate` and next version. */
+  const jobFieldBytes = (job: JobSnapshot): number =>
+    estimatedItemSize({ status: 'CJ_REJECT_READY', reviewedDate: NOW, version: job.version + 1 });
+  /** The estimated size of a file's item once rejected with `rejection(id)`. */
+  const rejectedBytes = ({ job, file }: StoredFile): number =>
+    rejectedItemSize(toFileItem(job.id, file), rejectedFile(file, rejection(file.id), NOW));
+
+  const refusedWith = (run: () => unknown): RejectionTooLargeError => {
+    try {
+      run();
+    } catch (error) {
+      expect(error).toBeInstanceOf(RejectionTooLargeError);
+      return error as RejectionTooLargeError;
+    }
+    throw new Error('the request was not refused');
+  };
+
+  it('counts each changed file after the change, and its job once, grown by the fields a rejection sets', () => {
+    // Version 99 becomes 100, one byte more by the model; version 98 would not.
+    const withBytes = (itemBytes: number) => storedJob(600, { version: 99, itemBytes });
+    const files = (itemBytes: number) =>
+      new Map([
+        [1, stored(withBytes(itemBytes), jobFile(1))],
+        [2, stored(withBytes(itemBytes), jobFile(2))],
+      ]);
+    const measure = files(0);
+    const fixed = rejectedBytes(measure.get(1)!) + rejectedBytes(measure.get(2)!) + jobFieldBytes(withBytes(0));
+    expect(jobFieldBytes(withBytes(0))).toBe(
+      estimatedItemSize({ status: 'CJ_REJECT_READY', reviewedDate: NOW, version: 99 }) + 1,
+    );
+    const request = { files: [rejection(1), rejection(2)] };
+
+    const atBudget = files(TRANSACTION_SIZE_BUDGET - fixed);
+    expect(planRejection(request, atBudget, user, NOW).changedJobs[0]?.files).toHaveLength(2);
+
+    const over = files(TRANSACTION_SIZE_BUDGET - fixed + 1);
+    expect(refusedWith(() => planRejection(request, over, user, NOW))).toMatchObject({
+      code: 'file_not_rejectable',
+      limit: 'transaction',
+      fileId: 2,
+      estimatedBytes: TRANSACTION_SIZE_BUDGET + 1,
+      budgetBytes: TRANSACTION_SIZE_BUDGET,
+    });
+  });
+
+  it('counts a repeated file as read, with its job, when the request changes another file', () => {
+    const review: Review = { customRejection: null, rejects: rejection(1).rejects, reviewDate: EARLIER };
+    const repeatedFile = jobFile(1, {
+      isRejected: true,
+      isReviewed: true,
+      reviewDate: EARLIER,
+      reviews: review,
+      rejectionReason: ' - Cropping',
+    });
+    const repeatedJob = (itemBytes: number) => storedJob(700, { itemBytes });
+    const changed = stored(storedJob(800, { itemBytes: 5_000 }), jobFile(2));
+    const files = (itemBytes: number) =>
+      new Map([
+        [1, stored(repeatedJob(itemBytes), repeatedFile)],
+        [2, changed],
+      ]);
+    const fixed =
+      estimatedItemSize(toFileItem(700, repeatedFile)) +
+      jobFieldBytes(repeatedJob(0)) +
+      rejectedBytes(changed) +
+      changed.job.itemBytes +
+      jobFieldBytes(changed.job);
+    const request = { files: [rejection(1), rejection(2)] };
+
+    const atBudget = planRejection(request, files(TRANSACTION_SIZE_BUDGET - fixed), user, NOW);
+    expect(atBudget.unchangedFiles.map((item) => item.id)).toEqual([1]);
+    expect(atBudget.changedJobs.map((change) => change.job.id)).toEqual([800]);
+
+    const over = files(TRANSACTION_SIZE_BUDGET - fixed + 1);
+    expect(refusedWith(() => planRejection(request, over, user, NOW))).toMatchObject({
+      limit: 'transaction',
+      fileId: 2,
+      estimatedBytes: TRANSACTION_SIZE_BUDGET + 1,
+    });
+  });
+});
+
 describe('the history write', () => {
   const job = storedJob(100);
   const oldest: Review = { customRejection: 'first', rejects: [], reviewDate: '2024-01-01T00:00:00.000Z' };
