@@ -93,6 +93,29 @@ describe("the job item's write of a review", () => {
     expect(write.ExpressionAttributeNames).toMatchObject({ '#reviewAccepted': 'reviewAccepted' });
   });
 
+  it('names the accepted count it requires as read even when the review leaves that count alone', () => {
+    const write = jobWrite(
+      change(snapshot(true), {
+        status: 'CJ_REJECT_READY',
+        countChanges: { pending: -1, rejected: 1, accepted: 0 },
+        guardAccepted: true,
+      }),
+    );
+    expect(write.UpdateExpression).toBe(
+      'SET #status = :status, #reviewedDate = :now ADD #version :one, #reviewPending :reviewPending, #reviewRejected :reviewRejected',
+    );
+    expect(write.ConditionExpression).toMatch(/ AND #reviewAccepted = :readAccepted$/);
+    expect(write.ExpressionAttributeNames).toEqual({
+      '#status': 'status',
+      '#deliveryCommitted': 'deliveryCommitted',
+      '#reviewedDate': 'reviewedDate',
+      '#version': 'version',
+      '#reviewPending': 'reviewPending',
+      '#reviewRejected': 'reviewRejected',
+      '#reviewAccepted': 'reviewAccepted',
+    });
+  });
+
   it('guards the version, not the accepted count, of an item that predates the counts', () => {
     const write = jobWrite(change(snapshot(false), { status: 'CJ_FINISHED', guardAccepted: true }));
     expect(write.ConditionExpression).toMatch(/ AND #version = :read$/);
