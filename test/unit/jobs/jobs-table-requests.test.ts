@@ -79,7 +79,7 @@ describe('the reads', () => {
     await expect(table().readJob(job.id)).resolves.toEqual({ job, version: 2 });
     await expect(table().readJob(job.id, { consistent: false })).resolves.toEqual({ job, version: 2 });
 
-    expect(inputs(QueryCommand)).toEqual([
+    expect(inputs(QueryCommand)).toStrictEqual([
       {
         TableName: 'jobs',
         KeyConditionExpression: 'pk = :pk',
@@ -119,7 +119,7 @@ describe('the reads', () => {
     await expect(table().reviewFileIds(12, 'rejected', undefined, 3)).resolves.toEqual([4, 6]);
     await table().reviewFileIds(12, 'pending', 4, 2);
 
-    expect(inputs(QueryCommand)).toEqual([
+    expect(inputs(QueryCommand)).toStrictEqual([
       {
         TableName: 'jobs',
         IndexName: 'byReview',
@@ -154,7 +154,7 @@ describe('the reads', () => {
       { pk: 'JOB#1', sk: 'FILE#7' },
       { pk: 'JOB#3', sk: 'FILE#7' },
     ]);
-    expect(inputs(QueryCommand)).toEqual([
+    expect(inputs(QueryCommand)).toStrictEqual([
       {
         TableName: 'jobs',
         IndexName: 'byFileId',

@@ -199,6 +199,28 @@ describe('the contention policy', () => {
       expect(attempts).toBe(5);
     });
 
+    it('still waits when the next wait ends exactly at the time budget, counted from the start of the work', async () => {
+      let clock = 10_000;
+      const table = new JobsTable(plainClient, 'jobs', {
+        retry: { maxAttempts: 100, baseDelayMs: 100, maxDelayMs: 300, budgetMs: 900 },
+        now: () => clock,
+        random: () => 1,
+        sleep: async (ms) => {
+          delays.push(ms);
+          clock += ms;
+        },
+      });
+      const outcome = table.underContention(
+        async () => {
+          throw conditionFailed();
+        },
+        (made) => Object.assign(new Error('gave up'), { made }),
+      );
+      // 100 + 200 + 300 = 600 ms waited; the next 300 ms end at exactly 900 ms, within the budget; the one after, past it.
+      await expect(outcome).rejects.toMatchObject({ made: 5 });
+      expect(delays).toEqual([100, 200, 300, 300]);
+    });
+
     it('does not wait after the last attempt', async () => {
       const table = new JobsTable(plainClient, 'jobs', { retry: { maxAttempts: 2 }, sleep: recordDelay });
       const outcome = table.underContention(

@@ -44,6 +44,16 @@ describe('the record of a committed delivery', () => {
     expect(pendingDelivery(undefined)).toBeUndefined();
   });
 
+  it('reads only the numbers of a file id list, and no file ids from anything else', () => {
+    expect(pendingDelivery({ deliveryCommitted: 'd-2', deliveryFileIds: [4, '3', null, 1] })?.fileIds).toEqual([1, 4]);
+    for (const listed of ['3', { 0: 3, length: 1 }, 3, null, undefined]) {
+      const pending = pendingDelivery({ deliveryCommitted: 'd-3', deliveryFileIds: listed });
+      expect(pending?.id).toBe('d-3');
+      expect(pending?.fileIds).toEqual([]);
+      expect(pending?.has(3)).toBe(false);
+    }
+  });
+
   it('blocks review writes while it is there', () => {
     expect(settledCondition()).toEqual({
       expression: 'attribute_not_exists(#deliveryCommitted)',
@@ -82,6 +92,35 @@ describe('a file as a delivery leaves it', () => {
     );
     expect(effectiveFileItem(item, pendingDelivery({ deliveryCommitted: 'd', deliveryFileIds: [73] }))).toBe(item);
     expect(effectiveFileItem(item, undefined)).toBe(item);
+  });
+});
+
+describe('a file already as a delivery leaves it', () => {
+  const delivered = deliveredFileItem(toFileItem(7, rejected(75, []), true));
+
+  it('is pending review with no review, rejection or review date', () => {
+    expect(isDeliveredFileItem(delivered)).toBe(true);
+    expect(
+      isDeliveredFileItem({
+        ...delivered,
+        rejectionReason: undefined,
+        reviews: undefined,
+        reviewDate: undefined,
+      } as unknown as FileItem),
+    ).toBe(true);
+  });
+
+  it('is not one that still differs from it in any one field', () => {
+    const differing: Partial<FileItem>[] = [
+      { reviewKey: '7#rejected' },
+      { reviewKey: '8#pending' },
+      { isReviewed: true },
+      { isRejected: true },
+      { rejectionReason: 'Too dark' },
+      { reviews: review(9) },
+      { reviewDate: '2025-03-09T10:00:00.000Z' },
+    ];
+    for (const change of differing) expect(isDeliveredFileItem({ ...delivered, ...change })).toBe(false);
   });
 });
 

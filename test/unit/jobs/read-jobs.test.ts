@@ -236,6 +236,13 @@ describe('a page of files', () => {
     expect(ids(await page({ review: 'rejected' }))).toEqual([4]);
   });
 
+  it('reads a file item without reviewKey, unreviewed, as pending (the files page reads a delivered job)', async () => {
+    const { reviewKey: _key, ...older } = fileItems[0] as FileItem;
+    mock.on(BatchGetCommand).resolves({ Responses: { jobs: [older, fileItems[1] as FileItem] } });
+
+    expect(ids(await page({ review: 'pending' }))).toEqual([1, 2]);
+  });
+
   it('leaves out items that are no files', async () => {
     mock.on(BatchGetCommand).resolves({ Responses: { jobs: [jobItem as Record<string, unknown>, fileItems[0]!] } });
 

@@ -269,6 +269,37 @@ describe('a delete', () => {
     ]);
   });
 
+  it('deletes the job item of a job without files alone, answering true', async () => {
+    const job = makeJob({ files: [] });
+    mock.on(QueryCommand).resolves({ Items: itemsOf(job, 3) });
+
+    await expect(repository().deleteJob(job.id)).resolves.toBe(true);
+
+    expect(transactions()).toEqual([
+      [
+        {
+          Delete: {
+            TableName: 'jobs',
+            Key: { pk: `JOB#${job.id}`, sk: 'JOB' },
+            ConditionExpression: 'version = :expected',
+            ExpressionAttributeValues: { ':expected': 3 },
+          },
+        },
+      ],
+    ]);
+    expect(batches()).toHaveLength(0);
+  });
+
+  it('deletes a job of exactly maxTransactionItems items in one transaction', async () => {
+    const job = makeJob({ files: [makeFile(), makeFile()] });
+    mock.on(QueryCommand).resolves({ Items: itemsOf(job, 7) });
+
+    await expect(repository({ maxTransactionItems: 3 }).deleteJob(job.id)).resolves.toBe(true);
+
+    expect(transactions().map((items) => items.length)).toEqual([3]);
+    expect(batches()).toHaveLength(0);
+  });
+
   it('deletes files left without a job item, answering false', async () => {
     const job = makeJob({ files: [makeFile()] });
     mock.on(QueryCommand).resolves({ Items: toFileItems(job) });
