@@ -50,9 +50,12 @@ describe('form body parser', () => {
     expect(fields.constructor).toBe('y');
   });
 
-  it.each(['q=%', 'q=%2', 'q=%zz', 'q=%C3', 'q=%FF', '%E0%A4%A=x'])('refuses the malformed encoding %j', (body) => {
-    expect(() => parseForm(body)).toThrow(FormEncodingError);
-  });
+  it.each(['q=%', 'q=%2', 'q=%zz', 'q=%C3', 'q=%FF', '%E0%A4%A=x', 'q=a+%zz', 'q=%+1', 'q=%2+'])(
+    'refuses the malformed encoding %j',
+    (body) => {
+      expect(() => parseForm(body)).toThrow(FormEncodingError);
+    },
+  );
 
   it('says what is wrong with a malformed encoding', () => {
     expect(() => parseForm('a=1&q=%zz')).toThrow(
