@@ -88,7 +88,7 @@ export const FOLDERS = {
       /** The route table and the schema validation of parameters and bodies. */
       routes: { files: ['routes', 'schema-validation'], break: 91 },
       /** Everything else: media types, headers, forms, path parameters, the job requests, the error and response helpers. */
-      rest: { files: [], break: 81 },
+      rest: { files: [], break: 97 },
     },
   },
 };

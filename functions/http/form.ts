@@ -24,7 +24,7 @@ const packageParser = httpUrlencodeBodyParser({ disableContentTypeCheck: true })
 
 const assertDecodable = (text: string): void => {
   try {
-    decodeURIComponent(text.replaceAll('+', ' '));
+    decodeURIComponent(text);
   } catch {
     throw new FormEncodingError('The form body holds a malformed percent-encoding');
   }
@@ -39,12 +39,12 @@ const assertStrict = (body: string): void => {
     if (fields > MAX_FORM_FIELDS) {
       throw new FormEncodingError(`The form body holds more than ${MAX_FORM_FIELDS} fields`);
     }
-    if (pair.includes('%') || pair.includes('+')) assertDecodable(pair);
+    // Only a `%` escape can be malformed (`+` is a space, whatever surrounds it).
+    if (pair.includes('%')) assertDecodable(pair);
   }
 };
 
-const asList = (value: string | string[] | undefined): string[] =>
-  value === undefined ? [] : Array.isArray(value) ? value : [value];
+const asList = (value: string | string[]): string[] => (Array.isArray(value) ? value : [value]);
 
 /**
  * Parses a form body. Empty pairs (`a=1&&b=2`) are skipped; a pair without `=` has the empty string as
@@ -56,7 +56,10 @@ const asList = (value: string | string[] | undefined): string[] =>
  */
 export const parseForm = (body: string): Record<string, string | string[]> => {
   assertStrict(body);
-  const request = { event: { headers: {}, body, isBase64Encoded: false } };
+  // The package parses only the first 1000 pairs, empty ones included: handed the empty pairs, it would
+  // silently drop fields of a body that holds fewer than 1000.
+  const pairs = body.split('&').filter((pair) => pair !== '');
+  const request = { event: { headers: {}, body: pairs.join('&'), isBase64Encoded: false } };
   packageParser.before?.(request as never);
   const parsed = request.event.body as unknown as Record<string, string | string[]>;
 
@@ -64,9 +67,9 @@ export const parseForm = (body: string): Record<string, string | string[]> => {
   for (const rawKey of Object.keys(parsed)) {
     const isList = rawKey.endsWith(LIST_SUFFIX);
     const key = isList ? rawKey.slice(0, -LIST_SUFFIX.length) : rawKey;
-    const value = parsed[rawKey];
+    const value = parsed[rawKey] as string | string[];
     const existing = fields.get(key);
-    if (existing === undefined) fields.set(key, isList ? asList(value) : (value as string | string[]));
+    if (existing === undefined) fields.set(key, isList ? asList(value) : value);
     else fields.set(key, [...asList(existing), ...asList(value)]);
   }
   return Object.fromEntries(fields);

@@ -65,10 +65,12 @@ export const parseMediaType = (text: string): MediaRange | undefined => {
   return { type, parameters };
 };
 
-/** Parses an `Accept` header into its media ranges; unparsable elements are left out. */
+/**
+ * Parses an `Accept` header into its media ranges; unparsable elements are left out, empty ones (RFC 9110
+ * §5.6.1) among them.
+ */
 export const parseAccept = (header: string): MediaRange[] =>
   splitOutsideQuotes(header, ',')
-    .filter((element) => element.trim() !== '')
     .map(parseMediaType)
     .filter((range): range is MediaRange => range !== undefined);
 

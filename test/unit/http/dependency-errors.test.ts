@@ -43,6 +43,15 @@ describe('dependency failure recognition', () => {
     expect(isDependencyFailure(error)).toBe(false);
   });
 
+  it('finds its own unavailability errors up to five causes down, and no deeper', () => {
+    const wrapped = (error: unknown, links: number): unknown =>
+      links === 0 ? error : wrapped(new Error(`wrapper ${links}`, { cause: error }), links - 1);
+    for (const unavailable of [new DependencyUnavailableError('DynamoDB'), new SearchUnavailableError('down')]) {
+      expect(isDependencyFailure(wrapped(unavailable, 5))).toBe(true);
+      expect(isDependencyFailure(wrapped(unavailable, 6))).toBe(false);
+    }
+  });
+
   it('stops on circular causes', () => {
     const a = new Error('a');
     const b = new Error('b', { cause: a });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FormEncodingError, parseForm } from '../../../functions/http/form';
+import { FormEncodingError, MAX_FORM_FIELDS, parseForm } from '../../../functions/http/form';
 
 /** Text built from the characters that matter to form encoding, plus any Unicode. */
 const formLikeText = fc
@@ -50,8 +50,42 @@ describe('form body parser', () => {
     expect(fields.constructor).toBe('y');
   });
 
-  it.each(['q=%', 'q=%2', 'q=%zz', 'q=%C3', 'q=%FF', '%E0%A4%A=x'])('refuses the malformed encoding %j', (body) => {
-    expect(() => parseForm(body)).toThrow(FormEncodingError);
+  it.each(['q=%', 'q=%2', 'q=%zz', 'q=%C3', 'q=%FF', '%E0%A4%A=x', 'q=a+%zz', 'q=%+1', 'q=%2+'])(
+    'refuses the malformed encoding %j',
+    (body) => {
+      expect(() => parseForm(body)).toThrow(FormEncodingError);
+    },
+  );
+
+  it('says what is wrong with a malformed encoding', () => {
+    expect(() => parseForm('a=1&q=%zz')).toThrow(
+      expect.objectContaining({
+        name: 'FormEncodingError',
+        message: 'The form body holds a malformed percent-encoding',
+      }),
+    );
+  });
+
+  it('decodes + as a space beside escapes, and a + alone', () => {
+    expect(parseForm('q=a+%C3%A9+b&p=+&r=1%2B1')).toEqual({ q: 'a é b', p: ' ', r: '1+1' });
+  });
+
+  /** `count` distinct fields `f0=0`, `f1=1`, … */
+  const fields = (count: number) => Array.from({ length: count }, (_, index) => `f${index}=${index}`);
+
+  it('holds at most 1000 fields', () => {
+    expect(MAX_FORM_FIELDS).toBe(1000);
+    expect(Object.keys(parseForm(fields(1000).join('&')))).toHaveLength(1000);
+    expect(() => parseForm(fields(1001).join('&'))).toThrow(
+      expect.objectContaining({ name: 'FormEncodingError', message: 'The form body holds more than 1000 fields' }),
+    );
+  });
+
+  it('reads every field among empty pairs, which count for nothing, however many there are', () => {
+    const parsed = parseForm(`&&${fields(1000).join('&&')}&`);
+    expect(Object.keys(parsed)).toHaveLength(1000);
+    expect(parsed.f999).toBe('999');
+    expect(() => parseForm(`${fields(1001).join('&&')}`)).toThrow(FormEncodingError);
   });
 
   it('reads back what URLSearchParams writes (fuzzed)', () => {

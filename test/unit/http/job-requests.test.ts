@@ -47,6 +47,10 @@ describe('the query of GET /jobs/{id}/files', () => {
       limit: 9,
       review: 'accepted',
     });
+    expect(parseFilesRequest(query({ limit: ['7', '8', '9'], cursor: ['a', 'b', 'c', 'd'] }))).toMatchObject({
+      limit: 9,
+      cursor: 'd',
+    });
   });
 
   it('reads queryStringParameters when the event has no multi-value map (a hand-made event)', () => {
@@ -113,6 +117,13 @@ describe('If-None-Match of GET /jobs/{id}', () => {
     expect(hits('"33"')).toBe(false);
     expect(hits('W/"4"')).toBe(false);
     expect(hits('x"3"')).toBe(false);
+  });
+
+  it('reads W/ as weak only as a prefix, in capitals, where "W/3" and w/"3" are other tags', () => {
+    expect(hits('"W/3"')).toBe(false);
+    expect(hits('"3"', '"W/3"')).toBe(false);
+    expect(hits('w/"3"')).toBe(false);
+    expect(hits('W/"W/3"', '"W/3"')).toBe(true);
   });
 
   it('hits when any tag of a list matches, on one line or repeated lines', () => {

@@ -12,6 +12,7 @@ import {
   parseJobUpdate,
 } from '../../../functions/http/job-write-requests';
 import type { RequestBody } from '../../../functions/http/request';
+import { expectApiError } from './expect-api-error';
 
 const json = (fields: Record<string, unknown>): RequestBody => ({ encoding: 'json', fields });
 const form = (fields: Record<string, unknown>): RequestBody => ({ encoding: 'form', fields });
@@ -73,6 +74,42 @@ describe('POST /jobs bodies', () => {
     });
     expect(refused(() => parseCreateJobRequest(form({ name: 'x', files: 'a.jpg' })))).toBe('files');
   });
+
+  it('reads every field of a form, and says why a form may not name files', async () => {
+    expect(
+      parseCreateJobRequest(
+        form({ name: 'Spring', description: 'd', invoiceReference: 'INV-1', tags: 'one', accountName: 'Acme' }),
+      ),
+    ).toEqual({
+      name: 'Spring',
+      description: 'd',
+      invoiceReference: 'INV-1',
+      tags: ['one'],
+      accountId: undefined,
+      accountName: 'Acme',
+      files: [],
+    });
+    const error = await expectApiError(
+      () => parseCreateJobRequest(form({ name: 'x', files: '' })),
+      'invalid_parameter',
+      { parameter: 'files' },
+    );
+    expect(error.message).toBe('files can only be sent in a JSON body.');
+  });
+
+  it.each([
+    [{}, 'name'],
+    [{ name: '' }, 'name'],
+    [{ name: 'x', tags: ['a', ''] }, 'tags'],
+    [{ name: 'x', accountId: 'seven' }, 'accountId'],
+    [{ name: 'x', accountId: '0' }, 'accountId'],
+  ])('refuses the form %j naming its top-level field %s', (body, parameter) => {
+    expect(refused(() => parseCreateJobRequest(form(body)))).toBe(parameter);
+  });
+
+  it('names a bad item of a JSON body by its path', () => {
+    expect(refused(() => parseCreateJobRequest(json({ name: 'x', tags: ['a', ''] })))).toBe('tags[1]');
+  });
 });
 
 describe('PATCH /jobs/{id} bodies', () => {
@@ -86,6 +123,38 @@ describe('PATCH /jobs/{id} bodies', () => {
     expect(refused(() => parseJobUpdate(json({ realCost: -1 })))).toBe('realCost');
     expect(refused(() => parseJobUpdate(json({ realCost: 1.005 })))).toBe('realCost');
     expect(parseJobUpdate(form({ realCost: '12.34' }))).toEqual({ realCost: 12.34 });
+  });
+
+  it('reads every field of a form and names a bad one by its top-level field, a JSON one by its path', async () => {
+    expect(
+      parseJobUpdate(
+        form({
+          name: 'n',
+          description: 'd',
+          invoiceReference: 'i',
+          tags: ['a', 'b'],
+          status: 'CJ_REQUEST_OFFER',
+          realCost: '7',
+          accountName: 'Acme',
+          other: 'x',
+        }),
+      ),
+    ).toEqual({
+      name: 'n',
+      description: 'd',
+      invoiceReference: 'i',
+      tags: ['a', 'b'],
+      status: 'CJ_REQUEST_OFFER',
+      realCost: 7,
+      accountName: 'Acme',
+    });
+    expect(refused(() => parseJobUpdate(form({ tags: ['a', ''] })))).toBe('tags');
+    expect(refused(() => parseJobUpdate(json({ tags: ['a', ''] })))).toBe('tags[1]');
+    expect(refused(() => parseJobUpdate(form({ realCost: 'ten' })))).toBe('realCost');
+    const error = await expectApiError(() => parseJobUpdate(form({ realCost: '0.125' })), 'invalid_parameter', {
+      parameter: 'realCost',
+    });
+    expect(error.message).toBe('realCost may have at most two decimals.');
   });
 
   it.each([
@@ -110,6 +179,35 @@ describe('delivery bodies', () => {
     expect(parseDeliveryRequest(form({ fileIds: '3' }))).toEqual({ fileIds: [3] });
     expect(refused(() => parseDeliveryRequest(json({ fileIds: [1, 2, 1] })))).toBe('fileIds[2]');
     expect(refused(() => parseDeliveryRequest(json({ fileIds: [] })))).toBe('fileIds');
+  });
+
+  it('reads the ids of a form as integers, naming a bad one by its top-level field', () => {
+    expect(parseDeliveryRequest(form({ fileIds: ['4', '5'] }))).toEqual({ fileIds: [4, 5] });
+    expect(parseDeliveryRequest(form({ fileId: '6' }))).toEqual({ fileIds: [6] });
+    expect(parseDeliveryRequest(form({}))).toEqual({ fileIds: undefined });
+    expect(refused(() => parseDeliveryRequest(form({ fileIds: ['1', 'x'] })))).toBe('fileIds');
+    expect(refused(() => parseDeliveryRequest(form({ fileId: ['1', '0'] })))).toBe('fileId');
+    expect(refused(() => parseDeliveryRequest(json({ fileIds: [1, 0] })))).toBe('fileIds[1]');
+  });
+
+  it('refuses a form naming both fileIds and fileId, and says so', async () => {
+    const error = await expectApiError(
+      () => parseDeliveryRequest(form({ fileIds: '1', fileId: '2' })),
+      'invalid_parameter',
+      { parameter: 'fileId' },
+    );
+    expect(error.message).toBe('Send the files as fileIds or as fileId, not both.');
+  });
+
+  it('names a file listed twice by the form field that listed it, or by its index in JSON, and says which', async () => {
+    for (const [body, parameter] of [
+      [form({ fileIds: ['3', '4', '3'] }), 'fileIds'],
+      [form({ fileId: ['3', '4', '3'] }), 'fileId'],
+      [json({ fileIds: [3, 4, 3] }), 'fileIds[2]'],
+    ] as const) {
+      const error = await expectApiError(() => parseDeliveryRequest(body), 'invalid_parameter', { parameter });
+      expect(error.message).toBe('File 3 is listed more than once.');
+    }
   });
 });
 

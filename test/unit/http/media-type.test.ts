@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { acceptsMediaType, contentTypeOf, parseAccept, parseMediaType } from '../../../functions/http/media-type';
+import {
+  acceptsMediaType,
+  contentTypeOf,
+  parseAccept,
+  parseMediaType,
+  quality,
+} from '../../../functions/http/media-type';
 
 /** Text built from the characters that matter to media types, plus any Unicode. */
 const headerLikeText = fc
@@ -135,5 +141,85 @@ describe('Content-Type parsing', () => {
         expect(type === undefined || type === type.toLowerCase()).toBe(true);
       }),
     );
+  });
+});
+
+describe('quoted strings and parameters (RFC 9110 §5.6.4, §5.6.6)', () => {
+  it('reads a backslash inside quotes as escaping the next character, which does not end the quotes', () => {
+    // `text/plain;x="a\",b", application/json`: the escaped quote leaves the comma inside the quoted value.
+    expect(parseAccept('text/plain;x="a\\",b", application/json')).toEqual([
+      { type: 'text/plain', parameters: { x: 'a",b' } },
+      { type: 'application/json', parameters: {} },
+    ]);
+    expect(parseMediaType('a/b; x="a\\\\b"; y="\\a"')).toEqual({ type: 'a/b', parameters: { x: 'a\\b', y: 'a' } });
+  });
+
+  it('reads a backslash outside quotes as an ordinary character', () => {
+    expect(parseAccept('text/plain;x=a\\, application/json')).toEqual([
+      { type: 'text/plain', parameters: { x: 'a\\' } },
+      { type: 'application/json', parameters: {} },
+    ]);
+  });
+
+  it('keeps a backslash that ends the text inside unclosed quotes as written', () => {
+    expect(parseMediaType('a/b;x="\\')).toEqual({ type: 'a/b', parameters: { x: '"\\' } });
+  });
+
+  it('unquotes a value only when quotes open and close it', () => {
+    expect(parseMediaType('a/b; e=""; f="v"')?.parameters).toEqual({ e: '', f: 'v' });
+    expect(parseMediaType('a/b; o="')?.parameters).toEqual({ o: '"' });
+    expect(parseMediaType('a/b; s=v"')?.parameters).toEqual({ s: 'v"' });
+    expect(parseMediaType('a/b; e="v')?.parameters).toEqual({ e: '"v' });
+  });
+
+  it('skips a parameter without "=" or with an empty name, and trims around name and value', () => {
+    expect(parseMediaType('a/b; flag; =x; c = d ; e=f')).toEqual({ type: 'a/b', parameters: { c: 'd', e: 'f' } });
+  });
+});
+
+describe('Accept lists and weights (RFC 9110 §5.6.1, §12.4.2, §12.5.1)', () => {
+  it('skips empty list elements', () => {
+    expect(parseAccept(' , application/json,,\t,text/html , ')).toEqual([
+      { type: 'application/json', parameters: {} },
+      { type: 'text/html', parameters: {} },
+    ]);
+    expect(acceptsJson(',application/json,')).toBe(true);
+  });
+
+  it('leaves out the elements that are no media range', () => {
+    expect(parseAccept('json, application/json/x, application/json')).toEqual([
+      { type: 'application/json', parameters: {} },
+    ]);
+  });
+
+  it.each([
+    ['1', 1],
+    ['1.', 1],
+    ['1.000', 1],
+    ['0', 0],
+    ['0.', 0],
+    ['0.5', 0.5],
+    ['0.001', 0.001],
+    ['0.999', 0.999],
+  ])('reads the weight q=%s as %d', (q, weight) => {
+    expect(quality({ type: 'application/json', parameters: { q } })).toBe(weight);
+  });
+
+  it.each(['', '10', '01', '00', '2', '1.5', '1.0000', '1.001', '0.0001', '.5', '-0', '0.5x', 'x0.5', '0,5', '1e0'])(
+    'reads the weight q=%j as malformed',
+    (q) => {
+      expect(quality({ type: 'application/json', parameters: { q } })).toBeUndefined();
+    },
+  );
+
+  it('weighs a range without q as 1', () => {
+    expect(quality({ type: 'application/json', parameters: {} })).toBe(1);
+  });
+
+  it('ignores a range of the type with a malformed weight, beside a well-formed one', () => {
+    expect(acceptsJson('application/json;q=10')).toBe(false);
+    expect(acceptsJson('application/json;q=0.0001, application/json;q=0.5')).toBe(true);
+    expect(acceptsJson('application/json;q=00, application/json')).toBe(true);
+    expect(acceptsJson('application/json;q=0., application/json')).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import {
   type Route,
   ROUTES,
   routeFor,
+  templateParameters,
 } from '../../../functions/http/routes';
 
 /** A table shaped like the jobs paths: one path read by one function and written by another. */
@@ -97,6 +98,18 @@ describe('route table', () => {
     expect(matchPath('/jobs//files', JOBS_TABLE)).toBeUndefined();
     expect(matchPath('/jobs/1/2', JOBS_TABLE)).toBeUndefined();
     expect(matchPath('/jobs/1/files/2', JOBS_TABLE)).toBeUndefined();
+    expect(templateParameters('/jobs/{id}/files', '/jobs//files')).toBeUndefined();
+    expect(templateParameters('/jobs/{id}', '/jobs/')).toBeUndefined();
+    expect(templateParameters('/jobs/{id}/files', '/jobs/ /files')).toEqual({ id: ' ' });
+  });
+
+  it('reads only a braced name of at least one character as a parameter; {} and one brace are literal', () => {
+    expect(templateParameters('/a/{x}', '/a/7')).toEqual({ x: '7' });
+    for (const literal of ['{}', '{', '}', '{x', 'x}', '{ab', 'ab}', '}x{']) {
+      expect(templateParameters(`/a/${literal}`, `/a/${literal}`)).toEqual({});
+      expect(templateParameters(`/a/${literal}`, '/a/7')).toBeUndefined();
+      expect(parameterNames(`/a/${literal}` as never)).toEqual([]);
+    }
   });
 
   it('prefers a literal path to a template, as API Gateway does', () => {

@@ -105,6 +105,31 @@ describe('form scalars', () => {
     for (const text of ['NaN', 'Infinity', '1e999', '']) expect(formNumber(text)).toBeUndefined();
   });
 
+  it.each([
+    ['-1.5', -1.5],
+    ['12', 12],
+    ['1.', 1],
+    ['1.25', 1.25],
+    ['.25', 0.25],
+    ['-.5', -0.5],
+    ['1e3', 1000],
+    ['1E3', 1000],
+    ['1e+3', 1000],
+    ['25e-2', 0.25],
+    ['1e10', 1e10],
+    ['1.5E+12', 1.5e12],
+    ['.5e1', 5],
+  ])('reads the decimal %j as %d', (text, number) => {
+    expect(formNumber(text)).toBe(number);
+  });
+
+  it.each([' 1', '1 ', '\n1', '1\n', 'x1', '1x', '.', '-', '+1', '1e', '1e+', 'e3', '1.2.3', '1e3.5', '0x10', '1_000'])(
+    'refuses %j as a decimal',
+    (text) => {
+      expect(formNumber(text)).toBeUndefined();
+    },
+  );
+
   it('reads true and false in any case, nothing else', () => {
     expect([formBoolean('TRUE'), formBoolean('false')]).toEqual([true, false]);
     for (const text of ['yes', '1', '']) expect(formBoolean(text)).toBeUndefined();
