@@ -254,7 +254,8 @@ export interface paths {
          *     All or nothing, with the checks and refusals of `POST /reject`, naming the first offending
          *     `fileId`: `404 file_not_found` (unknown, or another account's), `410 job_archived`, `409
          *     file_not_acceptable` (its job is not in review — `CJ_REVIEWING`, `CJ_FINISHED`, `CJ_REJECT_READY`,
-         *     `CJ_REJECT_ERROR`). Each file becomes `acceptedByUser`, reviewed and not rejected
+         *     `CJ_REJECT_ERROR` —, or the items the request's transaction touches would add up past its size
+         *     budget, as for a rejection: accept fewer files per request). Each file becomes `acceptedByUser`, reviewed and not rejected
          *     (`rejectionReason` null), `reviewDate` now; its `reviews` and `previousReviews` stay as they were.
          *     Each job touched gets `reviewedDate` now and becomes `CJ_FINISHED` once every file of it is
          *     accepted. Accepting an accepted file again changes nothing.
@@ -1069,7 +1070,7 @@ export interface components {
                 "application/json": components["schemas"]["FileNotRejectableError"];
             };
         };
-        /** @description `file_not_acceptable`: the file's job is not in review, or the file id names more than one file the caller may change (file ids are unique only within a job). */
+        /** @description `file_not_acceptable`: the file's job is not in review, or the file id names more than one file the caller may change (file ids are unique only within a job), or the items the request's transaction would touch add up past its size budget (the file named is the first, in request order, that crosses it; accept fewer files per request). */
         FileNotAcceptable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

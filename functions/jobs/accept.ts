@@ -5,12 +5,16 @@
  * history of what was asked before); its job gets `reviewedDate` now, and `CJ_FINISHED` once every file of
  * it is accepted. Accepting an accepted file again changes nothing. Refusals, in the order they are
  * checked, name the first refused file: `404 file_not_found` (unknown, or another account's), `410
- * job_archived`, `409 file_not_acceptable` (the job is not in review).
+ * job_archived`, `409 file_not_acceptable` (the job is not in review); then `409 file_not_acceptable` naming
+ * the first file, in request order, with which the items the transaction touches would outgrow the
+ * transaction size budget of `reject-sizes.ts` (an acceptance grows no item, but DynamoDB counts each
+ * touched item whole, and files with long review histories can add up past one transaction's 4 MB).
  */
 import { accountScope, type Principal } from '../auth/principal';
 import { ApiError } from '../errors';
 import { type JobFile, type JobStatus, REVIEWABLE_STATUSES } from './model';
-import { planReview, type ReviewPlan, type ReviewRules, type StoredFile } from './review-plan';
+import { estimatedItemSize } from './reject-sizes';
+import { type JobSnapshot, planReview, type ReviewPlan, type ReviewRules, type StoredFile } from './review-plan';
 
 /** A validated accept request: 1–50 distinct file ids, in request order. */
 export interface AcceptRequest {
@@ -59,6 +63,14 @@ export const AMBIGUOUS_ACCEPT_MESSAGE =
 /** The status a job takes once every file of it is accepted. */
 export const FINISHED_JOB_STATUS: JobStatus = 'CJ_FINISHED';
 
+/** The message of a request whose files' items add up past one transaction's budget. */
+export const ACCEPT_TOO_LARGE_MESSAGE =
+  'The files of this request hold too much review history to be accepted together; accept fewer files per request.';
+
+/** An upper bound of a job item's size once an acceptance has set its status, `reviewedDate` and version. */
+const acceptedJobSize = (job: JobSnapshot, now: string): number =>
+  job.itemBytes + estimatedItemSize({ status: FINISHED_JOB_STATUS, reviewedDate: now, version: job.version + 1 });
+
 /** The first reason a caller may not accept a stored file, or `undefined` when it may. */
 export const acceptRefusalOf = (
   stored: StoredFile | undefined,
@@ -93,6 +105,15 @@ const ACCEPT_RULES: ReviewRules<number, AcceptedFile, AcceptedJob, AcceptRespons
   isRepeat: (file) => file.acceptedByUser,
   apply: (file, _fileId, now) => ({ after: acceptedFile(file, now), movesReview: false }),
   state: 'accepted',
+  size: {
+    // The item after the write (flags and a date over the item as read), or as read for a repeat.
+    sizeOf: (item, after, job, firstOfJob, now) =>
+      estimatedItemSize(after === undefined ? item : { ...item, ...after }) +
+      (firstOfJob ? acceptedJobSize(job, now) : 0),
+    refuseTransaction: (fileId) => {
+      throw new FileAcceptanceRefusedError('file_not_acceptable', fileId, ACCEPT_TOO_LARGE_MESSAGE);
+    },
+  },
   jobStatus: (job, countsAfter) =>
     job.fileCount > 0 && countsAfter.accepted >= job.fileCount ? FINISHED_JOB_STATUS : undefined,
   guardsAccepted: true,

@@ -209,20 +209,6 @@ export const rejectedItemSize = (before: FileItem, after: JobFile): number =>
 const rejectedJobSize = (job: JobSnapshot, now: string): number =>
   job.itemBytes + estimatedItemSize({ status: REJECTED_JOB_STATUS, reviewedDate: now, version: job.version + 1 });
 
-/**
- * Throws {@link RejectionTooLargeError} for the first file, in request order, whose share takes the
- * transaction's estimated size over {@link TRANSACTION_SIZE_BUDGET}.
- */
-const checkTransactionSize = (shares: ReadonlyArray<{ fileId: number; bytes: number }>): void => {
-  let total = 0;
-  for (const { fileId, bytes } of shares) {
-    total += bytes;
-    if (total > TRANSACTION_SIZE_BUDGET) {
-      throw new RejectionTooLargeError('transaction', fileId, total, TRANSACTION_SIZE_BUDGET);
-    }
-  }
-};
-
 /** The rules of a rejection for the shared review plan. */
 const REJECT_RULES: ReviewRules<FileRejection, RejectedFile, RejectedJob, RejectResponseBody> = {
   fileIdOf: (rejection) => rejection.fileId,
@@ -245,7 +231,9 @@ const REJECT_RULES: ReviewRules<FileRejection, RejectedFile, RejectedJob, Reject
       if (bytes > ITEM_SIZE_BUDGET) throw new RejectionTooLargeError('item', after.id, bytes, ITEM_SIZE_BUDGET);
       return bytes + jobBytes;
     },
-    checkTotal: checkTransactionSize,
+    refuseTransaction: (fileId, bytes) => {
+      throw new RejectionTooLargeError('transaction', fileId, bytes, TRANSACTION_SIZE_BUDGET);
+    },
   },
   jobStatus: () => REJECTED_JOB_STATUS,
   guardsAccepted: false,

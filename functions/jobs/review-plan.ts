@@ -9,6 +9,7 @@
 import type { Principal } from '../auth/principal';
 import type { FileItem } from './items';
 import type { JobFile, JobStatus } from './model';
+import { TRANSACTION_SIZE_BUDGET } from './reject-sizes';
 import { countChanges, type ReviewCounts, type ReviewState, reviewStateOf, stateOfReviewKey } from './review';
 
 /**
@@ -86,8 +87,11 @@ export interface SizeRules {
    * job's item once); throws when the file's item would be too large.
    */
   sizeOf: (item: FileItem, after: JobFile | undefined, job: JobSnapshot, firstOfJob: boolean, now: string) => number;
-  /** Throws when the request's transaction would be too large, given each file's bytes in request order. */
-  checkTotal: (shares: ReadonlyArray<{ fileId: number; bytes: number }>) => void;
+  /**
+   * Refuses the request: with this file's bytes (in request order), the transaction's estimated size,
+   * `bytes`, outgrows {@link TRANSACTION_SIZE_BUDGET}.
+   */
+  refuseTransaction: (fileId: number, bytes: number) => never;
 }
 
 /** What one review action (reject, accept) decides for the shared plan. */
@@ -103,11 +107,8 @@ export interface ReviewRules<TEntry, TFileAnswer, TJobAnswer, TResponse> {
   apply: (file: JobFile, entry: TEntry, now: string) => { after: JobFile; movesReview: boolean };
   /** The state a reviewed file is in afterwards. */
   state: ReviewState;
-  /**
-   * How the action bounds the size of what it writes (`undefined`: it bounds nothing; an acceptance sets a
-   * few flags and dates, and keeps a file's reviews as they were).
-   */
-  size?: SizeRules;
+  /** How the action bounds the size of what it writes. */
+  size: SizeRules;
   /** The status a changed job takes (`undefined`: unchanged), given its counts after the change. */
   jobStatus: (job: JobSnapshot, countsAfter: ReviewCounts) => JobStatus | undefined;
   /** Whether the job's new status depends on its accepted count (then the write guards it). */
@@ -152,12 +153,12 @@ export const planReview = <TEntry, TFileAnswer, TJobAnswer, TResponse>(
     if (firstOfJob) jobs.set(job.id, job);
     if (rules.isRepeat(file, entry)) {
       repeats.push(item);
-      if (size !== undefined) shares.push({ fileId, bytes: size.sizeOf(item, undefined, job, firstOfJob, now) });
+      shares.push({ fileId, bytes: size.sizeOf(item, undefined, job, firstOfJob, now) });
       return rules.fileAnswer(file, job.id);
     }
     const { after, movesReview } = rules.apply(file, entry, now);
     const change: FileChange = { before: item, after, from: storedState(item, file), to: rules.state, movesReview };
-    if (size !== undefined) shares.push({ fileId, bytes: size.sizeOf(item, after, job, firstOfJob, now) });
+    shares.push({ fileId, bytes: size.sizeOf(item, after, job, firstOfJob, now) });
     const entryOfJob = changes.get(job.id) ?? { job, files: [] };
     entryOfJob.files.push(change);
     changes.set(job.id, entryOfJob);
@@ -173,7 +174,13 @@ export const planReview = <TEntry, TFileAnswer, TJobAnswer, TResponse>(
       guardAccepted: rules.guardsAccepted,
     };
   });
-  if (changedJobs.length > 0) size?.checkTotal(shares);
+  if (changedJobs.length > 0) {
+    let total = 0;
+    for (const { fileId, bytes } of shares) {
+      total += bytes;
+      if (total > TRANSACTION_SIZE_BUDGET) size.refuseTransaction(fileId, total);
+    }
+  }
   const statusOf = new Map(changedJobs.map((change) => [change.job.id, change.status ?? change.job.status]));
   return {
     changedJobs,

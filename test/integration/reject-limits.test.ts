@@ -1,7 +1,7 @@
 /**
  * POST /reject at DynamoDB's size limits, through the real handler on DynamoDB Local: a file's review
  * history grows by appending, and a rejection that would outgrow an item or a transaction is refused
- * with 409 before anything is written — never a 500.
+ * with 409 before anything is written — never a 500. POST /accept, on the same path, is bounded alike.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
@@ -70,14 +70,16 @@ afterAll(async () => {
   await dynamo?.stop();
 });
 
-const reject = async (files: unknown[]) => {
-  const event = apiEvent({ method: 'POST', path: '/reject', headers: passingHeaders(tokens, 'POST'), body: { files } });
+const review = async (path: '/reject' | '/accept', body: object) => {
+  const event = apiEvent({ method: 'POST', path, headers: passingHeaders(tokens, 'POST'), body });
   // A minute of invocation time (the default test context has 10 s): a request reads and writes
   // megabytes, which DynamoDB Local on a busy 2-core machine can take longer than 10 s to do.
   const context = lambdaContext({ getRemainingTimeInMillis: () => 60_000 });
   const result = (await handler(event, context)) as APIGatewayProxyResult;
   return { status: result.statusCode, json: JSON.parse(result.body) as Record<string, unknown> };
 };
+const reject = (files: unknown[]) => review('/reject', { files });
+const accept = (fileIds: number[]) => review('/accept', { fileIds });
 
 /** Stores a job and its files item by item (large files would not fit one transaction together). */
 const store = async (job: Job): Promise<void> => {
@@ -190,5 +192,35 @@ describe('POST /reject at the size limits of DynamoDB', { timeout: 120_000 }, ()
       expect(item?.previousReviews).toEqual(history.slice(-MAX_PREVIOUS_REVIEWS));
     }
     expect(await fileItem(job.id, files[14]!.id)).toEqual(before[15]);
+  });
+
+  it('refuses an acceptance whose files would outgrow the transaction budget, and accepts the files before the one named', async () => {
+    // Delivered again after six maximum-size rejections: each file keeps its five most recent reviews
+    // (about 240 KB), and an acceptance leaves them as they are.
+    const history = Array.from({ length: 5 }, (_, index) =>
+      storedReview(maximumReview(index, 'x'), new Date(Date.UTC(2024, 0, 2, 0, 0, index)).toISOString()),
+    );
+    const files = Array.from({ length: 20 }, () => makeFile({ previousReviews: history }));
+    const job = makeJob({ accountId: ACCOUNT_ID, status: 'CJ_REVIEWING', files });
+    await store(job);
+    const before = await storedItems(job);
+
+    const refused = await accept(files.map((file) => file.id));
+
+    expect(refused).toMatchObject({ status: 409, json: { code: 'file_not_acceptable' } });
+    const named = files.findIndex((file) => file.id === refused.json.fileId);
+    // Fourteen or fifteen such files fit the budget, with the job's item.
+    expect(named).toBeGreaterThanOrEqual(14);
+    expect(named).toBeLessThan(files.length);
+    expect(await storedItems(job)).toEqual(before);
+
+    const fitting = await accept(files.slice(0, named).map((file) => file.id));
+
+    expect(fitting.status).toBe(200);
+    for (const file of files.slice(0, named)) {
+      const item = await fileItem(job.id, file.id);
+      expect(item).toMatchObject({ acceptedByUser: true, isReviewed: true, previousReviews: history });
+    }
+    expect(await fileItem(job.id, files[named]!.id)).toEqual(before[named + 1]);
   });
 });

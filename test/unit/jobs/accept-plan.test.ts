@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../../functions/auth/principal';
 import {
+  ACCEPT_TOO_LARGE_MESSAGE,
   acceptedFile,
   acceptRefusalOf,
   AMBIGUOUS_ACCEPT_MESSAGE,
@@ -15,7 +16,7 @@ import {
 } from '../../../functions/jobs/accept';
 import { toFileItem } from '../../../functions/jobs/items';
 import { type JobFile, JOB_STATUSES, REVIEWABLE_STATUSES, unreviewedFile } from '../../../functions/jobs/model';
-import { ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from '../../../functions/jobs/reject-sizes';
+import { estimatedItemSize, ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from '../../../functions/jobs/reject-sizes';
 import type { JobSnapshot, StoredFile } from '../../../functions/jobs/review-plan';
 
 const NOW = '2024-03-01T10:00:00.000Z';
@@ -186,19 +187,6 @@ describe('planAcceptance', () => {
     });
   });
 
-  it('bounds no size: files and a job past every budget of a rejection are accepted', () => {
-    // An acceptance sets flags and dates and keeps each file's reviews: its items stay as they were read.
-    const large = job(1, { itemBytes: 2 * TRANSACTION_SIZE_BUDGET, fileCount: 13 });
-    const ids = Array.from({ length: 13 }, (_, index) => index + 1);
-    const files = new Map(
-      ids.map((id) => [id, stored(large, file(id, { remarkToProcessor: 'p'.repeat(ITEM_SIZE_BUDGET) }))] as const),
-    );
-    const plan = planAcceptance({ fileIds: ids }, files, user, NOW);
-    expect(plan.changedJobs.map((change) => [change.job.id, change.files.length, change.status])).toEqual([
-      [1, 13, FINISHED_JOB_STATUS],
-    ]);
-  });
-
   it('refuses a file id that names several files the caller may change', () => {
     const files = new Map([[1, stored(job(1), file(1))]]);
     expect(refusal(() => planAcceptance({ fileIds: [1] }, files, operator, NOW, new Set([1])))).toEqual({
@@ -209,5 +197,89 @@ describe('planAcceptance', () => {
     expect(AMBIGUOUS_ACCEPT_MESSAGE).toBe(
       'The file id names more than one file you may change (file ids are unique only within a job); none was accepted.',
     );
+  });
+});
+
+describe('the size of an acceptance’s transaction', () => {
+  /** What an acceptance adds to its job's item, by the item-size model: its status, `reviewedDate` and next version. */
+  const jobFieldBytes = (snapshot: JobSnapshot): number =>
+    estimatedItemSize({ status: FINISHED_JOB_STATUS, reviewedDate: NOW, version: snapshot.version + 1 });
+  /** The estimated size of a file's item once accepted. */
+  const acceptedBytes = ({ job: snapshot, file: jobFile }: StoredFile): number =>
+    estimatedItemSize({ ...toFileItem(snapshot.id, jobFile, true), ...acceptedFile(jobFile, NOW) });
+  /** A file whose item holds a long history, as a file rejected many times does (here an instruction). */
+  const heavy = (id: number, bytes: number): JobFile => file(id, { remarkToProcessor: 'p'.repeat(bytes) });
+
+  it('counts each file after the change and its job once; refuses the first file that takes it past the budget', () => {
+    // Version 99 becomes 100, one byte more by the model.
+    const withBytes = (itemBytes: number) => job(1, { version: 99, itemBytes, fileCount: 2 });
+    const files = (itemBytes: number) =>
+      new Map([
+        [1, stored(withBytes(itemBytes), heavy(1, 1_000_000))],
+        [2, stored(withBytes(itemBytes), heavy(2, 1_000_000))],
+      ]);
+    const measure = files(0);
+    const fixed = acceptedBytes(measure.get(1)!) + acceptedBytes(measure.get(2)!) + jobFieldBytes(withBytes(0));
+    expect(jobFieldBytes(withBytes(0))).toBe(
+      estimatedItemSize({ status: FINISHED_JOB_STATUS, reviewedDate: NOW, version: 99 }) + 1,
+    );
+
+    const atBudget = planAcceptance({ fileIds: [1, 2] }, files(TRANSACTION_SIZE_BUDGET - fixed), user, NOW);
+    expect(atBudget.changedJobs.map((change) => [change.files.length, change.status])).toEqual([
+      [2, FINISHED_JOB_STATUS],
+    ]);
+    expect(
+      refusal(() => planAcceptance({ fileIds: [1, 2] }, files(TRANSACTION_SIZE_BUDGET - fixed + 1), user, NOW)),
+    ).toEqual({
+      code: 'file_not_acceptable',
+      fileId: 2,
+      message: ACCEPT_TOO_LARGE_MESSAGE,
+    });
+  });
+
+  it('names the first file in request order whose item crosses the budget', () => {
+    const perFile = 300_000;
+    const ids = Array.from({ length: 20 }, (_, index) => index + 1);
+    const large = job(1, { fileCount: ids.length });
+    const files = new Map(ids.map((id) => [id, stored(large, heavy(id, perFile))] as const));
+    const crossing = Math.floor(TRANSACTION_SIZE_BUDGET / acceptedBytes(files.get(1)!)) + 1;
+    expect(refusal(() => planAcceptance({ fileIds: ids }, files, user, NOW))).toEqual({
+      code: 'file_not_acceptable',
+      fileId: crossing,
+      message: ACCEPT_TOO_LARGE_MESSAGE,
+    });
+    expect(ACCEPT_TOO_LARGE_MESSAGE).toBe(
+      'The files of this request hold too much review history to be accepted together; accept fewer files per request.',
+    );
+    // Fewer files per request fit.
+    const fewer = ids.slice(0, crossing - 1);
+    expect(planAcceptance({ fileIds: fewer }, files, user, NOW).changedJobs[0]?.files).toHaveLength(fewer.length);
+  });
+
+  it('counts a file accepted before as read when the request changes another, and never refuses a request of repeats', () => {
+    const accepted = (id: number): JobFile => ({
+      ...heavy(id, ITEM_SIZE_BUDGET - 1_000),
+      acceptedByUser: true,
+      isReviewed: true,
+      reviewDate: 'then',
+    });
+    const ids = Array.from({ length: 12 }, (_, index) => index + 1);
+    const done = job(1, { fileCount: 13 });
+    const files = new Map<number, StoredFile>(ids.map((id) => [id, stored(done, accepted(id))] as const));
+    // A repeat counts with its item as read.
+    const repeatBytes = estimatedItemSize(files.get(1)!.item);
+    // Twelve repeats past the budget on their own: nothing is written, so nothing is refused.
+    expect(ids.length * repeatBytes).toBeGreaterThan(TRANSACTION_SIZE_BUDGET);
+    const repeats = planAcceptance({ fileIds: ids }, files, user, NOW);
+    expect(repeats.changedJobs).toEqual([]);
+    // With one file changed, the repeats are checked in the same transaction and count as read.
+    files.set(13, stored(done, file(13)));
+    const first = acceptedBytes(files.get(13)!) + jobFieldBytes(done) + done.itemBytes;
+    const crossing = Math.floor((TRANSACTION_SIZE_BUDGET - first) / repeatBytes) + 1;
+    expect(refusal(() => planAcceptance({ fileIds: [13, ...ids] }, files, user, NOW))).toEqual({
+      code: 'file_not_acceptable',
+      fileId: ids[crossing - 1],
+      message: ACCEPT_TOO_LARGE_MESSAGE,
+    });
   });
 });
