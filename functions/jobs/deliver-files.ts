@@ -5,13 +5,15 @@
  * `CJ_REVIEWING` with `deliveredDate` now and exact `review` counts.
  *
  * All or nothing to every reader, whatever the file count. A delivery that fits one transaction (99 files
- * and the job item) is one, conditioned on everything it read. A larger one is committed by one write of
+ * and the job item, whose items add up to no more than the transaction size budget of `reject-sizes.ts`:
+ * DynamoDB counts each updated item whole, and files with long review histories can pass its 4 MB) is one,
+ * conditioned on everything it read. A larger one is committed by one write of
  * the job item alone — status, date, counts and version, conditioned on the version read, plus the
  * delivery's id and file ids (`pending-delivery.ts`) — before any file is written: a failure before that
  * write leaves the job exactly as it was, and from that write on every reader (`GET /jobs/{id}`, its
  * files, the indexer, a review) sees every listed file delivered, applying the delivery to each file it
- * reads. Then the files are rolled forward 100 per transaction and the record removed
- * ({@link finishDelivery}); a crash in between is finished by the next delivery, rejection or acceptance
+ * reads. Then the files are rolled forward in transactions of up to 100 items within the size budget, and
+ * the record removed ({@link finishDelivery}); a crash in between is finished by the next delivery, rejection or acceptance
  * of the job, which finish the roll forward before they read. No hold, no staged copy of a file: a file
  * back in review is a function of the file as it was, so the job item's list of ids is the whole delivery.
  *
@@ -28,7 +30,14 @@ import { jobKeys } from '../tables';
 import { type FileItem, fromFileItem, type JobItem } from './items';
 import { type Item, JobsTable, type RetryPolicy, type TransactItem } from './jobs-table';
 import type { JobStatus } from './model';
-import { isDeliveredFileItem, PENDING_DELIVERY, pendingDelivery, settledCondition } from './pending-delivery';
+import {
+  deliveredFileItem,
+  isDeliveredFileItem,
+  PENDING_DELIVERY,
+  pendingDelivery,
+  settledCondition,
+} from './pending-delivery';
+import { estimatedItemSize, TRANSACTION_SIZE_BUDGET } from './reject-sizes';
 import { moveToHistory, unchangedCondition } from './review-transaction';
 import { jobETag, jobView } from './job-view';
 import {
@@ -113,6 +122,38 @@ const fileUpdate = (tableName: string, before: FileItem): TransactItem => {
   };
 };
 
+/** A file's write with the estimated size of the item it leaves (a transaction counts each item whole). */
+interface FileWrite {
+  write: TransactItem;
+  bytes: number;
+}
+
+const fileWrite = (tableName: string, before: FileItem): FileWrite => ({
+  write: fileUpdate(tableName, before),
+  bytes: estimatedItemSize(deliveredFileItem(before)),
+});
+
+/**
+ * The writes, in order, cut into transactions of at most `maxItems` items whose estimated sizes add up to no
+ * more than {@link TRANSACTION_SIZE_BUDGET} (one item always fits: an item holds at most 400 KB).
+ */
+const transactionsOf = (writes: readonly FileWrite[], maxItems: number): TransactItem[][] => {
+  const transactions: TransactItem[][] = [];
+  let current: TransactItem[] = [];
+  let bytes = 0;
+  for (const { write, bytes: size } of writes) {
+    if (current.length > 0 && (current.length >= maxItems || bytes + size > TRANSACTION_SIZE_BUDGET)) {
+      transactions.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(write);
+    bytes += size;
+  }
+  if (current.length > 0) transactions.push(current);
+  return transactions;
+};
+
 /**
  * Finishes a committed delivery of a job, if its job item records one (`pending-delivery.ts`): reads the
  * partition (one consistent Query, the one read both the review's and the delivery's roles allow), writes
@@ -134,10 +175,9 @@ export const finishDelivery = (
       const writes = (items.filter((item) => item.entity === 'file') as unknown as FileItem[])
         .filter((file) => pending.has(file.fileId) && !isDeliveredFileItem(file))
         .sort((a, b) => a.fileId - b.fileId)
-        .map((file) => fileUpdate(table.tableName, file));
-      const size = Math.max(1, Math.min(TRANSACTION_ITEMS, transactionItems));
-      for (let start = 0; start < writes.length; start += size) {
-        await table.transactWrite(writes.slice(start, start + size));
+        .map((file) => fileWrite(table.tableName, file));
+      for (const transaction of transactionsOf(writes, Math.max(1, Math.min(TRANSACTION_ITEMS, transactionItems)))) {
+        await table.transactWrite(transaction);
       }
       await table.updateItem({
         Key: { pk: jobKeys.pk(jobId), sk: jobKeys.jobSk },
@@ -202,24 +242,26 @@ export class DeliverFiles {
           [...files.values()].map((file) => (delivering.has(file.fileId) ? 'pending' : storedState(file, job))),
         );
         const at = this.now().toISOString();
-        const fileWrites = targets.map((file) => fileUpdate(this.table.tableName, file));
-        const large = fileWrites.length + 1 > this.transactionItems;
+        const updated = {
+          ...job,
+          status: DELIVERED_STATUS,
+          deliveredDate: at,
+          ...countAttributes(counts),
+          version: job.version + 1,
+        } as JobItem;
+        const fileWrites = targets.map((file) => fileWrite(this.table.tableName, file));
+        const bytes = fileWrites.reduce((total, each) => total + each.bytes, estimatedItemSize(updated));
+        const large = fileWrites.length + 1 > this.transactionItems || bytes > TRANSACTION_SIZE_BUDGET;
         const commit = large ? { id: deliveryId, fileIds: [...delivering].sort((a, b) => a - b) } : undefined;
         if (commit === undefined) {
-          await this.table.transactWrite([...fileWrites, this.jobUpdate(job, at, counts, undefined)]);
+          await this.table.transactWrite([
+            ...fileWrites.map((each) => each.write),
+            this.jobUpdate(job, at, counts, undefined),
+          ]);
         } else {
           await this.table.transactWrite([this.jobUpdate(job, at, counts, commit)]);
         }
-        return {
-          committed: large,
-          updated: {
-            ...job,
-            status: DELIVERED_STATUS,
-            deliveredDate: at,
-            ...countAttributes(counts),
-            version: job.version + 1,
-          } as JobItem,
-        };
+        return { committed: large, updated };
       },
       (_attempts, lastConflict) => new DependencyUnavailableError(DYNAMODB, lastConflict),
     );

@@ -19,6 +19,9 @@ import { ApiError, DependencyUnavailableError } from '../../../functions/errors'
 import { DELIVERABLE_STATUSES, DELIVERED_STATUS, DeliverFiles } from '../../../functions/jobs/deliver-files';
 import { type FileItem, toFileItem, toJobItem } from '../../../functions/jobs/items';
 import { type Job, type JobStatus, type Review, unreviewedFile } from '../../../functions/jobs/model';
+import { deliveredFileItem } from '../../../functions/jobs/pending-delivery';
+import { estimatedItemSize, TRANSACTION_SIZE_BUDGET } from '../../../functions/jobs/reject-sizes';
+import { countAttributes } from '../../../functions/jobs/review';
 import { makeJob } from '../../support/jobs';
 
 const NOW = new Date('2025-04-01T12:00:00.000Z');
@@ -275,6 +278,73 @@ describe('the delivery use case with a mocked DynamoDB', () => {
       .resolves({ Items: [...files(100), jobItem('CJ_REVIEWING', { deliveryCommitted: 'x', deliveryFileIds: [] })] });
     await useCase({ transactionItems: 500 }).run(42, undefined, operator);
     expect(transactions().map((items) => items.length)).toEqual([1]);
+  });
+
+  describe('the size of its transactions', () => {
+    /** Twelve never-reviewed files of about 290 KB each (a long history weighs as much); file 1 `pad` bytes more. */
+    const heavyFiles = (pad: number): FileItem[] =>
+      Array.from({ length: 12 }, (_, index) =>
+        toFileItem(
+          42,
+          unreviewedFile({
+            id: index + 1,
+            fileName: 'f.jpg',
+            remarkToProcessor: 'r'.repeat(290_000 + (index === 0 ? pad : 0)),
+          }),
+        ),
+      );
+    /** The job item as the delivery of twelve files leaves it. */
+    const deliveredJobBytes = estimatedItemSize({
+      ...jobItem(),
+      status: DELIVERED_STATUS,
+      deliveredDate: NOW.toISOString(),
+      ...countAttributes({ pending: 12, rejected: 0, accepted: 0 }),
+      version: 5,
+    });
+    const fileBytes = (items: FileItem[]) => items.map((item) => estimatedItemSize(deliveredFileItem(item)));
+    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+    /** The pad of file 1 with which the files and the job item add up to exactly the budget. */
+    const padToBudget = TRANSACTION_SIZE_BUDGET - deliveredJobBytes - sum(fileBytes(heavyFiles(0)));
+
+    it('writes files and job in one transaction while their items add up to the budget', async () => {
+      expect(padToBudget).toBeGreaterThan(0);
+      dynamo.on(QueryCommand).resolves({ Items: [...heavyFiles(padToBudget), jobItem()] });
+      await useCase().run(42, undefined, operator);
+      expect(transactions().map((items) => items.length)).toEqual([13]);
+    });
+
+    /** The delivery of `files`, committed first: its transactions after the commit, as file keys. */
+    const rolledForward = async (files: FileItem[]): Promise<string[][]> => {
+      dynamo
+        .on(QueryCommand)
+        .resolvesOnce({ Items: [...files, jobItem()] })
+        .resolves({
+          Items: [
+            ...files,
+            jobItem('CJ_REVIEWING', { deliveryCommitted: 'x', deliveryFileIds: files.map((f) => f.fileId) }),
+          ],
+        });
+      await useCase().run(42, undefined, operator);
+      const [commit, ...rest] = transactions();
+      expect(commit?.map((item) => item.Update?.Key?.sk)).toEqual(['JOB']);
+      return rest.map((items) => items.map((item) => String(item.Update?.Key?.sk)));
+    };
+
+    it('commits first when they add up to a byte more; files that add up to the budget alone roll forward in one', async () => {
+      const files = heavyFiles(padToBudget + 1);
+      expect(await rolledForward(files)).toEqual([files.map((f) => f.sk)]);
+      dynamo.resetHistory();
+      const atBudget = heavyFiles(padToBudget + deliveredJobBytes);
+      expect(sum(fileBytes(atBudget))).toBe(TRANSACTION_SIZE_BUDGET);
+      expect(await rolledForward(atBudget)).toEqual([atBudget.map((f) => f.sk)]);
+    });
+
+    it('rolls forward in transactions of as many files, in order, as fit the budget', async () => {
+      // The files alone add up to a byte over the budget: all but the last fit one transaction.
+      const files = heavyFiles(padToBudget + deliveredJobBytes + 1);
+      expect(sum(fileBytes(files))).toBe(TRANSACTION_SIZE_BUDGET + 1);
+      expect(await rolledForward(files)).toEqual([files.slice(0, 11).map((f) => f.sk), [files[11]!.sk]]);
+    });
   });
 
   it('answers a committed delivery even when rolling it forward fails: the next writer finishes it', async () => {
