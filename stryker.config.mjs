@@ -86,7 +86,7 @@ export const FOLDERS = {
       /** The middlewares of every request: method, Accept, Content-Type, headers, credentials, grant, size, parsing, validation, errors. */
       middlewares: { files: ['middlewares/*'], break: 83 },
       /** The route table and the schema validation of parameters and bodies. */
-      routes: { files: ['routes', 'schema-validation'], break: 91 },
+      routes: { files: ['routes', 'schema-validation'], break: 95 },
       /** Everything else: media types, headers, forms, path parameters, the job requests, the error and response helpers. */
       rest: { files: [], break: 97 },
     },
