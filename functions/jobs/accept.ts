@@ -106,10 +106,10 @@ const ACCEPT_RULES: ReviewRules<number, AcceptedFile, AcceptedJob, AcceptRespons
   apply: (file, _fileId, now) => ({ after: acceptedFile(file, now), movesReview: false }),
   state: 'accepted',
   size: {
-    // The item after the write (flags and a date over the item as read), or as read for a repeat.
+    // The item after the write (flags and a date over the item as read), or as read for a repeat (`after`
+    // undefined).
     sizeOf: (item, after, job, firstOfJob, now) =>
-      estimatedItemSize(after === undefined ? item : { ...item, ...after }) +
-      (firstOfJob ? acceptedJobSize(job, now) : 0),
+      estimatedItemSize({ ...item, ...after }) + (firstOfJob ? acceptedJobSize(job, now) : 0),
     refuseTransaction: (fileId) => {
       throw new FileAcceptanceRefusedError('file_not_acceptable', fileId, ACCEPT_TOO_LARGE_MESSAGE);
     },
