@@ -132,6 +132,11 @@ describe('AuthAdministration: finding a client', () => {
   it('is ClientNotFoundError when the index has no client entry, and reads nothing more', async () => {
     tableOf(undefined);
     await expect(administration().findClient('c9')).rejects.toBeInstanceOf(ClientNotFoundError);
+    // The words the CLI prints.
+    await expect(administration().findClient('c9')).rejects.toMatchObject({
+      name: 'ClientNotFoundError',
+      message: 'No client has the id c9',
+    });
     expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
   });
 
@@ -410,6 +415,10 @@ describe('AuthAdministration: rotating and revoking secrets', () => {
   it('is SecretNotFoundError for a secret the client does not have, and writes nothing', async () => {
     tableOf(clientItem({ secrets: { a: entry('SECRET#a') } }));
     await expect(administration().revokeSecret('c1', 'zzz', SOURCE)).rejects.toBeInstanceOf(SecretNotFoundError);
+    await expect(administration().revokeSecret('c1', 'zzz', SOURCE)).rejects.toMatchObject({
+      name: 'SecretNotFoundError',
+      message: 'The client has no secret with the id zzz',
+    });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(records).toEqual([]);
   });

@@ -56,6 +56,12 @@ describe('asClient', () => {
     });
   });
 
+  it('keeps only the known grants of a list, and reads no grant from anything else', () => {
+    expect(asClient(clientItem({ grants: ['search', 'admin', 'jobs', 5] }))?.grants).toEqual(['search', 'jobs']);
+    expect(asClient(clientItem({ grants: new Set(['search']) }))?.grants).toEqual([]);
+    expect(asClient(clientItem({ grants: undefined }))?.grants).toEqual([]);
+  });
+
   it('keeps of the accounts only non-negative whole numbers, numeric text read as its number', () => {
     const accounts = [3, '7', 0, -1, 1.5, 'x', Number.MAX_SAFE_INTEGER + 1, Number.MAX_SAFE_INTEGER];
     expect(asClient(clientItem({ accounts }))?.accounts).toEqual([3, 7, 0, Number.MAX_SAFE_INTEGER]);
