@@ -77,9 +77,21 @@ type Item = Record<string, unknown> | undefined;
 
 const isAccountId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
+/** One entry of a stored account list: a number, or the text of one (an item written by hand); nothing else. */
+const asAccountId = (entry: unknown): number | undefined => {
+  const value = typeof entry === 'string' && /^\d+$/.test(entry) ? Number(entry) : entry;
+  return isAccountId(value) ? value : undefined;
+};
+
+/**
+ * A client's accounts: every account only when the item says so (`*`) or predates the attribute (absent);
+ * a list (or a number set) keeps its account ids; anything else serves no account, so a damaged item never
+ * widens what a client may reach.
+ */
 const asAccounts = (value: unknown): ClientAccounts => {
-  if (Array.isArray(value)) return value.map(Number).filter(isAccountId);
-  return '*';
+  if (value === undefined || value === '*') return '*';
+  if (!Array.isArray(value) && !(value instanceof Set)) return [];
+  return [...(value as Iterable<unknown>)].map(asAccountId).filter((id) => id !== undefined);
 };
 
 const asStringMap = <V>(value: unknown, read: (entry: unknown) => V | undefined): Record<string, V> => {

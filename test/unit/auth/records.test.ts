@@ -65,12 +65,23 @@ describe('asClient', () => {
   it('keeps of the accounts only non-negative whole numbers, numeric text read as its number', () => {
     const accounts = [3, '7', 0, -1, 1.5, 'x', Number.MAX_SAFE_INTEGER + 1, Number.MAX_SAFE_INTEGER];
     expect(asClient(clientItem({ accounts }))?.accounts).toEqual([3, 7, 0, Number.MAX_SAFE_INTEGER]);
+    expect(asClient(clientItem({ accounts: new Set([4, 9]) }))?.accounts).toEqual([4, 9]);
   });
 
-  it('takes a client without a list of accounts for one serving every account', () => {
+  it('never reads an empty or non-numeric entry as account 0', () => {
+    const accounts = [null, '', ' ', false, true, [], {}, '0x10', '1e3', 5];
+    expect(asClient(clientItem({ accounts }))?.accounts).toEqual([5]);
+  });
+
+  it('takes a client without the attribute, or with `*`, for one serving every account', () => {
     expect(asClient(clientItem({ accounts: undefined }))?.accounts).toBe('*');
     expect(asClient(clientItem({ accounts: '*' }))?.accounts).toBe('*');
-    expect(asClient(clientItem({ accounts: 7 }))?.accounts).toBe('*');
+  });
+
+  it('takes an attribute that is neither `*` nor a list for one serving no account', () => {
+    for (const accounts of [7, 'all', null, { 7: true }]) {
+      expect(asClient(clientItem({ accounts }))?.accounts, JSON.stringify(accounts)).toEqual([]);
+    }
   });
 
   it('reads the revoked secret ids from a string set or a list, as text, and none from anything else', () => {
