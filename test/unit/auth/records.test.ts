@@ -63,8 +63,8 @@ describe('asClient', () => {
   });
 
   it('keeps of the accounts only non-negative whole numbers, numeric text read as its number', () => {
-    const accounts = [3, '7', 0, -1, 1.5, 'x', Number.MAX_SAFE_INTEGER + 1, Number.MAX_SAFE_INTEGER];
-    expect(asClient(clientItem({ accounts }))?.accounts).toEqual([3, 7, 0, Number.MAX_SAFE_INTEGER]);
+    const accounts = [3, '7', '42', 0, -1, 1.5, 'x', Number.MAX_SAFE_INTEGER + 1, Number.MAX_SAFE_INTEGER];
+    expect(asClient(clientItem({ accounts }))?.accounts).toEqual([3, 7, 42, 0, Number.MAX_SAFE_INTEGER]);
     expect(asClient(clientItem({ accounts: new Set([4, 9]) }))?.accounts).toEqual([4, 9]);
   });
 
