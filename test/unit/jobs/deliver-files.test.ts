@@ -246,6 +246,8 @@ describe('the delivery use case with a mocked DynamoDB', () => {
       ExpressionAttributeValues: { ':delivery': 'x' },
     });
     expect(delivered.job.status).toBe('CJ_REVIEWING');
+    // The partition read before deciding and the one the roll forward starts from are both strongly consistent.
+    expect(dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input.ConsistentRead)).toEqual([true, true]);
   });
 
   it('rolls a large delivery forward in transactions of the configured size, at least two items', async () => {

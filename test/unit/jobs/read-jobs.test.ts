@@ -293,6 +293,13 @@ describe('a page of files under a committed delivery not yet written to every fi
     expect(batchKeys().map((key) => key.sk)).toEqual(['FILE#5']);
   });
 
+  it('pages the other states by the ids their index lists, not by the delivered ids', async () => {
+    const answer = await page({ review: 'rejected', limit: 2 });
+
+    expect(ids(answer)).toEqual([5]);
+    expect(answer.continueAfter).toBeUndefined();
+  });
+
   it('shows every file, the delivered ones as delivered, when no state is asked for', async () => {
     const answer = await page({});
 

@@ -70,6 +70,7 @@ describe("an import's write of one job", () => {
     const result = await repository().importJob({ ...job, name: 'Renamed' });
 
     expect(result).toEqual({ jobId: job.id, outcome: 'updated', version: 5 });
+    expect(mock.commandCalls(QueryCommand).map((call) => call.args[0].input.ConsistentRead)).toEqual([true]);
     expect(transactions()[0]?.[0]?.Put).toMatchObject({
       Item: { name: 'Renamed', version: 5, importedVersion: 5 },
       ConditionExpression: 'version = :expected',
@@ -350,8 +351,10 @@ describe('a delete', () => {
 
     await expect(outcome).rejects.toBeInstanceOf(JobWriteConflictError);
     await expect(outcome).rejects.toMatchObject({
+      name: 'JobWriteConflictError',
       jobId: job.id,
       message: `Job ${job.id} was changed concurrently on each of 3 attempts`,
+      cause: { name: 'ConditionalCheckFailedException' },
     });
     expect(mock.commandCalls(QueryCommand)).toHaveLength(3);
   });
