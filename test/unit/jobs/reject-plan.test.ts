@@ -68,6 +68,17 @@ const refusal = (run: () => unknown): { code: string; fileId: number } | undefin
   return undefined;
 };
 
+/** The size refusal a request ends in (the test fails when it is not refused so). */
+const refusedWith = (run: () => unknown): RejectionTooLargeError => {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(RejectionTooLargeError);
+    return error as RejectionTooLargeError;
+  }
+  throw new Error('the request was not refused');
+};
+
 describe('rejection reason', () => {
   it('joins the reasons after a leading " - "', () => {
     expect(
@@ -420,16 +431,6 @@ describe('refusing a rejection DynamoDB could not store', () => {
     return stored(bigJob, file);
   };
 
-  const refusedWith = (run: () => unknown): RejectionTooLargeError => {
-    try {
-      run();
-    } catch (error) {
-      expect(error).toBeInstanceOf(RejectionTooLargeError);
-      return error as RejectionTooLargeError;
-    }
-    throw new Error('the request was not refused');
-  };
-
   it('answers 409 file_not_rejectable naming a file whose item would outgrow the item budget', () => {
     const files = new Map([[1, fileSized(1, ITEM_SIZE_BUDGET + 1)]]);
     const error = refusedWith(() => planRejection({ files: [rejection(1)] }, files, user, NOW));
@@ -504,16 +505,6 @@ describe('the transaction estimate at its edges', () => {
   /** The estimated size of a file's item once rejected with `rejection(id)`. */
   const rejectedBytes = ({ job, file }: StoredFile): number =>
     rejectedItemSize(toFileItem(job.id, file), rejectedFile(file, rejection(file.id), NOW));
-
-  const refusedWith = (run: () => unknown): RejectionTooLargeError => {
-    try {
-      run();
-    } catch (error) {
-      expect(error).toBeInstanceOf(RejectionTooLargeError);
-      return error as RejectionTooLargeError;
-    }
-    throw new Error('the request was not refused');
-  };
 
   it('counts each changed file after the change, and its job once, grown by the fields a rejection sets', () => {
     // Version 99 becomes 100, one byte more by the model; version 98 would not.
