@@ -341,6 +341,12 @@ describe('the delivery use case with a mocked DynamoDB', () => {
       expect(await rolledForward(atBudget)).toEqual([atBudget.map((f) => f.sk)]);
     });
 
+    it('sends a file whose item alone passes the budget in a transaction of its own, never an empty one', async () => {
+      const files = heavyFiles(TRANSACTION_SIZE_BUDGET).slice(0, 2);
+      expect(fileBytes(files)[0]).toBeGreaterThan(TRANSACTION_SIZE_BUDGET);
+      expect(await rolledForward(files)).toEqual([[files[0]!.sk], [files[1]!.sk]]);
+    });
+
     it('rolls forward in transactions of as many files, in order, as fit the budget', async () => {
       // The files alone add up to a byte over the budget: all but the last fit one transaction.
       const files = heavyFiles(padToBudget + deliveredJobBytes + 1);
