@@ -1,8 +1,15 @@
-import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/aws/dynamodb';
 import { toFileItem, toJobItem } from '../../../functions/jobs/items';
+import { AMBIGUOUS_FILE_MESSAGE } from '../../../functions/jobs/reject';
 import type { Review } from '../../../functions/jobs/model';
 import { RejectionTooLargeError } from '../../../functions/jobs/reject';
 import { RejectFiles } from '../../../functions/jobs/reject-files';
@@ -85,5 +92,123 @@ describe('the reject use case with a mocked DynamoDB', () => {
   it('treats a file the index lists but the table no longer holds as not found', async () => {
     dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(job, 3)] } });
     await expect(useCase().run(request, principal)).rejects.toMatchObject({ code: 'file_not_found', fileId: 70 });
+  });
+
+  it('reads another account’s file as not found to a user, and finds it for an operator', async () => {
+    const other = { ...job, accountId: 11 };
+    dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(other, 3), toFileItem(7, other.files[0]!)] } });
+    dynamo.on(TransactWriteCommand).resolves({});
+    await expect(useCase().run(request, principal)).rejects.toMatchObject({ code: 'file_not_found', fileId: 70 });
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    await expect(useCase().run(request, { role: 'operator', accountId: 1 })).resolves.toMatchObject({
+      files: [{ fileId: 70, isRejected: true }],
+    });
+  });
+
+  it('takes no item of another kind or id, nor a file without its job item, for the file', async () => {
+    const cases = [
+      [toJobItem(job, 3), { ...toFileItem(7, job.files[0]!), entity: 'job' }],
+      [toJobItem(job, 3), { ...toFileItem(7, job.files[0]!), fileId: 71 }],
+      [{ ...toJobItem(job, 3), entity: 'file' }, toFileItem(7, job.files[0]!)],
+    ];
+    for (const items of cases) {
+      dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: items } });
+      await expect(useCase().run(request, principal)).rejects.toMatchObject({ code: 'file_not_found', fileId: 70 });
+    }
+  });
+
+  it('refuses an id that names files of two jobs the caller may change', async () => {
+    const second = { ...job, id: 8 };
+    dynamo.on(QueryCommand).resolves({
+      Items: [
+        { pk: 'JOB#7', sk: 'FILE#70', fileId: 70 },
+        { pk: 'JOB#8', sk: 'FILE#70', fileId: 70 },
+      ],
+    });
+    dynamo.on(BatchGetCommand).resolves({
+      Responses: {
+        jobs: [toJobItem(job, 3), toFileItem(7, job.files[0]!), toJobItem(second, 3), toFileItem(8, second.files[0]!)],
+      },
+    });
+    await expect(useCase().run(request, principal)).rejects.toMatchObject({
+      code: 'file_not_rejectable',
+      fileId: 70,
+      message: AMBIGUOUS_FILE_MESSAGE,
+    });
+    // To a user of one of the two accounts, the id names one file.
+    const foreign = { ...second, accountId: 11 };
+    dynamo.on(BatchGetCommand).resolves({
+      Responses: {
+        jobs: [
+          toJobItem(job, 3),
+          toFileItem(7, job.files[0]!),
+          toJobItem(foreign, 3),
+          toFileItem(8, foreign.files[0]!),
+        ],
+      },
+    });
+    dynamo.on(TransactWriteCommand).resolves({});
+    const answer = await useCase().run(request, principal);
+    expect(answer.files).toEqual([expect.objectContaining({ fileId: 70, jobId: 7 })]);
+  });
+
+  it('counts the files of a job item written before counts existed, and writes the counts with the review', async () => {
+    const {
+      reviewPending: _p,
+      reviewRejected: _r,
+      reviewAccepted: _a,
+      ...legacy
+    } = toJobItem(job, 3) as Record<string, unknown>;
+    // The file as a delivered job stores it: pending review.
+    dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [legacy, toFileItem(7, job.files[0]!, true)] } });
+    dynamo
+      .on(QueryCommand, { IndexName: 'byFileId' })
+      .resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#70', fileId: 70 }] });
+    dynamo.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'JOB#7' } }).resolves({
+      Items: [toFileItem(7, job.files[0]!, true), toJobItem(job, 3)],
+    });
+    dynamo.on(TransactWriteCommand).resolves({});
+    await useCase().run(request, principal);
+    const partition = dynamo.commandCalls(QueryCommand).find((call) => call.args[0].input.IndexName === undefined);
+    expect(partition?.args[0].input).toMatchObject({ ConsistentRead: true });
+    const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    const jobWrite = items.find((item) => item.Update?.Key?.sk === 'JOB')?.Update;
+    // Counted from the partition as one pending file, written as one rejected file: the counts written whole,
+    // under a guard on the version read.
+    expect(jobWrite?.UpdateExpression).toContain(
+      '#reviewPending = :reviewPending, #reviewRejected = :reviewRejected, #reviewAccepted = :reviewAccepted',
+    );
+    expect(jobWrite?.ExpressionAttributeValues).toMatchObject({
+      ':reviewPending': 0,
+      ':reviewRejected': 1,
+      ':reviewAccepted': 0,
+      ':read': 3,
+    });
+    expect(jobWrite?.ConditionExpression).toContain('#version = :read');
+  });
+
+  it('finishes a committed delivery found while reading, then reads again and decides on that read', async () => {
+    const committed = { ...toJobItem(job, 3), deliveryCommitted: 'd-1', deliveryFileIds: [70] };
+    // Archived meanwhile: only a decision on the second read refuses the file.
+    const archived = toJobItem({ ...job, status: 'CJ_ARCHIVED' }, 4);
+    dynamo
+      .on(BatchGetCommand)
+      .resolvesOnce({ Responses: { jobs: [committed, toFileItem(7, job.files[0]!)] } })
+      .resolves({ Responses: { jobs: [archived, toFileItem(7, job.files[0]!)] } });
+    dynamo
+      .on(QueryCommand, { IndexName: 'byFileId' })
+      .resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#70', fileId: 70 }] });
+    dynamo.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'JOB#7' } }).resolves({
+      Items: [toFileItem(7, job.files[0]!), committed],
+    });
+    dynamo.on(UpdateCommand).resolves({});
+    dynamo.on(TransactWriteCommand).resolves({});
+    await expect(useCase().run(request, principal)).rejects.toMatchObject({ code: 'job_archived', fileId: 70 });
+    // The delivery's record is removed before the second read.
+    expect(dynamo.commandCalls(UpdateCommand)[0]?.args[0].input).toMatchObject({
+      UpdateExpression: 'REMOVE #deliveryCommitted, #deliveryFileIds',
+      ExpressionAttributeValues: { ':delivery': 'd-1' },
+    });
+    expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(2);
   });
 });
