@@ -55,6 +55,12 @@ describe('the reject use case with a mocked DynamoDB', () => {
       ],
       ConsistentRead: true,
     });
+    // No committed delivery read: no partition is read, and the stored counts are added to, not written whole.
+    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
+    const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    const jobWrite = items.find((item) => item.Update?.Key?.sk === 'JOB')?.Update;
+    expect(jobWrite?.UpdateExpression).toMatch(/ ADD #version :one, #reviewRejected :reviewRejected$/);
+    expect(jobWrite?.ExpressionAttributeValues).not.toHaveProperty(':read');
   });
 
   it('trims a long review history to the five most recent reviews with one bounded write', async () => {
@@ -158,7 +164,7 @@ describe('the reject use case with a mocked DynamoDB', () => {
       reviewRejected: _r,
       reviewAccepted: _a,
       ...legacy
-    } = toJobItem(job, 3) as Record<string, unknown>;
+    } = toJobItem(job, 3) as unknown as Record<string, unknown>;
     // The file as a delivered job stores it: pending review.
     dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [legacy, toFileItem(7, job.files[0]!, true)] } });
     dynamo
@@ -210,5 +216,7 @@ describe('the reject use case with a mocked DynamoDB', () => {
       ExpressionAttributeValues: { ':delivery': 'd-1' },
     });
     expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(2);
+    // The index lookup and the one partition the committed delivery lives in: no other job is finished.
+    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(2);
   });
 });
