@@ -59,7 +59,7 @@ export const FOLDERS = {
       /** The review's transaction and the delivery: its writes, and how readers see one committed but not yet rolled forward. */
       delivery: {
         files: ['deliver-files', 'pending-delivery', 'review-transaction', 'review-files'],
-        break: 92,
+        break: 95,
       },
       /** Everything else: the table gateway, the repository, the API's reads, and any module added later. */
       rest: { files: [], break: 97 },
