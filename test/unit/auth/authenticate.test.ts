@@ -9,21 +9,12 @@ import {
 import type { ClientRecord, SecretRecord, SessionRecord } from '../../../functions/auth/store';
 import { hashToken } from '../../../functions/auth/tokens';
 import { expectApiError } from '../http/expect-api-error';
+import { clientRecord } from '../../support/auth-records';
 
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
 
-const client = (overrides: Partial<ClientRecord> = {}): ClientRecord => ({
-  clientId: 'c1',
-  name: 'Portal',
-  grants: ['search'],
-  enabled: true,
-  sessionRoles: ['user'],
-  accounts: '*',
-  createdAt: '2024-01-01T00:00:00.000Z',
-  revokedSecretIds: [],
-  sessionGeneration: 0,
-  ...overrides,
-});
+const client = (overrides: Partial<ClientRecord> = {}): ClientRecord =>
+  clientRecord({ createdAt: '2024-01-01T00:00:00.000Z', ...overrides });
 
 const session = (overrides: Partial<SessionRecord> = {}): SessionRecord => ({
   sessionId: 's1',

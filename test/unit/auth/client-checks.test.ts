@@ -20,6 +20,7 @@ import {
   MAX_USER_SESSION_TTL_SECONDS,
 } from '../../../functions/auth/session-limits';
 import type { CreateClientInput, OpenSessionInput } from '../../../functions/auth/store';
+import { clientRecord } from '../../support/auth-records';
 
 /** The refusal a check throws, as the CLI and the API see it. */
 const refusal = (check: () => unknown): { name: string; field?: string; message: string } => {
@@ -88,17 +89,7 @@ describe('validateClient', () => {
 });
 
 describe('checkSession', () => {
-  const client: ClientRecord = {
-    clientId: 'c1',
-    name: 'Portal',
-    grants: ['search'],
-    enabled: true,
-    sessionRoles: ['user', 'operator'],
-    accounts: '*',
-    createdAt: '2025-03-01T12:00:00.000Z',
-    revokedSecretIds: [],
-    sessionGeneration: 0,
-  };
+  const client = clientRecord({ sessionRoles: ['user', 'operator'] });
   const open = (change: Partial<OpenSessionInput> = {}): number =>
     checkSession({ client, accountId: 7, role: 'user', ...change });
 

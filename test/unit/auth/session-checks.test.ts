@@ -5,19 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkSession } from '../../../functions/auth/checks';
 import { InvalidAuthInputError } from '../../../functions/auth/errors';
-import type { ClientRecord } from '../../../functions/auth/records';
+import { clientRecord } from '../../support/auth-records';
 
-const client: ClientRecord = {
-  clientId: 'c1',
-  name: 'Portal',
-  grants: ['search'],
-  enabled: true,
-  sessionRoles: ['user'],
-  accounts: '*',
-  createdAt: '2025-03-01T12:00:00.000Z',
-  revokedSecretIds: [],
-  sessionGeneration: 0,
-};
+const client = clientRecord();
 
 const open = (userId: string): number => checkSession({ client, accountId: 7, role: 'user', userId, ttlSeconds: 60 });
 

@@ -14,24 +14,14 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuditRecord, AuditSource } from '../../../functions/auth/audit';
-import type { ClientRecord } from '../../../functions/auth/records';
 import { AuthStore } from '../../../functions/auth/store';
 import { unreachableDocumentClient } from '../../support/mocked-dynamo';
+import { clientRecord } from '../../support/auth-records';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const NOW = new Date('2025-03-01T12:00:00.000Z');
 const SOURCE: AuditSource = { via: 'cli', who: 'os-user:operator' };
-const client: ClientRecord = {
-  clientId: 'c1',
-  name: 'Portal',
-  grants: ['search'],
-  enabled: true,
-  sessionRoles: ['user'],
-  accounts: '*',
-  createdAt: NOW.toISOString(),
-  revokedSecretIds: [],
-  sessionGeneration: 3,
-};
+const client = clientRecord({ createdAt: NOW.toISOString(), sessionGeneration: 3 });
 
 let records: AuditRecord[];
 const store = () =>
