@@ -7,13 +7,13 @@
  * All or nothing to every reader, whatever the file count. A delivery that fits one transaction (99 files
  * and the job item, whose items add up to no more than the transaction size budget of `reject-sizes.ts`:
  * DynamoDB counts each updated item whole, and files with long review histories can pass its 4 MB) is one,
- * conditioned on everything it read. A larger one is committed by one write of
- * the job item alone — status, date, counts and version, conditioned on the version read, plus the
- * delivery's id and file ids (`pending-delivery.ts`) — before any file is written: a failure before that
- * write leaves the job exactly as it was, and from that write on every reader (`GET /jobs/{id}`, its
- * files, the indexer, a review) sees every listed file delivered, applying the delivery to each file it
- * reads. Then the files are rolled forward in transactions of up to 100 items within the size budget, and
- * the record removed ({@link finishDelivery}); a crash in between is finished by the next delivery, rejection or acceptance
+ * conditioned on everything it read. A larger one is committed by one write of the job item alone —
+ * status, date, counts and version, conditioned on the version read, plus the delivery's id and file ids
+ * (`pending-delivery.ts`) — before any file is written: a failure before that write leaves the job exactly
+ * as it was, and from that write on every reader (`GET /jobs/{id}`, its files, the indexer, a review) sees
+ * every listed file delivered, applying the delivery to each file it reads. Then the files are rolled
+ * forward in transactions of up to 100 items within the size budget, and the record removed
+ * ({@link finishDelivery}); a crash in between is finished by the next delivery, rejection or acceptance
  * of the job, which finish the roll forward before they read. No hold, no staged copy of a file: a file
  * back in review is a function of the file as it was, so the job item's list of ids is the whole delivery.
  *

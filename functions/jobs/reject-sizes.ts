@@ -1,6 +1,7 @@
 /**
- * How large a rejection's writes are: a conservative estimate of a DynamoDB item's stored size, and the
- * budgets one file item and one request's transaction must stay within (docs/reject.md).
+ * How large the writes of a review are: a conservative estimate of a DynamoDB item's stored size, and the
+ * budgets one file item and one transaction must stay within (docs/reject.md). A rejection is refused past
+ * either budget, an acceptance past the transaction's, and a delivery cuts its transactions to fit it.
  */
 /**
  * The largest estimated size, in bytes, a file item may have after a rejection. DynamoDB refuses items
@@ -10,7 +11,7 @@
 export const ITEM_SIZE_BUDGET = 380_000;
 
 /**
- * The largest estimated size, in bytes, of everything one request's transaction touches. DynamoDB
+ * The largest estimated size, in bytes, of everything one transaction touches. DynamoDB
  * refuses a transaction whose items add up to more than 4 MB (4,194,304 bytes). Each action counts with
  * its whole item (after the change for an update, as read for a check), the strictest reading of that
  * rule; the 694,304 bytes left (17%) hold the keys, expressions and placeholders of up to 100 actions
