@@ -14,7 +14,7 @@ import { accountScope, type Principal } from '../auth/principal';
 import { ApiError } from '../errors';
 import { type JobFile, type JobStatus, REVIEWABLE_STATUSES } from './model';
 import { estimatedItemSize } from './reject-sizes';
-import { type JobSnapshot, planReview, type ReviewPlan, type ReviewRules, type StoredFile } from './review-plan';
+import { planReview, type ReviewPlan, type ReviewRules, reviewedJobSize, type StoredFile } from './review-plan';
 
 /** A validated accept request: 1–50 distinct file ids, in request order. */
 export interface AcceptRequest {
@@ -67,10 +67,6 @@ export const FINISHED_JOB_STATUS: JobStatus = 'CJ_FINISHED';
 export const ACCEPT_TOO_LARGE_MESSAGE =
   'The files of this request hold too much review history to be accepted together; accept fewer files per request.';
 
-/** An upper bound of a job item's size once an acceptance has set its status, `reviewedDate` and version. */
-const acceptedJobSize = (job: JobSnapshot, now: string): number =>
-  job.itemBytes + estimatedItemSize({ status: FINISHED_JOB_STATUS, reviewedDate: now, version: job.version + 1 });
-
 /** The first reason a caller may not accept a stored file, or `undefined` when it may. */
 export const acceptRefusalOf = (
   stored: StoredFile | undefined,
@@ -109,7 +105,7 @@ const ACCEPT_RULES: ReviewRules<number, AcceptedFile, AcceptedJob, AcceptRespons
     // The item after the write (flags and a date over the item as read), or as read for a repeat (`after`
     // undefined).
     sizeOf: (item, after, job, firstOfJob, now) =>
-      estimatedItemSize({ ...item, ...after }) + (firstOfJob ? acceptedJobSize(job, now) : 0),
+      estimatedItemSize({ ...item, ...after }) + (firstOfJob ? reviewedJobSize(job, FINISHED_JOB_STATUS, now) : 0),
     refuseTransaction: (fileId) => {
       throw new FileAcceptanceRefusedError('file_not_acceptable', fileId, ACCEPT_TOO_LARGE_MESSAGE);
     },

@@ -14,7 +14,7 @@ import { accountScope } from '../auth/principal';
 import { DYNAMODB } from '../aws/failures';
 import { ApiError, DependencyUnavailableError } from '../errors';
 import type { FileItem } from './items';
-import { type JobSnapshot, planReview, type ReviewPlan, type ReviewRules, type StoredFile } from './review-plan';
+import { planReview, type ReviewPlan, type ReviewRules, reviewedJobSize, type StoredFile } from './review-plan';
 import {
   type JobFile,
   type JobStatus,
@@ -205,10 +205,6 @@ export const REJECTED_JOB_STATUS: JobStatus = 'CJ_REJECT_READY';
 export const rejectedItemSize = (before: FileItem, after: JobFile): number =>
   estimatedItemSize({ ...before, ...after });
 
-/** An upper bound of a job item's size once a rejection has set its status, `reviewedDate` and version. */
-const rejectedJobSize = (job: JobSnapshot, now: string): number =>
-  job.itemBytes + estimatedItemSize({ status: REJECTED_JOB_STATUS, reviewedDate: now, version: job.version + 1 });
-
 /** The rules of a rejection for the shared review plan. */
 const REJECT_RULES: ReviewRules<FileRejection, RejectedFile, RejectedJob, RejectResponseBody> = {
   fileIdOf: (rejection) => rejection.fileId,
@@ -225,7 +221,7 @@ const REJECT_RULES: ReviewRules<FileRejection, RejectedFile, RejectedJob, Reject
   state: 'rejected',
   size: {
     sizeOf: (item, after, job, firstOfJob, now) => {
-      const jobBytes = firstOfJob ? rejectedJobSize(job, now) : 0;
+      const jobBytes = firstOfJob ? reviewedJobSize(job, REJECTED_JOB_STATUS, now) : 0;
       if (after === undefined) return estimatedItemSize(item) + jobBytes;
       const bytes = rejectedItemSize(item, after);
       if (bytes > ITEM_SIZE_BUDGET) throw new RejectionTooLargeError('item', after.id, bytes, ITEM_SIZE_BUDGET);

@@ -9,7 +9,7 @@
 import type { Principal } from '../auth/principal';
 import type { FileItem } from './items';
 import type { JobFile, JobStatus } from './model';
-import { TRANSACTION_SIZE_BUDGET } from './reject-sizes';
+import { estimatedItemSize, TRANSACTION_SIZE_BUDGET } from './reject-sizes';
 import { countChanges, type ReviewCounts, type ReviewState, reviewStateOf, stateOfReviewKey } from './review';
 
 /**
@@ -79,6 +79,13 @@ export interface ReviewPlan<TResponse> {
 /** The review state of a file item as stored (its `reviewKey`, or its flags on an older item). */
 export const storedState = (item: FileItem, file: JobFile): ReviewState =>
   stateOfReviewKey(item.reviewKey) ?? reviewStateOf(file, true);
+
+/**
+ * An upper bound of a job item's size once a review has written it: the item as read, plus its `status`,
+ * `reviewedDate` and next version as a review sets them (a count the review changes stays as many bytes).
+ */
+export const reviewedJobSize = (job: JobSnapshot, status: JobStatus, now: string): number =>
+  job.itemBytes + estimatedItemSize({ status, reviewedDate: now, version: job.version + 1 });
 
 /** How a review action bounds the size of its writes. */
 export interface SizeRules {
