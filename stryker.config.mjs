@@ -50,7 +50,7 @@ export const FOLDERS = {
         break: 97,
       },
       /** The review rules of a rejection and an acceptance, and the plan that groups them by job. */
-      review: { files: ['reject', 'accept', 'review-plan', 'reject-files', 'accept-files'], break: 95 },
+      review: { files: ['reject', 'accept', 'review-plan', 'reject-files', 'accept-files'], break: 94 },
       /** Creating and editing jobs: the allocator, the idempotency record, the import's batches, the upsert plan. */
       writes: {
         files: ['create-job', 'batch-create', 'id-allocator', 'idempotency', 'update-job', 'write-plan'],
