@@ -30,18 +30,18 @@ const assertDecodable = (text: string): void => {
   }
 };
 
-/** Checks what the package accepts silently: every escape well formed and UTF-8, and the field count. */
-const assertStrict = (body: string): void => {
-  let fields = 0;
-  for (const pair of body.split('&')) {
-    if (pair === '') continue;
-    fields += 1;
-    if (fields > MAX_FORM_FIELDS) {
-      throw new FormEncodingError(`The form body holds more than ${MAX_FORM_FIELDS} fields`);
-    }
-    // Only a `%` escape can be malformed (`+` is a space, whatever surrounds it).
-    if (pair.includes('%')) assertDecodable(pair);
+/**
+ * The body's non-empty pairs, once checked for what the package accepts silently: every escape well formed
+ * and UTF-8, and the field count.
+ */
+const strictPairs = (body: string): string[] => {
+  const pairs = body.split('&').filter((pair) => pair !== '');
+  if (pairs.length > MAX_FORM_FIELDS) {
+    throw new FormEncodingError(`The form body holds more than ${MAX_FORM_FIELDS} fields`);
   }
+  // Only a `%` escape can be malformed (`+` is a space, whatever surrounds it).
+  for (const pair of pairs) if (pair.includes('%')) assertDecodable(pair);
+  return pairs;
 };
 
 const asList = (value: string | string[]): string[] => (Array.isArray(value) ? value : [value]);
@@ -55,11 +55,9 @@ const asList = (value: string | string[]): string[] => (Array.isArray(value) ? v
  * @throws {@link FormEncodingError} on a malformed percent-encoding or too many fields.
  */
 export const parseForm = (body: string): Record<string, string | string[]> => {
-  assertStrict(body);
   // The package parses only the first 1000 pairs, empty ones included: handed the empty pairs, it would
   // silently drop fields of a body that holds fewer than 1000.
-  const pairs = body.split('&').filter((pair) => pair !== '');
-  const request = { event: { headers: {}, body: pairs.join('&'), isBase64Encoded: false } };
+  const request = { event: { headers: {}, body: strictPairs(body).join('&'), isBase64Encoded: false } };
   packageParser.before?.(request as never);
   const parsed = request.event.body as unknown as Record<string, string | string[]>;
 
