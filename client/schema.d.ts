@@ -150,8 +150,10 @@ export interface paths {
         /**
          * Edit a job or move its status
          * @description Changes the fields sent, under optimistic concurrency: `If-Match` must carry the job's current
-         *     `ETag` (`428 precondition_required` without it; `412 precondition_failed` with another version,
-         *     carrying the current `ETag`). Needs the `jobs` grant.
+         *     `ETag` (`428 precondition_required` without it or with `*`, which names no version;
+         *     `400 invalid_parameter` naming `If-Match` when it is not a list of strong, quoted ETags — an unquoted
+         *     `1764147600000` or a weak `W/"1764147600000"`; `412 precondition_failed` with another version,
+         *     carrying the current version as `ETag` and as `currentVersion` in the body). Needs the `jobs` grant.
          *
          *     `realCost` (≥ 0, at most two decimals) and `accountName` are for operators (`403 forbidden` for a
          *     user). A user edits fields only while the job is `CJ_NEW` or `CJ_REQUEST_OFFER`
@@ -159,8 +161,8 @@ export interface paths {
          *     (`409 invalid_transition`); entering `CJ_ACCEPT` sets `acceptedDate`, `CJ_JOB_PAID` `orderedDate`.
          *     A value equal to the stored one is no change; a request that changes nothing answers the job
          *     unchanged. The change is one write conditioned on the version: of two edits holding one version,
-         *     exactly one wins. Checks in order: fields (400), `If-Match` (428), operator fields (403), the job
-         *     (404), the version (412), editable (409), the move (409).
+         *     exactly one wins. Checks in order: fields (400), `If-Match` present and naming a version (428), well
+         *     formed (400), operator fields (403), the job (404), the version (412), editable (409), the move (409).
          */
         patch: operations["updateJob"];
         trace?: never;
@@ -945,6 +947,11 @@ export interface components {
             /** @constant */
             code: "precondition_failed";
             message: components["schemas"]["ErrorMessage"];
+            /**
+             * Format: int64
+             * @description The job's current version, the one the answer's `ETag` quotes; send `If-Match` with it (quoted) once the change is decided again on the current job.
+             */
+            currentVersion: number;
             requestId: components["schemas"]["RequestId"];
         };
         PreconditionRequiredError: {
@@ -1203,7 +1210,7 @@ export interface components {
                 "application/json": components["schemas"]["IdempotencyKeyReusedError"];
             };
         };
-        /** @description `precondition_failed`: the job changed since the version in `If-Match`; `ETag` is its current one. Nothing was changed. */
+        /** @description `precondition_failed`: the job changed since the version in `If-Match`; `ETag` and the body's `currentVersion` give its current one. Nothing was changed. */
         PreconditionFailed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1215,7 +1222,7 @@ export interface components {
                 "application/json": components["schemas"]["PreconditionFailedError"];
             };
         };
-        /** @description `precondition_required`: the request carries no `If-Match`. */
+        /** @description `precondition_required`: the request carries no `If-Match`, or `If-Match: *`, which names no version. */
         PreconditionRequired: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1235,7 +1242,11 @@ export interface components {
          *     client per create (a UUID). Remembered for 24 hours per client.
          */
         IdempotencyKey: string;
-        /** @description The job's `ETag` as last read (`"<version>"`); required (`428` without it). */
+        /**
+         * @description The job's `ETag` as last read, quoted (`"<version>"`; a list of them is allowed). Required: `428`
+         *     without it or with `*`; `400 invalid_parameter` naming `If-Match` for anything but strong, quoted
+         *     entity-tags (an unquoted version, a weak `W/"…"` tag).
+         */
         IfMatch: string;
         /** @description An `ETag` the caller holds; when it is the job's current one the answer is `304` with no body. */
         IfNoneMatch: string;
@@ -1463,7 +1474,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The job's `ETag` as last read (`"<version>"`); required (`428` without it). */
+                /**
+                 * @description The job's `ETag` as last read, quoted (`"<version>"`; a list of them is allowed). Required: `428`
+                 *     without it or with `*`; `400 invalid_parameter` naming `If-Match` for anything but strong, quoted
+                 *     entity-tags (an unquoted version, a weak `W/"…"` tag).
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {

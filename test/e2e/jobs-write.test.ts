@@ -212,12 +212,35 @@ describe('POST /jobs', () => {
 });
 
 describe('PATCH /jobs/{id}', () => {
-  it('needs If-Match (428), refuses a stale one with the current ETag (412), and changes nothing', async () => {
+  it('needs If-Match (428), refuses a stale one with the current version in ETag and body (412), and changes nothing', async () => {
     const { job } = await created();
     expectError(await patch(job.id, { name: 'New' }, undefined), 428, 'precondition_required');
     const stale = await patch(job.id, { name: 'New' }, '"1"');
-    expectError(stale, 412, 'precondition_failed');
+    expectError(stale, 412, 'precondition_failed', { currentVersion: job.version });
     expect(stale.headers.get('etag')).toBe(`"${job.version}"`);
+    expect((await repository.getJob(job.id))?.job.name).toBe('Spring catalogue');
+  });
+
+  it('answers 428 for If-Match: *, which names no version, so two stale editors cannot both win', async () => {
+    const { job } = await created();
+    const first = await patch(job.id, { name: 'First' }, '*');
+    const second = await patch(job.id, { name: 'Second' }, '*');
+    expectError(first, 428, 'precondition_required');
+    expectError(second, 428, 'precondition_required');
+    expect(await repository.getJob(job.id)).toMatchObject({ job: { name: 'Spring catalogue' }, version: job.version });
+  });
+
+  it('answers 400 naming If-Match for one that is no strong quoted ETag, after the fields and before the job', async () => {
+    const { job } = await created();
+    for (const ifMatch of [String(job.version), `W/"${job.version}"`, `"${job.version}`]) {
+      expectError(await patch(job.id, { name: 'New' }, ifMatch), 400, 'invalid_parameter', { parameter: 'If-Match' });
+    }
+    expectError(await patch(job.id, { name: '' }, String(job.version)), 400, 'invalid_parameter', {
+      parameter: 'name',
+    });
+    expectError(await patch(987_654_321_987, { name: 'x' }, '1'), 400, 'invalid_parameter', {
+      parameter: 'If-Match',
+    });
     expect((await repository.getJob(job.id))?.job.name).toBe('Spring catalogue');
   });
 
