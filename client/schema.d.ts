@@ -161,8 +161,10 @@ export interface paths {
          *     (`409 invalid_transition`); entering `CJ_ACCEPT` sets `acceptedDate`, `CJ_JOB_PAID` `orderedDate`.
          *     A value equal to the stored one is no change; a request that changes nothing answers the job
          *     unchanged. The change is one write conditioned on the version: of two edits holding one version,
-         *     exactly one wins. Checks in order: fields (400), `If-Match` present and naming a version (428), well
-         *     formed (400), operator fields (403), the job (404), the version (412), editable (409), the move (409).
+         *     exactly one wins. An archived job changes no more: any PATCH of it (fields or status, by a user or an
+         *     operator, an empty change too) is `410 job_archived`, whatever version `If-Match` names. Checks in
+         *     order: fields (400), `If-Match` present and naming a version (428), well formed (400), operator fields
+         *     (403), the job (404), archived (410), the version (412), editable (409), the move (409).
          */
         patch: operations["updateJob"];
         trace?: never;
@@ -880,6 +882,12 @@ export interface components {
             fileId: number;
             requestId: components["schemas"]["RequestId"];
         };
+        ArchivedJobError: {
+            /** @constant */
+            code: "job_archived";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
         InternalError: {
             /** @constant */
             code: "internal_error";
@@ -1210,6 +1218,17 @@ export interface components {
                 "application/json": components["schemas"]["IdempotencyKeyReusedError"];
             };
         };
+        /** @description `job_archived`: the job is `CJ_ARCHIVED`, which is terminal; nothing was changed. */
+        ArchivedJobUnchangeable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ArchivedJobError"];
+            };
+        };
         /** @description `precondition_failed`: the job changed since the version in `If-Match`; `ETag` and the body's `currentVersion` give its current one. Nothing was changed. */
         PreconditionFailed: {
             headers: {
@@ -1513,6 +1532,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["JobNotChangeable"];
+            410: components["responses"]["ArchivedJobUnchangeable"];
             411: components["responses"]["LengthRequired"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];

@@ -6,10 +6,13 @@
  *
  * The rules, in the order they answer: `If-Match` names a version (`428` when absent or `*`, `400` naming
  * `If-Match` when malformed, `if-match.ts`); operator-only fields (`403`); the job exists for the caller
- * (`404 job_not_found`); the version matches (`412`, with the current version in the body as well as in `ETag`);
- * a user edits fields only while the job is `CJ_NEW` or `CJ_REQUEST_OFFER` (`409 job_not_editable`); the
- * status moves along the table of `statuses.ts` (`409 invalid_transition`). A value equal to the stored one is
- * no change, and a request that changes nothing answers the job as it is, at its version.
+ * (`404 job_not_found`); it is not archived (`410 job_archived`: `CJ_ARCHIVED` is terminal, so any PATCH of
+ * it — fields or status, user or operator, an empty change too — is refused, whatever version it names, since
+ * a fresher version could not change the answer); the version matches (`412`, with the current version in the
+ * body as well as in `ETag`); a user edits fields only while the job is `CJ_NEW` or `CJ_REQUEST_OFFER`
+ * (`409 job_not_editable`); the status moves along the table of `statuses.ts` (`409 invalid_transition`). A
+ * value equal to the stored one is no change, and a request that changes nothing answers the job as it is, at
+ * its version.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountScope, type Principal } from '../auth/principal';
@@ -72,6 +75,10 @@ const preconditionFailed = (version: number): ApiError =>
 
 export const jobNotFound = (): ApiError => new ApiError('job_not_found');
 
+/** `410 job_archived`: an archived job changes no more, whoever asks and whatever the change. */
+const jobArchived = (): ApiError =>
+  new ApiError('job_archived', {}, { message: 'The job is archived; it changes no more.' });
+
 /** The update use case. */
 export class UpdateJob {
   private readonly table: JobsTable;
@@ -99,6 +106,7 @@ export class UpdateJob {
         const item = (await this.table.getItem({ pk: jobKeys.pk(jobId), sk: jobKeys.jobSk })) as JobItem | undefined;
         const scope = accountScope(principal);
         if (item?.entity !== 'job' || (scope !== undefined && item.accountId !== scope)) throw jobNotFound();
+        if (item.status === 'CJ_ARCHIVED') throw jobArchived();
         if (!wanted.includes(item.version)) throw preconditionFailed(item.version);
         const sets = this.plan(item, changes, principal);
         if (Object.keys(sets).length === 0) return { job: jobView(item), etag: jobETag(item.version) };

@@ -307,6 +307,21 @@ describe('PATCH /jobs/{id}', () => {
     expect((await repository.getJob(job.id))?.job.name).toBe(winner.json.job.name);
   });
 
+  it('answers 410 job_archived to any PATCH of an archived job, operator or user, whatever the version', async () => {
+    const { job } = await created();
+    const archived = await patch(job.id, { status: 'CJ_ARCHIVED' }, `"${job.version}"`);
+    expect(archived.status, archived.text).toBe(200);
+    const etag = archived.headers.get('etag')!;
+    const stored = await repository.getJob(job.id);
+
+    expectError(await patch(job.id, { name: 'Revived', realCost: 3 }, etag, operator), 410, 'job_archived');
+    expectError(await patch(job.id, { status: 'CJ_NEW' }, etag, operator), 410, 'job_archived');
+    expectError(await patch(job.id, { name: 'Mine again' }, etag), 410, 'job_archived');
+    expectError(await patch(job.id, {}, etag), 410, 'job_archived');
+    expectError(await patch(job.id, { name: 'Stale' }, `"${job.version}"`, operator), 410, 'job_archived');
+    expect(await repository.getJob(job.id)).toEqual(stored);
+  });
+
   it('refuses a PATCH without Content-Type (415)', async () => {
     const { job } = await created();
     expectError(

@@ -1,8 +1,8 @@
 /**
  * `PATCH /jobs/{id}` on a mocked DynamoDB: the rules in the order they answer (`428`, `400` naming `If-Match`,
- * `403`, `404` — another account's job exactly like a missing one —, `412` with the current version,
- * `409 job_not_editable`, `409 invalid_transition`), what counts as no change, and the one UpdateItem
- * conditioned on the version read.
+ * `403`, `404` — another account's job exactly like a missing one —, `410` for an archived job, `412` with the
+ * current version, `409 job_not_editable`, `409 invalid_transition`), what counts as no change, and the one
+ * UpdateItem conditioned on the version read.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -205,6 +205,27 @@ describe('the refusals, in the order they answer', () => {
       context: { parameter: 'If-Match' },
     });
     expect(updates()).toHaveLength(0);
+  });
+
+  it.each([
+    ['an operator editing its fields', { name: 'New', realCost: 5 }, operator],
+    ['an operator moving its status', { status: 'CJ_NEW' }, operator],
+    ['a user editing its fields', { name: 'New' }, user],
+    ['an empty change', {}, user],
+    ['a change to the status it has', { status: 'CJ_ARCHIVED' }, operator],
+  ] as const)('answers 410 job_archived for an archived job, to %s, writing nothing', async (_what, changes, who) => {
+    tableHolds(stored({ status: 'CJ_ARCHIVED' }));
+    const error = await refusal(changes, '"5"', who);
+    expect(error).toMatchObject({ code: 'job_archived', message: 'The job is archived; it changes no more.' });
+    expect(error.context).toEqual({});
+    expect(updates()).toHaveLength(0);
+  });
+
+  it('answers 410 for an archived job whatever version If-Match names, after 404 and before 412', async () => {
+    tableHolds(stored({ status: 'CJ_ARCHIVED' }, 9));
+    expect((await refusal({ name: 'New' }, '"5"')).code).toBe('job_archived');
+    tableHolds(stored({ status: 'CJ_ARCHIVED', accountId: 2002 }, 9));
+    expect((await refusal({ name: 'New' }, '"9"')).code).toBe('job_not_found');
   });
 
   it.each(['CJ_ACCEPT', 'CJ_REVIEWING', 'CJ_FINISHED'] as const)(
