@@ -833,6 +833,14 @@ export interface components {
             /** @constant */
             code: "forbidden";
             message: components["schemas"]["ErrorMessage"];
+            /**
+             * @description The grant the client lacks (`search`, `reject`, `jobs`, `sessions`, …), when the refusal is check 7;
+             *     an operator adds it to the client. Absent when the client holds the grant and the refusal is about
+             *     something else the message names (a field only operators may set, another account, a role the
+             *     client may not open sessions for).
+             * @example jobs
+             */
+            grant?: string;
             requestId: components["schemas"]["RequestId"];
         };
         FileNotFoundError: {
@@ -1030,7 +1038,7 @@ export interface components {
                 "application/json": components["schemas"]["InvalidClientError"] | components["schemas"]["InvalidSessionError"];
             };
         };
-        /** @description `forbidden`: the client is not granted this operation. */
+        /** @description `forbidden`: the client is not granted this operation (`grant` names the grant it lacks), or the caller may not do what the message names. */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

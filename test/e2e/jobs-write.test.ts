@@ -180,9 +180,11 @@ describe('POST /jobs', () => {
     expect(answer.json.job).toMatchObject({ accountId: 77, accountName: 'Studio 77' });
   });
 
-  it('needs the jobs grant', async () => {
+  it('needs the jobs grant, and names it in the 403', async () => {
     const searchOnly = await stack.issue({ grants: ['search', 'reject'] });
-    expectError(await create({ name: 'x' }, searchOnly), 403, 'forbidden');
+    const refused = await create({ name: 'x' }, searchOnly);
+    expectError(refused, 403, 'forbidden', { grant: 'jobs' });
+    expect(refused.json.message).toBe('This operation needs the grant jobs, which the client lacks.');
   });
 
   it('answers the first answer again for a repeated Idempotency-Key, and refuses it with another body', async () => {
