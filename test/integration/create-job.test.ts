@@ -8,6 +8,7 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CreateJob, type CreateJobRequest } from '../../functions/jobs/create-job';
 import { API_ID_RANGE, IdAllocator } from '../../functions/jobs/id-allocator';
+import { DependencyUnavailableError } from '../../functions/errors';
 import { IdempotencyKeyReusedError } from '../../functions/jobs/idempotency';
 import { JobsTable } from '../../functions/jobs/jobs-table';
 import { JobRepository } from '../../functions/jobs/repository';
@@ -44,6 +45,10 @@ const jobPartitions = async (): Promise<string[]> => {
   }
   return keys;
 };
+
+/** Whether a transaction puts a job item (the last write of a create, which makes the job visible). */
+const writesJobItem = (command: TransactWriteCommand): boolean =>
+  (command.input.TransactItems ?? []).some((item) => item.Put?.Item?.sk === jobKeys.jobSk);
 
 beforeEach(async () => {
   tableName = (await createTestTables()).jobsTable;
@@ -133,7 +138,7 @@ describe('the created job', () => {
   it('of 1,000 files leaves nothing a reader can see when the write fails before its job item', async () => {
     const failing = {
       send: async (command: unknown) => {
-        if (command instanceof TransactWriteCommand)
+        if (command instanceof TransactWriteCommand && writesJobItem(command))
           throw Object.assign(new Error('boom'), { name: 'InternalFailure' });
         return documents.send(command as never);
       },
@@ -157,6 +162,49 @@ describe('the created job', () => {
     const stored = await repository.getJob(created.body.job.id);
     expect(stored?.job.files).toHaveLength(250);
     expect(created.body.files.map((file) => file.id)).toEqual([...created.body.files.map((file) => file.id)].sort());
+  });
+});
+
+describe('a create whose allocated id is already an item', () => {
+  /** The ids a fresh table's first create is given: the job's, then its files' in request order. */
+  const jobId = API_ID_RANGE.first;
+  const fileId = (index: number) => API_ID_RANGE.first + 1 + index;
+  const stray = (fileIndex: number) => ({
+    pk: jobKeys.pk(jobId),
+    sk: jobKeys.fileSk(fileId(fileIndex)),
+    entity: 'file',
+    fileId: fileId(fileIndex),
+    jobId,
+    fileName: 'left-behind.jpg',
+  });
+
+  it.each([
+    ['in the one transaction of a small job', 3, 1],
+    ['in a later transaction of the files of a large job', 250, 180],
+  ])('fails %s with 503 (id taken), overwrites nothing and writes no job item', async (_case, count, takenIndex) => {
+    const table = new JobsTable(documents, tableName);
+    await table.putItem({ Item: stray(takenIndex) });
+
+    const outcome = new CreateJob({ client: documents, tableName }).run(request({ files: files(count) }), user);
+
+    await expect(outcome).rejects.toBeInstanceOf(DependencyUnavailableError);
+    await expect(outcome).rejects.toMatchObject({ cause: { name: 'IdTakenError', jobId } });
+    expect(await table.getItem({ pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId(takenIndex)) })).toEqual(
+      stray(takenIndex),
+    );
+    expect(await table.getJobItem(jobId)).toBeUndefined();
+    expect(await repository.getJob(jobId)).toBeUndefined();
+  });
+
+  it('gives the retry new ids, which it writes whole', async () => {
+    await new JobsTable(documents, tableName).putItem({ Item: stray(0) });
+    const create = new CreateJob({ client: documents, tableName });
+    await expect(create.run(request({ files: files(2) }), user)).rejects.toBeInstanceOf(DependencyUnavailableError);
+
+    const retried = await create.run(request({ files: files(2) }), user);
+
+    expect(retried.body.job.id).toBeGreaterThan(fileId(1));
+    expect((await repository.getJob(retried.body.job.id))?.job.files).toHaveLength(2);
   });
 });
 
