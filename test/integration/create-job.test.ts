@@ -220,17 +220,31 @@ describe('Idempotency-Key', () => {
     expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(1);
   });
 
-  it('refuses the key with another body, or from another user of the client, and creates nothing', async () => {
+  it('refuses the key with another body, and creates nothing', async () => {
     const create = new CreateJob({ client: documents, tableName });
     await create.run(request(), user, 'order-18');
 
     await expect(create.run(request({ name: 'Other' }), user, 'order-18')).rejects.toBeInstanceOf(
       IdempotencyKeyReusedError,
     );
-    await expect(create.run(request(), { ...user, userId: 'bob' }, 'order-18')).rejects.toBeInstanceOf(
-      IdempotencyKeyReusedError,
-    );
     expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(1);
+  });
+
+  it('gives sessions of one client in different accounts a job each for one key, and replays it within an account', async () => {
+    const create = new CreateJob({ client: documents, tableName });
+    const inOther = { ...user, accountId: 1002, userId: 'otto' };
+
+    const first = await create.run(request(), user, 'order-23');
+    const other = await create.run(request({ name: 'Something else entirely' }), inOther, 'order-23');
+    const sameAccount = await create.run(request(), { ...user, userId: 'bob' }, 'order-23');
+    const otherAgain = await create.run(request({ name: 'Something else entirely' }), inOther, 'order-23');
+
+    expect(other.replayed).toBe(false);
+    expect(other.body.job).toMatchObject({ accountId: 1002, name: 'Something else entirely' });
+    expect(other.body.job.id).not.toBe(first.body.job.id);
+    expect(sameAccount).toEqual({ ...first, replayed: true });
+    expect(otherAgain).toEqual({ ...other, replayed: true });
+    expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(2);
   });
 
   it('keeps keys of different clients apart', async () => {
@@ -269,12 +283,12 @@ describe('Idempotency-Key', () => {
     expect(await repository.getJob(retried.body.job.id)).toBeDefined();
   });
 
-  it('stores its records with a 24-hour TTL, keyed by client and the hash of the key', async () => {
+  it('stores its records with a 24-hour TTL, keyed by account, client and the hash of the key', async () => {
     const before = Math.floor(Date.now() / 1000);
     await new CreateJob({ client: documents, tableName }).run(request(), user, 'order-22');
 
     const hash = createHash('sha256').update('order-22').digest('hex');
-    const record = await new JobsTable(documents, tableName).getItem(jobKeys.idempotency('client-a', hash));
+    const record = await new JobsTable(documents, tableName).getItem(jobKeys.idempotency('client-a', 1001, hash));
     expect(record).toMatchObject({ state: 'done' });
     expect(record?.ttl).toBeGreaterThanOrEqual(before + 86_400);
     expect(record?.ttl).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 86_400);
