@@ -115,10 +115,11 @@ export interface paths {
          *
          *     Files need the JSON body; a form body creates a job without files (`tags` as repeated keys).
          *
-         *     `Idempotency-Key` makes a create safe to retry: the same key from the same client within 24 hours
-         *     answers the first answer again (status, headers and body) and creates nothing; the same key with
-         *     another body (or from another user of the client) is `409 idempotency_key_reused`; concurrent
-         *     requests with one key create one job.
+         *     `Idempotency-Key` makes a create safe to retry: the same key from the same client for the same
+         *     account within 24 hours answers the first answer again (status, headers and body) and creates
+         *     nothing; the same key for that account with another body is `409 idempotency_key_reused`; a session
+         *     of another account never meets the key (there it creates a job of its own); concurrent requests with
+         *     one key create one job.
          */
         post: operations["createJob"];
         delete?: never;
@@ -1215,7 +1216,7 @@ export interface components {
                 "application/json": components["schemas"]["InvalidTransitionError"] | components["schemas"]["FileNotDeliverableError"];
             };
         };
-        /** @description `idempotency_key_reused`: the key was used within 24 hours for another request (another body, or another user of the client). */
+        /** @description `idempotency_key_reused`: the key was used within 24 hours, by this client for this account, for another request (another body). */
         IdempotencyKeyReused: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1266,7 +1267,9 @@ export interface components {
         JobIdPath: number;
         /**
          * @description 1–255 visible ASCII characters (else `400 invalid_parameter` naming `Idempotency-Key`), chosen by the
-         *     client per create (a UUID). Remembered for 24 hours per client.
+         *     client per create (a UUID). Remembered for 24 hours per client and account (the account the job is
+         *     created in): every session of the client in that account gets the first answer again, and a session
+         *     of another account never meets the key.
          */
         IdempotencyKey: string;
         /**
@@ -1410,7 +1413,9 @@ export interface operations {
             header?: {
                 /**
                  * @description 1–255 visible ASCII characters (else `400 invalid_parameter` naming `Idempotency-Key`), chosen by the
-                 *     client per create (a UUID). Remembered for 24 hours per client.
+                 *     client per create (a UUID). Remembered for 24 hours per client and account (the account the job is
+                 *     created in): every session of the client in that account gets the first answer again, and a session
+                 *     of another account never meets the key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

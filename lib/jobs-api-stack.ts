@@ -315,13 +315,13 @@ export class JobsApiStack extends Stack {
     allow(JobsRead, ['secretsmanager:GetSecretValue'], [this.cursorKey.secretArn]);
 
     // The job writes touch job partitions, the id counter and idempotency records only: a create claims
-    // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in a transaction of
-    // Puts (or its files with BatchWriteItem first), stores its answer or releases the key (UpdateItem);
+    // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in transactions of
+    // conditional Puts (a large job's files first), stores its answer or releases the key (UpdateItem);
     // an edit reads the job item (GetItem) and updates it; a delivery reads the job item (GetItem), then the
     // partition (Query), and updates files and job in transactions of Updates. Nothing on the search domain.
     allow(
       JobsWrite,
-      dynamodb('GetItem', 'PutItem', 'UpdateItem', 'BatchWriteItem', 'Query'),
+      dynamodb('GetItem', 'PutItem', 'UpdateItem', 'Query'),
       [jobs],
       [jobKeys.jobPrefix, jobKeys.counter.pk, jobKeys.idempotencyPrefix],
     );
