@@ -14,6 +14,8 @@ import { ERROR_CATALOGUE } from '../../functions/http/errors';
 import { pathsOf, type Route, ROUTES } from '../../functions/http/routes';
 import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { REFUSED_SESSIONS_METRIC } from '../../lib/alarms';
+import { POWERTOOLS_ENVIRONMENT } from '../../lib/handler-function';
+import { AUDIT_WRITE_FAILED_METRIC } from '../../functions/auth/audit';
 import { buildJobsApi } from '../../lib/app';
 import { TEMPLATE_ONLY } from './template-only';
 import {
@@ -706,6 +708,31 @@ describe('alarms', () => {
       Period: 300,
       Threshold: 50,
       Dimensions: [{ Name: REFUSED_SESSIONS_METRIC.dimension, Value: { Ref: sessionsId } }],
+    });
+  });
+
+  it('alarms on an audit record the audit log group refused, counted by the functions’ AuditWriteFailed metric, on the alarm topic', () => {
+    const [topicId] = Object.keys(resourcesOf('AWS::SNS::Topic'));
+    const [alarm, ...others] = alarms().filter((candidate) => candidate.MetricName === AUDIT_WRITE_FAILED_METRIC);
+    expect(others).toEqual([]);
+    expect(alarm).toMatchObject({
+      Namespace: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
+      Dimensions: [{ Name: 'service', Value: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+      OKActions: [{ Ref: topicId }],
+    });
+    // The metric is the one the sessions function emits, where its audit records go.
+    expect(propertiesOf(resourcesOf('AWS::Lambda::Function').SessionsFunction!).Environment).toMatchObject({
+      Variables: {
+        POWERTOOLS_METRICS_NAMESPACE: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
+        POWERTOOLS_SERVICE_NAME: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME,
+      },
     });
   });
 
