@@ -241,6 +241,7 @@ export class JobsApiStack extends Stack {
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       api: this.restApi.api,
       domain: this.searchDomain.domain,
+      searchVolumeSizeGiB: config.searchVolumeSizeGiB,
       topicArn: config.alarmTopicArn,
       email: config.alarmEmail,
       topicDisplayName: `Jobs API ${config.stage} alarms`,
@@ -255,6 +256,7 @@ export class JobsApiStack extends Stack {
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       domain: this.searchDomain.domain,
+      searchVolumeSizeGiB: config.searchVolumeSizeGiB,
     });
 
     this.addOutputs();

@@ -667,7 +667,7 @@ describe('alarms', () => {
       'JobsWriteFunction',
       'IndexerFunction',
     ]) {
-      const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions).includes(`"${id}"`));
+      const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions ?? []).includes(`"${id}"`));
       expect(mine.map((alarm) => alarm.MetricName)).toEqual(expect.arrayContaining(['Errors', 'Throttles']));
     }
   });
@@ -709,14 +709,113 @@ describe('alarms', () => {
     });
   });
 
-  it('alarms on iterator age, dead letters and API 5xx answers', () => {
+  it('alarms on iterator age and dead letters', () => {
     expect(metricNames()).toEqual(
-      expect.arrayContaining([
-        'AWS/Lambda/IteratorAge',
-        'AWS/SQS/ApproximateNumberOfMessagesVisible',
-        'AWS/ApiGateway/5XXError',
-      ]),
+      expect.arrayContaining(['AWS/Lambda/IteratorAge', 'AWS/SQS/ApproximateNumberOfMessagesVisible']),
     );
+  });
+
+  /** The alarm of a construct id, as the template has it. */
+  const alarmNamed = (id: string): Json => {
+    const alarm = stack.alarms.alarms.find((candidate) => candidate.node.id === id);
+    expect(alarm, id).toBeDefined();
+    return propertiesOf(resourcesOf('AWS::CloudWatch::Alarm')[stack.getLogicalId(alarm!.node.defaultChild as never)]!);
+  };
+
+  interface MetricDataQuery {
+    Id: string;
+    Expression?: string;
+    MetricStat?: { Metric: { Namespace: string; MetricName: string }; Period: number; Stat: string };
+  }
+
+  /**
+   * Whether the Api5xx alarm's one period breaches for five minutes of `requests` requests, `errors` of them
+   * 5xx: its metric (or metric math, `IF` and `FILL` as CloudWatch evaluates them) against its threshold.
+   */
+  const api5xxBreaches = (errors: number, requests: number): boolean => {
+    const alarm = alarmNamed('Api5xx');
+    const valueOf = (metricName: string): number => ({ '5XXError': errors, Count: requests })[metricName] ?? NaN;
+    let value: number;
+    const queries = alarm.Metrics as MetricDataQuery[] | undefined;
+    if (queries === undefined) {
+      value = valueOf(alarm.MetricName as string);
+    } else {
+      const expression = queries.find((query) => query.Expression !== undefined)!.Expression!;
+      const inputs = queries.filter((query) => query.MetricStat !== undefined);
+      const evaluate = new Function('IF', 'FILL', ...inputs.map((query) => query.Id), `return ${expression};`) as (
+        ...args: unknown[]
+      ) => number;
+      value = evaluate(
+        (condition: boolean, then: number, otherwise: number) => (condition ? then : otherwise),
+        (series: number | undefined, fill: number) => series ?? fill,
+        ...inputs.map((query) => valueOf(query.MetricStat!.Metric.MetricName)),
+      );
+    }
+    const threshold = alarm.Threshold as number;
+    expect(alarm.ComparisonOperator).toBe('GreaterThanOrEqualToThreshold');
+    expect(alarm.EvaluationPeriods).toBe(1);
+    return value >= threshold;
+  };
+
+  it('does not page for one 5xx on a quiet stage, nor for a handful among many requests', () => {
+    expect(api5xxBreaches(1, 1)).toBe(false);
+    expect(api5xxBreaches(1, 20)).toBe(false);
+    expect(api5xxBreaches(4, 99)).toBe(false);
+    expect(api5xxBreaches(4, 1000)).toBe(false);
+    expect(api5xxBreaches(0, 0)).toBe(false);
+  });
+
+  it('pages when 5 % or more of at least 100 requests in five minutes were 5xx', () => {
+    expect(api5xxBreaches(5, 100)).toBe(true);
+    expect(api5xxBreaches(100, 100)).toBe(true);
+    expect(api5xxBreaches(60, 1200)).toBe(true);
+  });
+
+  it('counts the 5xx share from the API’s own 5XXError and Count sums over five minutes', () => {
+    const queries = alarmNamed('Api5xx').Metrics as MetricDataQuery[];
+    expect(
+      queries
+        .filter((query) => query.MetricStat !== undefined)
+        .map((query) => ({
+          metric: `${query.MetricStat!.Metric.Namespace}/${query.MetricStat!.Metric.MetricName}`,
+          stat: query.MetricStat!.Stat,
+          period: query.MetricStat!.Period,
+        }))
+        .sort((a, b) => a.metric.localeCompare(b.metric)),
+    ).toEqual([
+      { metric: 'AWS/ApiGateway/5XXError', stat: 'Sum', period: 300 },
+      { metric: 'AWS/ApiGateway/Count', stat: 'Sum', period: 300 },
+    ]);
+  });
+
+  it('alarms when a search node’s free storage falls to a quarter of its volume', () => {
+    expect(alarmNamed('SearchFreeStorageLow')).toMatchObject({
+      Namespace: 'AWS/ES',
+      MetricName: 'FreeStorageSpace',
+      Statistic: 'Minimum',
+      Period: 60,
+      EvaluationPeriods: 1,
+      // 20 GiB volumes by default: a quarter is 5,120 MiB (the metric's unit).
+      Threshold: 5120,
+      ComparisonOperator: 'LessThanOrEqualToThreshold',
+    });
+  });
+
+  it('alarms when a search node’s JVM memory pressure stays at 80 % or more for fifteen minutes', () => {
+    expect(alarmNamed('SearchJvmMemoryPressure')).toMatchObject({
+      Namespace: 'AWS/ES',
+      MetricName: 'JVMMemoryPressure',
+      Statistic: 'Maximum',
+      Period: 300,
+      EvaluationPeriods: 3,
+      Threshold: 80,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('alarms when the search cluster is red or blocks writes', () => {
+    expect(alarmNamed('SearchClusterRed')).toMatchObject({ MetricName: 'ClusterStatus.red', Threshold: 1 });
+    expect(alarmNamed('SearchWritesBlocked')).toMatchObject({ MetricName: 'ClusterIndexWritesBlocked', Threshold: 1 });
   });
 });
 
