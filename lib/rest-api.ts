@@ -100,6 +100,50 @@ const quoted = (headers: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`]));
 
 /**
+ * The access log's fields: one JSON object per request, each value an API Gateway `$context` variable for REST
+ * access logs. Beside who called what and the answer's status, size and latency, the fields tell apart what
+ * went wrong: API Gateway's own answer (`errorResponseType`: `THROTTLED`, `WAF_FILTERED`, `INTEGRATION_TIMEOUT`,
+ * `INTEGRATION_FAILURE`, `DEFAULT_5XX`, …, and its message), what Lambda said (`integrationServiceStatus`, the
+ * Lambda service's status; `integrationStatus`, the function's own answer; `integrationError`, a function that
+ * threw or ran out of time), how long the function took, and what AWS WAF decided. `integrationRequestId` is the
+ * Lambda request id, the `function_request_id` of the function's log lines. docs/deploy.md shows how to read it.
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  extendedRequestId: '$context.extendedRequestId',
+  ip: '$context.identity.sourceIp',
+  requestTime: '$context.requestTime',
+  httpMethod: '$context.httpMethod',
+  resourcePath: '$context.resourcePath',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  errorMessage: '$context.error.messageString',
+  errorResponseType: '$context.error.responseType',
+  integrationServiceStatus: '$context.integration.integrationStatus',
+  integrationStatus: '$context.integration.status',
+  integrationError: '$context.integration.error',
+  integrationErrorMessage: '$context.integrationErrorMessage',
+  integrationLatency: '$context.integration.latency',
+  integrationRequestId: '$context.integration.requestId',
+  wafResponseCode: '$context.wafResponseCode',
+  wafStatus: '$context.waf.status',
+  wafError: '$context.waf.error',
+  wafLatency: '$context.waf.latency',
+  xrayTraceId: '$context.xrayTraceId',
+} as const;
+
+/** Variables whose value API Gateway writes already quoted (`$context.error.messageString`: the message, escaped). */
+const QUOTED_BY_API_GATEWAY: ReadonlySet<string> = new Set(['$context.error.messageString']);
+
+/** The access log format: {@link ACCESS_LOG_FIELDS} as one JSON object per line. */
+export const accessLogFormat = (): string =>
+  `{${Object.entries(ACCESS_LOG_FIELDS)
+    .map(([key, variable]) => `"${key}":${QUOTED_BY_API_GATEWAY.has(variable) ? variable : `"${variable}"`}`)
+    .join(',')}}`;
+
+/**
  * The log group API Gateway writes a stage's execution logs to. API Gateway creates it on its first write
  * unless it exists, and then it never expires and outlives the stack; so the stack creates it first.
  */
@@ -134,17 +178,7 @@ export class JobsRestApi extends Construct {
         throttlingRateLimit: props.throttleRateLimit,
         throttlingBurstLimit: props.throttleBurstLimit,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields({
-          caller: false,
-          httpMethod: true,
-          ip: true,
-          protocol: true,
-          requestTime: true,
-          resourcePath: true,
-          responseLength: true,
-          status: true,
-          user: false,
-        }),
+        accessLogFormat: AccessLogFormat.custom(accessLogFormat()),
       },
     });
 

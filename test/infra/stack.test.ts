@@ -135,9 +135,37 @@ describe('the functions', () => {
     });
   });
 
-  it('stops API functions at the 10-second ceiling of the contract', () => {
-    for (const id of ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction', 'JobsWriteFunction']) {
-      expect(propertiesOf(resourcesOf('AWS::Lambda::Function')[id] as Json).Timeout).toBe(10);
+  /** Every API method's integration: the function it invokes and how long API Gateway waits for it. */
+  const integrations = () =>
+    Object.values(resourcesOf('AWS::ApiGateway::Method')).map((method) => {
+      const integration = propertiesOf(method).Integration as Json;
+      return {
+        functionId: JSON.stringify(integration.Uri).match(/"(\w+Function)"/)?.[1] as string,
+        waitMs: integration.TimeoutInMillis as number,
+      };
+    });
+  const functionProperties = (id: string): Json => propertiesOf(resourcesOf('AWS::Lambda::Function')[id] as Json);
+
+  it('lets API Gateway wait at most the 10-second ceiling of the contract for a function', () => {
+    expect(integrations().length).toBeGreaterThan(0);
+    for (const { functionId, waitMs } of integrations()) expect(waitMs, functionId).toBeLessThanOrEqual(10_000);
+  });
+
+  it('stops every API function at least a second before API Gateway stops waiting, so its own 503 arrives', () => {
+    for (const { functionId, waitMs } of integrations()) {
+      // A cold start's initialisation happens inside API Gateway's wait but outside the function's timeout.
+      expect((functionProperties(functionId).Timeout as number) * 1000, functionId).toBeLessThanOrEqual(waitMs - 1000);
+    }
+  });
+
+  it('bounds each API function’s dependency attempts so two hanging calls fail inside its timeout', () => {
+    for (const functionId of new Set(integrations().map(({ functionId }) => functionId))) {
+      const fn = functionProperties(functionId);
+      const attemptMs = Number(
+        (fn.Environment as { Variables: Record<string, string> }).Variables.DEPENDENCY_TIMEOUT_MS,
+      );
+      // Two attempts per DynamoDB call, two successive calls (an authentication lookup, then the endpoint's own).
+      expect(2 * 2 * attemptMs, functionId).toBeLessThan((fn.Timeout as number) * 1000);
     }
   });
 });
@@ -650,6 +678,54 @@ describe('the REST API', () => {
         Match.objectLike({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200, LoggingLevel: 'ERROR' }),
       ],
     });
+  });
+});
+
+describe('the access log', () => {
+  /** One access log line as API Gateway would write it, every variable replaced by a sample value. */
+  const sampleLine = (): Record<string, string> => {
+    const [stage] = Object.values(resourcesOf('AWS::ApiGateway::Stage')).map(propertiesOf);
+    const format = (stage!.AccessLogSetting as { Format: string }).Format;
+    // $context.error.messageString is the message already quoted; every other variable is written as is.
+    const line = format
+      .replaceAll('$context.error.messageString', JSON.stringify('Too Many Requests'))
+      .replaceAll(/\$context\.[A-Za-z.]+/g, (variable) => `<${variable}>`);
+    return JSON.parse(line) as Record<string, string>;
+  };
+
+  it('writes each request as one JSON object with the caller, the route, the status and the latency', () => {
+    expect(sampleLine()).toMatchObject({
+      requestId: '<$context.requestId>',
+      ip: '<$context.identity.sourceIp>',
+      httpMethod: '<$context.httpMethod>',
+      resourcePath: '<$context.resourcePath>',
+      status: '<$context.status>',
+      responseLatency: '<$context.responseLatency>',
+    });
+  });
+
+  it('tells a throttle, a WAF block, a function that crashed or timed out and a gateway timeout apart', () => {
+    expect(sampleLine()).toMatchObject({
+      // API Gateway's own answer: THROTTLED, WAF_FILTERED, INTEGRATION_TIMEOUT, DEFAULT_5XX, …
+      errorResponseType: '<$context.error.responseType>',
+      errorMessage: 'Too Many Requests',
+      // What Lambda answered, what the function answered, and a function's error (threw, timed out).
+      integrationServiceStatus: '<$context.integration.integrationStatus>',
+      integrationStatus: '<$context.integration.status>',
+      integrationError: '<$context.integration.error>',
+      integrationErrorMessage: '<$context.integrationErrorMessage>',
+      integrationLatency: '<$context.integration.latency>',
+      integrationRequestId: '<$context.integration.requestId>',
+      // What AWS WAF decided (set only with the per-client limits).
+      wafResponseCode: '<$context.wafResponseCode>',
+      wafStatus: '<$context.waf.status>',
+      wafError: '<$context.waf.error>',
+    });
+  });
+
+  it('never logs the caller’s identity beyond its address, nor a header', () => {
+    const variables = Object.values(sampleLine()).join(' ');
+    expect(variables).not.toMatch(/identity\.(caller|user|apiKey)|\.header\.|authorizer/);
   });
 });
 
