@@ -15,6 +15,7 @@ import {
   EndpointType,
   LambdaIntegration,
   LogGroupLogDestination,
+  type MethodDeploymentOptions,
   MethodLoggingLevel,
   ResponseType,
   RestApi,
@@ -23,6 +24,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ERROR_CATALOGUE, type ErrorCode } from '../functions/http/errors';
+import { shareStageThrottle, type ThrottledMethod } from './stage-throttle';
 
 /** One method of one resource path and the function that serves it. */
 export interface ApiRoute {
@@ -39,7 +41,9 @@ export interface JobsRestApiProps {
   /** Stage name (the first path segment of the URL). */
   stageName: string;
   routes: ApiRoute[];
+  /** The stage's total steady rate (requests a second), shared over its methods (`lib/stage-throttle.ts`). */
   throttleRateLimit: number;
+  /** The stage's total burst (requests at once), shared over its methods likewise. */
   throttleBurstLimit: number;
   logRetention: RetentionDays;
   /** How long API Gateway waits for a function; past it the client gets 503. */
@@ -150,6 +154,34 @@ export const accessLogFormat = (): string =>
 export const executionLogGroupName = (restApiId: string, stageName: string): string =>
   `API-Gateway-Execution-Logs_${restApiId}/${stageName}`;
 
+/** One API Gateway method: a resource path, `ANY` or a verb, the function behind it and the endpoints it serves. */
+export interface ApiMethod extends ThrottledMethod {
+  handler: IFunction;
+}
+
+/**
+ * The API Gateway methods of the routes: per path, `ANY` for the function of the path's first route (it serves
+ * that function's endpoints of the path and answers other methods with 405), and the own method of each endpoint
+ * another function serves.
+ */
+export const methodsOf = (routes: readonly ApiRoute[]): ApiMethod[] =>
+  [...new Set(routes.map((route) => route.path))].flatMap((path) => {
+    const onPath = routes.filter((route) => route.path === path);
+    const fallback = onPath[0]!.handler;
+    const endpoint = (route: ApiRoute) => ({ method: route.method, path: route.path });
+    return [
+      {
+        path,
+        httpMethod: 'ANY',
+        handler: fallback,
+        endpoints: onPath.filter((route) => route.handler === fallback).map(endpoint),
+      },
+      ...onPath
+        .filter((route) => route.handler !== fallback)
+        .map((route) => ({ path, httpMethod: route.method, handler: route.handler, endpoints: [endpoint(route)] })),
+    ];
+  });
+
 /** The REST API of the endpoints. */
 export class JobsRestApi extends Construct {
   public readonly api: RestApi;
@@ -158,6 +190,19 @@ export class JobsRestApi extends Construct {
 
   public constructor(scope: Construct, id: string, props: JobsRestApiProps) {
     super(scope, id);
+    const methods = methodsOf(props.routes);
+    const throttles = shareStageThrottle(methods, {
+      rateLimit: props.throttleRateLimit,
+      burstLimit: props.throttleBurstLimit,
+    });
+    const logging = { loggingLevel: MethodLoggingLevel.ERROR, dataTraceEnabled: false, metricsEnabled: true };
+    // Each method's own share; the stage default (every method without one, none today) gets the smallest share.
+    const methodOptions = Object.fromEntries(
+      throttles.map((throttle): [string, MethodDeploymentOptions] => [
+        `${throttle.path}/${throttle.httpMethod}`,
+        { ...logging, throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit },
+      ]),
+    );
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -172,11 +217,10 @@ export class JobsRestApi extends Construct {
       deployOptions: {
         stageName: props.stageName,
         tracingEnabled: true,
-        metricsEnabled: true,
-        loggingLevel: MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
-        throttlingRateLimit: props.throttleRateLimit,
-        throttlingBurstLimit: props.throttleBurstLimit,
+        ...logging,
+        throttlingRateLimit: Math.min(...throttles.map((throttle) => throttle.rateLimit)),
+        throttlingBurstLimit: Math.min(...throttles.map((throttle) => throttle.burstLimit)),
+        methodOptions,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.custom(accessLogFormat()),
       },
@@ -190,16 +234,13 @@ export class JobsRestApi extends Construct {
     // The stage starts logging once it exists, so the group must exist before it.
     this.api.deploymentStage.node.addDependency(this.executionLogs);
 
-    for (const path of [...new Set(props.routes.map((route) => route.path))]) {
-      const resource = this.api.root.resourceForPath(path);
-      const routes = props.routes.filter((route) => route.path === path);
-      const integrationOf = (handler: IFunction): LambdaIntegration =>
-        new LambdaIntegration(handler, { proxy: true, timeout: props.integrationTimeout });
-      const fallback = routes[0]!.handler;
-      resource.addMethod('ANY', integrationOf(fallback));
-      for (const route of routes.filter((candidate) => candidate.handler !== fallback)) {
-        resource.addMethod(route.method, integrationOf(route.handler));
-      }
+    for (const method of methods) {
+      this.api.root
+        .resourceForPath(method.path)
+        .addMethod(
+          method.httpMethod,
+          new LambdaIntegration(method.handler, { proxy: true, timeout: props.integrationTimeout }),
+        );
     }
 
     for (const answer of GATEWAY_ANSWERS) {

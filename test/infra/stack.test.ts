@@ -669,15 +669,77 @@ describe('the REST API', () => {
     expect(rows).toEqual(fromTemplate);
   });
 
-  it('throttles, traces and writes access logs on its stage', () => {
+  it('traces and writes access logs on its stage', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'prod',
       TracingEnabled: true,
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
-      MethodSettings: [
-        Match.objectLike({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200, LoggingLevel: 'ERROR' }),
-      ],
     });
+  });
+
+  interface MethodSetting {
+    ResourcePath: string;
+    HttpMethod: string;
+    ThrottlingRateLimit: number;
+    ThrottlingBurstLimit: number;
+    LoggingLevel?: string;
+    MetricsEnabled?: boolean;
+    DataTraceEnabled?: boolean;
+  }
+  const methodSettings = (): MethodSetting[] =>
+    propertiesOf(Object.values(resourcesOf('AWS::ApiGateway::Stage'))[0]!).MethodSettings as MethodSetting[];
+  /** The stage's methods as API Gateway addresses them in method settings: `/~1jobs~1{id}` and `PATCH`. */
+  const stageMethods = (): { ResourcePath: string; HttpMethod: string }[] => {
+    const paths = resourcePaths();
+    return Object.values(resourcesOf('AWS::ApiGateway::Method'))
+      .map(propertiesOf)
+      .map((method) => ({
+        ResourcePath: paths
+          .get((method.ResourceId as { Ref: string }).Ref)!
+          .replaceAll('/', '~1')
+          .replace(/^/, '/'),
+        HttpMethod: method.HttpMethod as string,
+      }));
+  };
+
+  it('admits at most the stage throttle in all (100 requests a second, a burst of 200), not that much per method', () => {
+    const perMethod = methodSettings().filter((setting) => setting.ResourcePath !== '/*');
+    expect(perMethod.length).toBe(stageMethods().length);
+    expect(perMethod.reduce((sum, setting) => sum + setting.ThrottlingRateLimit, 0)).toBeLessThanOrEqual(100);
+    expect(perMethod.reduce((sum, setting) => sum + setting.ThrottlingBurstLimit, 0)).toBeLessThanOrEqual(200);
+    // The stage default, which a method without a setting of its own would get, is no larger than any share.
+    const [stageDefault] = methodSettings().filter((setting) => setting.ResourcePath === '/*');
+    expect(stageDefault).toMatchObject({ HttpMethod: '*' });
+    for (const setting of perMethod) {
+      expect(stageDefault!.ThrottlingRateLimit).toBeLessThanOrEqual(setting.ThrottlingRateLimit);
+      expect(stageDefault!.ThrottlingBurstLimit).toBeLessThanOrEqual(setting.ThrottlingBurstLimit);
+    }
+  });
+
+  it('gives every method of the stage its own share, at least one request a second, search the largest', () => {
+    const byMethod = new Map(
+      methodSettings().map((setting) => [`${setting.HttpMethod} ${setting.ResourcePath}`, setting] as const),
+    );
+    for (const method of stageMethods()) {
+      const setting = byMethod.get(`${method.HttpMethod} ${method.ResourcePath}`);
+      expect(setting, `${method.HttpMethod} ${method.ResourcePath}`).toBeDefined();
+      expect(setting!.ThrottlingRateLimit).toBeGreaterThanOrEqual(1);
+      expect(setting!.ThrottlingBurstLimit).toBeGreaterThanOrEqual(1);
+    }
+    const search = byMethod.get('ANY /~1search')!;
+    for (const setting of byMethod.values()) {
+      expect(search.ThrottlingRateLimit).toBeGreaterThanOrEqual(setting.ThrottlingRateLimit);
+    }
+  });
+
+  it('keeps metrics and error logging on for every method that has its own throttle', () => {
+    for (const setting of methodSettings()) {
+      expect(setting, `${setting.HttpMethod} ${setting.ResourcePath}`).toMatchObject({
+        LoggingLevel: 'ERROR',
+        MetricsEnabled: true,
+        DataTraceEnabled: false,
+      });
+    }
   });
 });
 
