@@ -22,7 +22,7 @@ export type IndexerLogger = Pick<Logger, 'debug' | 'warn' | 'error'>;
 
 export interface StreamIndexerOptions {
   /** The jobs store of this invocation (called once per batch, so configuration changes are seen). */
-  repository: () => Pick<JobRepository, 'getJob'>;
+  repository: () => Pick<JobRepository, 'getSearchedJob'>;
   /** The search index to write to. */
   index: () => Promise<SearchIndex>;
   /** How many jobs are read from the table at once. */
@@ -107,8 +107,9 @@ export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexe
   /** Reads the current state of each job; a job whose read failed gets its failure instead. */
   const readJobs = async (changes: JobChange[]): Promise<Map<number, ReadResult>> => {
     const repository = options.repository();
+    // Only what the document is built from, strongly consistent: the files' reviews are never read.
     const reads = await settleConcurrently(changes, readConcurrency, (change) =>
-      repository.getJob(change.jobId, { consistent: true }),
+      repository.getSearchedJob(change.jobId),
     );
     const states = new Map<number, ReadResult>();
     reads.forEach((read, index) => {
