@@ -320,6 +320,24 @@ describe('stream indexer', () => {
     expect(response.batchItemFailures).toEqual(failuresOf(records));
   });
 
+  it('writes again within the invocation only while a whole write fits in the time left, before the reserve', async () => {
+    const throttled = store(makeJob(), 1);
+    index.answer = (operations) => operations.map(() => ({ status: 'retryable', reason: 'throttled' }));
+    const context = { ...lambdaContext(), getRemainingTimeInMillis: () => 12_000 } as Context;
+    const records = [jobRecord(throttled.id, { newVersion: 1 })] as DynamoDBRecord[];
+    const slowWrites = createStreamIndexer({
+      repository: () => new JobRepository(client, 'jobs'),
+      index: async () => index,
+      retry: { random: () => 0, reserveMs: 5_000 },
+      writeTimeoutMs: () => 10_000,
+    });
+
+    const response = await slowWrites({ Records: records }, context);
+
+    expect(index.calls).toHaveLength(1);
+    expect(response.batchItemFailures).toEqual(failuresOf(records));
+  });
+
   it('fails every record of the batch when the bulk request itself fails', async () => {
     const first = store(makeJob(), 1);
     const second = store(makeJob(), 1);
