@@ -25,7 +25,7 @@ import { SearchDomain } from './search-domain';
 import { SearchIndexSetup } from './search-index-setup';
 import type { JobsApiConfig } from './stack-config';
 import { STACK_OUTPUTS } from './stack-outputs';
-import { StreamIndexer } from './stream-indexer';
+import { INDEX_WRITE_TIMEOUT, StreamIndexer } from './stream-indexer';
 import { TableDeletionProtection } from './table-deletion-protection';
 
 /** The OpenSearch alias the functions use (created at deploy time by {@link SearchIndexSetup}). */
@@ -53,7 +53,10 @@ export const API_FUNCTION_TIMEOUT = Duration.seconds(9);
  */
 export const API_DEPENDENCY_TIMEOUT = Duration.seconds(2);
 
-/** How long the indexer may work on one batch. */
+/**
+ * How long the indexer may work on one batch: reading its jobs, and two `_bulk` requests of their whole time
+ * budget ({@link INDEX_WRITE_TIMEOUT}) with the indexer's 5-second reserve, with room to spare.
+ */
 export const INDEXER_TIMEOUT = Duration.seconds(60);
 
 /**
@@ -194,7 +197,7 @@ export class JobsApiStack extends Stack {
       memoryMiB: 512,
       timeout: INDEXER_TIMEOUT,
       detailedTracing: config.detailedTracing,
-      environment,
+      environment: { ...environment, INDEX_WRITE_TIMEOUT_MS: String(INDEX_WRITE_TIMEOUT.toMilliseconds()) },
       logRetention,
     });
     this.functions = functions as Record<FunctionName, HandlerFunction>;

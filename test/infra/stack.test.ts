@@ -480,18 +480,37 @@ describe('least privilege', () => {
 });
 
 describe('the stream event source', () => {
-  it('reports batch failures, bisects, bounds retries and record age, and dead-letters to SQS', () => {
+  it('reports batch failures, bisects, retries a failing record until it is 24 hours old, then dead-letters to SQS', () => {
     const queueId = stack.getLogicalId(stack.streamIndexer.deadLetterQueue.node.defaultChild as never);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: 'IndexerFunction' },
       EventSourceArn: { 'Fn::GetAtt': [tableLogicalId('jobs'), 'StreamArn'] },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: 10,
-      MaximumRecordAgeInSeconds: 43_200,
+      MaximumRetryAttempts: -1,
+      MaximumRecordAgeInSeconds: 86_400,
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
       StartingPosition: 'TRIM_HORIZON',
     });
+  });
+
+  it('tells the indexer where its dead-letter queue is and lets it send there', () => {
+    const queueId = stack.getLogicalId(stack.streamIndexer.deadLetterQueue.node.defaultChild as never);
+    const indexer = propertiesOf(resourcesOf('AWS::Lambda::Function').IndexerFunction as Json);
+    expect((indexer.Environment as { Variables: Json }).Variables.DEAD_LETTER_QUEUE_URL).toEqual({ Ref: queueId });
+    const sends = statementsOf('Indexer').filter((statement) => actionsOf(statement).includes('sqs:SendMessage'));
+    expect(sends.map((statement) => statement.Resource)).toEqual([{ 'Fn::GetAtt': [queueId, 'Arn'] }]);
+  });
+
+  it('gives the indexer a longer time budget per bulk write than the API, and a function timeout that fits two', () => {
+    const indexer = propertiesOf(resourcesOf('AWS::Lambda::Function').IndexerFunction as Json);
+    const variables = (indexer.Environment as { Variables: Json }).Variables;
+    const writeMs = Number(variables.INDEX_WRITE_TIMEOUT_MS);
+    expect(writeMs).toBe(15_000);
+    expect(writeMs).toBeGreaterThan(Number(variables.DEPENDENCY_TIMEOUT_MS));
+    // Two writes of their whole budget and the indexer's 5-second reserve fit in the function's timeout.
+    expect(Number(indexer.Timeout) * 1_000).toBeGreaterThanOrEqual(2 * writeMs + 5_000);
+    expect(indexer.Timeout).toBe(60);
   });
 
   it('invokes the indexer for job items only', () => {
