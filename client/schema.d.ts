@@ -184,6 +184,9 @@ export interface paths {
          *     or `accepted`. `nextCursor` continues the listing and is `null` on the last page; a cursor is
          *     bound to the job, the filter and the caller, and a changed one or one from another listing is
          *     `400 invalid_parameter` naming `cursor`. A page reads no more than `limit` files whatever the filter.
+         *     A page may hold fewer than `limit` files while more follow: it ends early, with a `nextCursor`, before
+         *     its files would pass what one response carries (about 5 MiB of heavily reviewed files); only
+         *     `nextCursor: null` says the listing is complete.
          */
         get: operations["listJobFiles"];
         put?: never;
@@ -682,7 +685,7 @@ export interface components {
             jobId: components["schemas"]["Id"];
             /** @description The files of the page, in id order. */
             files: components["schemas"]["JobFile"][];
-            /** @description Continues the listing; `null` on the last page. */
+            /** @description Continues the listing; `null` on the last page (a page short of `limit` may still have one). */
             nextCursor: string | null;
         };
         StatusEntry: {
@@ -1560,7 +1563,7 @@ export interface operations {
             query?: {
                 /** @description Only the files in this review state; all files when absent. */
                 review?: "pending" | "rejected" | "accepted";
-                /** @description Files per page. */
+                /** @description The most files a page holds (a page of large files may hold fewer). */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
