@@ -203,8 +203,12 @@ export class AuthAdministration {
     const previous = await this.secretsOf(found);
     const next: Record<string, SecretEntry> = {};
     const ending: [string, SecretEntry][] = [];
+    const dropped: string[] = [];
     for (const [secretId, entry] of Object.entries(previous)) {
-      if (!isLive(entry.expiresAt, now.getTime())) continue;
+      if (!isLive(entry.expiresAt, now.getTime())) {
+        dropped.push(secretId);
+        continue;
+      }
       if (entry.expiresAt !== undefined && Date.parse(entry.expiresAt) <= endMs) {
         next[secretId] = entry;
         continue;
@@ -222,10 +226,15 @@ export class AuthAdministration {
           {
             Update: this.#updateInput(found.pk, {
               clientId,
-              update: 'SET secrets = :secrets',
+              // An ended secret leaves `secrets` for `retiredSecretIds`: revoke-secret still ends its sessions.
+              update: `SET secrets = :secrets${dropped.length === 0 ? '' : ' ADD retiredSecretIds :dropped'}`,
               // Written over what was read: a rotation racing this one makes one of them fail, never lose a secret.
               condition: legacy ? 'attribute_not_exists(secrets)' : 'secrets = :previous',
-              values: { ':secrets': next, ...(legacy ? {} : { ':previous': found.client.secrets }) },
+              values: {
+                ':secrets': next,
+                ...(legacy ? {} : { ':previous': found.client.secrets }),
+                ...(dropped.length === 0 ? {} : { ':dropped': new Set(dropped) }),
+              },
             }),
           },
         ],
@@ -256,34 +265,77 @@ export class AuthAdministration {
   }
 
   /**
-   * Ends one secret of a client now, and every session it opened: the client item records the secret as
-   * revoked in the same transaction that deletes the secret, so a session the index has not shown yet ends
-   * too. @throws {@link SecretNotFoundError}
+   * Ends one secret of a client now, and every session it opened; returns how many sessions it ended. The
+   * client item records the secret as revoked (for a working secret, in the same transaction that deletes
+   * it), so a session the index has not shown yet ends too. A secret no longer stored — ended by a rotation
+   * after its overlap, or revoked before — is recorded as revoked all the same and its sessions end: the
+   * sessions outlive the secret that opened them. @throws {@link SecretNotFoundError} for an id the client
+   * never had, and changes nothing.
    */
-  public async revokeSecret(clientId: string, secretId: string, source: AuditSource): Promise<void> {
+  public async revokeSecret(clientId: string, secretId: string, source: AuditSource): Promise<number> {
     const found = await this.findClient(clientId);
     const entry = (await this.secretsOf(found))[secretId];
-    if (entry === undefined) throw new SecretNotFoundError(secretId);
-    const legacy = found.client.secrets === undefined;
-    await this.#client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: this.#updateInput(found.pk, {
-              clientId,
-              update: legacy ? 'ADD revokedSecretIds :ids' : 'REMOVE secrets.#secretId ADD revokedSecretIds :ids',
-              ...(legacy ? {} : { names: { '#secretId': secretId }, condition: 'attribute_exists(secrets.#secretId)' }),
-              values: { ':ids': new Set([secretId]) },
-            }),
-          },
-          { Delete: { TableName: this.#tableName, Key: { pk: entry.key } } },
-        ],
-      }),
-      this.#sendOptions(),
-    );
+    if (entry === undefined) await this.#revokeEndedSecret(found, secretId);
+    else {
+      const legacy = found.client.secrets === undefined;
+      await this.#client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: this.#updateInput(found.pk, {
+                clientId,
+                update: legacy ? 'ADD revokedSecretIds :ids' : 'REMOVE secrets.#secretId ADD revokedSecretIds :ids',
+                ...(legacy
+                  ? {}
+                  : { names: { '#secretId': secretId }, condition: 'attribute_exists(secrets.#secretId)' }),
+                values: { ':ids': new Set([secretId]) },
+              }),
+            },
+            { Delete: { TableName: this.#tableName, Key: { pk: entry.key } } },
+          ],
+        }),
+        this.#sendOptions(),
+      );
+    }
     await this.#record({ action: 'secret.revoked', clientId, secretId }, source);
     const opened = (await this.#liveSessions(clientId)).filter(({ session }) => session.secretId === secretId);
-    await this.#endSessions(clientId, opened, 'secret', source);
+    return this.#endSessions(clientId, opened, 'secret', source);
+  }
+
+  /**
+   * Records as revoked a secret the client item no longer lists, once it is sure the client had it: the
+   * client item names it (ended by a rotation, or revoked), or — for what was dropped before the client item
+   * kept ended secrets — the index still shows its item or a session it opened. Its item, if TTL has not
+   * deleted it yet, goes now.
+   */
+  async #revokeEndedSecret(found: FoundClient, secretId: string): Promise<void> {
+    const { clientId, retiredSecretIds, revokedSecretIds } = found.client;
+    const items = await this.#query(clientId, { entry: byClientEntries.secret(secretId) });
+    const known =
+      retiredSecretIds.includes(secretId) ||
+      revokedSecretIds.includes(secretId) ||
+      items.length > 0 ||
+      (await this.#liveSessions(clientId)).some(({ session }) => session.secretId === secretId);
+    if (!known) throw new SecretNotFoundError(secretId);
+    await this.#update(found.pk, clientId, {
+      update: 'ADD revokedSecretIds :ids',
+      values: { ':ids': new Set([secretId]) },
+    });
+    for (const item of items) {
+      await this.#client
+        .send(
+          new DeleteCommand({
+            TableName: this.#tableName,
+            Key: { pk: item.pk },
+            ConditionExpression: 'clientId = :clientId AND secretId = :secretId',
+            ExpressionAttributeValues: { ':clientId': clientId, ':secretId': secretId },
+          }),
+          this.#sendOptions(),
+        )
+        .catch((error: unknown) => {
+          if (!isConditionFailure(error)) throw error;
+        });
+    }
   }
 
   /** Every client, oldest first, with the ids and ends of its live secrets (`list-clients`). */

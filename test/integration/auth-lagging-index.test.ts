@@ -5,11 +5,12 @@
  * and none of rotate, revoke-secret, disable-client or revoke-session --all may miss a secret or session
  * written just before it. The secrets and sessions are then judged by the authenticator, as every request is.
  */
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthAdministration } from '../../functions/auth/administration';
 import type { AuditSource } from '../../functions/auth/audit';
 import { Authenticator } from '../../functions/auth/authenticate';
+import { SecretNotFoundError } from '../../functions/auth/errors';
 import { AuthStore, type CreatedClient } from '../../functions/auth/store';
 import { createDocumentClient } from '../../functions/aws/dynamodb';
 import { ApiError } from '../../functions/http/errors';
@@ -139,5 +140,45 @@ describe('operators’ commands over a lagging byClient index', () => {
     await admin.revokeSessions(client.clientId, { all: true }, OPERATOR);
     expect(await codeOf(authenticator.authenticate(client.token, opened))).toBe('invalid_session');
     await expect(admin.listSessions(client.clientId)).resolves.toEqual([]);
+  });
+
+  it('revoke-secret ends the sessions of a secret a later rotation dropped after its overlap', async () => {
+    const client = await newClient();
+    const admin = await lagFromNow();
+    const opened = await signIn(client, client.secret);
+    // The first secret ends now; the next rotation drops it from the client item.
+    await admin.rotateSecret(client.clientId, 0, OPERATOR);
+    const kept = await admin.rotateSecret(client.clientId, 3600, OPERATOR);
+    expect(await codeOf(authenticator.authenticate(client.token, opened))).toBe('ok');
+    await admin.revokeSecret(client.clientId, client.secretId, OPERATOR);
+    expect(await codeOf(authenticator.authenticate(client.token, opened))).toBe('invalid_session');
+    expect(await codeOf(authenticator.authenticateClient(client.token, kept.secret))).toBe('ok');
+  });
+
+  it('revoke-secret of a secret already revoked ends the sessions it opened that are still found, and says how many', async () => {
+    const client = await newClient();
+    const opened = await signIn(client, client.secret);
+    const admin = new AuthAdministration(documents, tables.authTable, { timeoutMs: BUDGET_MS });
+    await expect(admin.revokeSecret(client.clientId, client.secretId, OPERATOR)).resolves.toBe(1);
+    await expect(admin.revokeSecret(client.clientId, client.secretId, OPERATOR)).resolves.toBe(0);
+    expect(await codeOf(authenticator.authenticate(client.token, opened))).toBe('invalid_session');
+  });
+
+  it('revoke-secret of an id the client never had is SecretNotFoundError and changes nothing', async () => {
+    const client = await newClient();
+    const opened = await signIn(client, client.secret);
+    const admin = await lagFromNow();
+    const { pk } = await admin.findClient(client.clientId);
+    const before = await documents.send(
+      new GetCommand({ TableName: tables.authTable, Key: { pk }, ConsistentRead: true }),
+    );
+    await expect(admin.revokeSecret(client.clientId, 'no-such-secret', OPERATOR)).rejects.toBeInstanceOf(
+      SecretNotFoundError,
+    );
+    const after = await documents.send(
+      new GetCommand({ TableName: tables.authTable, Key: { pk }, ConsistentRead: true }),
+    );
+    expect(after.Item).toEqual(before.Item);
+    expect(await codeOf(authenticator.authenticate(client.token, opened))).toBe('ok');
   });
 });

@@ -261,10 +261,12 @@ describe('AuthAdministration: rotating and revoking secrets', () => {
     const update = transaction?.[1]?.Update;
     expect(update).toMatchObject({
       Key: { pk: CLIENT_PK },
-      UpdateExpression: 'SET secrets = :secrets',
+      UpdateExpression: 'SET secrets = :secrets ADD retiredSecretIds :dropped',
       ConditionExpression: 'clientId = :clientId AND secrets = :previous',
     });
     expect(update?.ExpressionAttributeValues?.[':previous']).toEqual(secrets);
+    // The ended secret leaves the list of secrets, and is kept among the retired ones (revoke-secret knows it).
+    expect(update?.ExpressionAttributeValues?.[':dropped']).toEqual(new Set(['gone']));
     expect(update?.ExpressionAttributeValues?.[':secrets']).toEqual({
       open: { ...secrets.open, expiresAt: end },
       later: { ...secrets.later, expiresAt: end },
@@ -412,15 +414,51 @@ describe('AuthAdministration: rotating and revoking secrets', () => {
     });
   });
 
-  it('is SecretNotFoundError for a secret the client does not have, and writes nothing', async () => {
-    tableOf(clientItem({ secrets: { a: entry('SECRET#a') } }));
+  it('is SecretNotFoundError for a secret the client never had, and writes nothing', async () => {
+    tableOf(clientItem({ secrets: { a: entry('SECRET#a') }, retiredSecretIds: new Set(['old']) }));
     await expect(administration().revokeSecret('c1', 'zzz', SOURCE)).rejects.toBeInstanceOf(SecretNotFoundError);
     await expect(administration().revokeSecret('c1', 'zzz', SOURCE)).rejects.toMatchObject({
       name: 'SecretNotFoundError',
-      message: 'The client has no secret with the id zzz',
+      message: 'The client has never had a secret with the id zzz',
     });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(updates()).toEqual([]);
+    expect(deletedKeys()).toEqual([]);
     expect(records).toEqual([]);
+  });
+
+  it.each([
+    ['a rotation dropped after its overlap', { retiredSecretIds: new Set(['old']) }],
+    ['was revoked before', { revokedSecretIds: new Set(['old']) }],
+  ])(
+    'revokes a secret the client item no longer lists because %s, and ends the sessions it opened',
+    async (_why, fields) => {
+      const fromOld = sessionItem('s1', { secretId: 'old' });
+      const fromA = sessionItem('s2', { secretId: 'a' });
+      tableOf(clientItem({ secrets: { a: entry('SECRET#a') }, ...fields }), sessionsView([fromOld, fromA]));
+      await expect(administration().revokeSecret('c1', 'old', SOURCE)).resolves.toBe(1);
+      expect(updates()).toEqual([
+        {
+          TableName: 'auth',
+          Key: { pk: CLIENT_PK },
+          UpdateExpression: 'ADD revokedSecretIds :ids',
+          ConditionExpression: 'clientId = :clientId',
+          ExpressionAttributeValues: { ':clientId': 'c1', ':ids': new Set(['old']) },
+        },
+      ]);
+      expect(deletedKeys()).toEqual([fromOld.pk]);
+      expect(records.map(({ action, secretId, sessionId }) => ({ action, secretId, sessionId }))).toEqual([
+        { action: 'secret.revoked', secretId: 'old', sessionId: undefined },
+        { action: 'session.revoked', secretId: undefined, sessionId: 's1' },
+      ]);
+    },
+  );
+
+  it('knows a secret dropped before the client item kept ended ones by a session it opened', async () => {
+    const fromOld = sessionItem('s1', { secretId: 'older' });
+    tableOf(clientItem({ secrets: { a: entry('SECRET#a') } }), sessionsView([fromOld]));
+    await expect(administration().revokeSecret('c1', 'older', SOURCE)).resolves.toBe(1);
+    expect(deletedKeys()).toEqual([fromOld.pk]);
   });
 });
 
