@@ -355,7 +355,7 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     const never = await cli('revoke-secret', '--client-id', created.clientId, '--secret-id', 'no-such-secret');
     expect(never.code).toBe(1);
     expect(never.stderr).toContain('The client has never had a secret with the id no-such-secret');
-  });
+  }, 240_000);
 
   it('prints the usage on --help, launched as a user types it (npm run cli, through tsx)', async () => {
     // The other tests run the CLI from the run's bundle of it (test/support/script-bundles.ts); this one goes
