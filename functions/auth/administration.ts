@@ -20,6 +20,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { sleep } from '../async';
 import { AUTH_TABLE, byClientEntries } from '../tables';
 import { type AuditEntry, type AuditSink, type AuditSource, auditRecord, noAudit } from './audit';
 import {
@@ -48,7 +49,19 @@ export interface AuthAdministrationOptions {
   timeoutMs?: number;
   now?: () => Date;
   audit?: AuditSink;
+  /**
+   * How long a command that ends sessions through the client item waits for the `byClient` index to show
+   * that write before it lists the sessions to delete and record (default {@link INDEX_CATCH_UP_MS}).
+   */
+  indexCatchUpMs?: number;
 }
+
+/**
+ * How long a command waits for the `byClient` index to show its own write to the client item: the index
+ * normally follows within a second; past this bound the command ends what the index shows by then (the rest
+ * still answer `invalid_session`, by the client item).
+ */
+export const INDEX_CATCH_UP_MS = 10_000;
 
 /** A client found by id, with the key of its item. */
 export interface FoundClient {
@@ -124,6 +137,39 @@ export class AuthAdministration {
     await this.#client.send(new UpdateCommand(this.#updateInput(pk, { ...expression, clientId })), this.#sendOptions());
   }
 
+  /** Moves the client's session generation on (and sets `set`, if any); the generation it moved to. */
+  async #nextGeneration(pk: unknown, clientId: string, set?: { enabled: boolean }): Promise<number | undefined> {
+    const { Attributes } = await this.#client.send(
+      new UpdateCommand({
+        ...this.#updateInput(pk, {
+          clientId,
+          update: `${set === undefined ? '' : 'SET enabled = :enabled '}ADD sessionGeneration :one`,
+          values: { ':one': 1, ...(set === undefined ? {} : { ':enabled': set.enabled }) },
+        }),
+        ReturnValues: 'UPDATED_NEW',
+      }),
+      this.#sendOptions(),
+    );
+    const generation: unknown = Attributes?.sessionGeneration;
+    return Number.isSafeInteger(generation) ? (generation as number) : undefined;
+  }
+
+  /**
+   * Waits until the `byClient` index shows the client item as the command just wrote it (`caughtUp`), so that
+   * the sessions written before that write are in the index too when the command lists them; at most
+   * `indexCatchUpMs`. The index is propagated asynchronously, a few hundred milliseconds behind its table.
+   */
+  async #awaitIndex(clientId: string, caughtUp: (client: ClientRecord) => boolean): Promise<void> {
+    const deadline = Date.now() + (this.#options.indexCatchUpMs ?? INDEX_CATCH_UP_MS);
+    for (let pause = 25; ; pause = Math.min(pause * 2, 500)) {
+      const [entry] = await this.#query(clientId, { entry: byClientEntries.client });
+      const shown = asClient(entry);
+      if (shown !== undefined && caughtUp(shown)) return;
+      if (Date.now() + pause > deadline) return;
+      await sleep(pause);
+    }
+  }
+
   #updateInput(pk: unknown, parts: UpdateParts) {
     return {
       TableName: this.#tableName,
@@ -166,12 +212,25 @@ export class AuthAdministration {
       await this.#record({ action: 'client.enabled', clientId }, source);
       return;
     }
-    await this.#update(pk, clientId, {
-      update: 'SET enabled = :enabled ADD sessionGeneration :one',
-      values: { ':enabled': false, ':one': 1 },
-    });
+    const generation = await this.#nextGeneration(pk, clientId, { enabled: false });
     await this.#record({ action: 'client.disabled', clientId }, source);
-    await this.#endSessions(clientId, await this.#liveSessions(clientId), 'client.disabled', source);
+    await this.#endGeneration(clientId, generation, 'client.disabled', source);
+  }
+
+  /**
+   * Deletes and records every session opened under a generation before `generation` (the one the command
+   * just moved the client to), once the index shows that move; how many it ended.
+   */
+  async #endGeneration(
+    clientId: string,
+    generation: number | undefined,
+    cause: 'client.disabled' | 'all',
+    source: AuditSource,
+  ): Promise<number> {
+    const current = generation ?? Number.MAX_SAFE_INTEGER;
+    await this.#awaitIndex(clientId, (shown) => shown.sessionGeneration >= current);
+    const older = (await this.#liveSessions(clientId)).filter(({ session }) => session.generation < current);
+    return this.#endSessions(clientId, older, cause, source);
   }
 
   /** The client's secrets as the client item knows them; for a client stored before, as their items say. */
@@ -298,6 +357,7 @@ export class AuthAdministration {
       );
     }
     await this.#record({ action: 'secret.revoked', clientId, secretId }, source);
+    await this.#awaitIndex(clientId, (shown) => shown.revokedSecretIds.includes(secretId));
     const opened = (await this.#liveSessions(clientId)).filter(({ session }) => session.secretId === secretId);
     return this.#endSessions(clientId, opened, 'secret', source);
   }
@@ -354,14 +414,17 @@ export class AuthAdministration {
   /**
    * Revokes one session of a client by its id, every session of one of its users, or all of them; returns
    * how many live sessions were revoked. `all` moves the client's session generation on first, so a session
-   * the index has not shown yet ends too (it is not counted). The containers that cached a revoked session
-   * stop accepting it within 60 s.
+   * the index has not shown yet ends too; it then waits for the index to show that move, deletes and records
+   * every session opened before it (one `session.revoked` each), and writes one record of its own with the
+   * count. The containers that cached a revoked session stop accepting it within 60 s.
    */
   public async revokeSessions(clientId: string, which: SessionSelection, source: AuditSource): Promise<number> {
     const { pk, client } = await this.findClient(clientId);
     if ('all' in which) {
-      await this.#update(pk, clientId, { update: 'ADD sessionGeneration :one', values: { ':one': 1 } });
-      return this.#endSessions(clientId, await this.#liveSessions(clientId), 'all', source);
+      const generation = await this.#nextGeneration(pk, clientId);
+      const count = await this.#endGeneration(clientId, generation, 'all', source);
+      await this.#record({ action: 'session.revoked', clientId, cause: 'all', count }, source);
+      return count;
     }
     const found = (await this.#liveSessions(clientId, 'userId' in which ? which.userId : undefined)).filter(
       ({ session }) => !endedByClient(session, client),

@@ -96,6 +96,8 @@ let records: AuditRecord[];
 const administration = (options: { timeoutMs?: number } = {}) =>
   new AuthAdministration(documentClient, 'auth', {
     now: () => NOW,
+    // The index here is a view of fixed items: a command looks once whether it shows its write, and goes on.
+    indexCatchUpMs: 0,
     audit: (record) => {
       records.push(record);
       return Promise.resolve();
@@ -523,17 +525,43 @@ describe('AuthAdministration: listing and revoking sessions', () => {
         UpdateExpression: 'ADD sessionGeneration :one',
         ConditionExpression: 'clientId = :clientId',
         ExpressionAttributeValues: { ':clientId': 'c1', ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
       },
     ]);
     expect(deletedKeys()).not.toContain('SESSION#hash-expired');
     expect(new Set(records.map((record) => record.cause))).toEqual(new Set(['all']));
   });
 
+  it('revokes all with one record of its own after the sessions’ own, carrying the count', async () => {
+    tableOf(client, sessionsView(sessions));
+    expect(await administration().revokeSessions('c1', { all: true }, SOURCE)).toBe(4);
+    expect(records).toHaveLength(5);
+    expect(records.slice(0, 4).every((record) => record.sessionId !== undefined)).toBe(true);
+    expect(records[4]).toEqual({
+      at: NOW.toISOString(),
+      action: 'session.revoked',
+      clientId: 'c1',
+      cause: 'all',
+      count: 4,
+      ...SOURCE,
+    });
+  });
+
+  it('revokes all: ends only the sessions opened before the generation it moved to, never one opened after', async () => {
+    const before = sessionItem('before', { generation: 2 });
+    const after = sessionItem('after', { generation: 3 });
+    tableOf(clientItem({ sessionGeneration: 2 }), sessionsView([before, after]));
+    ddb.on(UpdateCommand).resolves({ Attributes: { sessionGeneration: 3 } });
+    expect(await administration().revokeSessions('c1', { all: true }, SOURCE)).toBe(1);
+    expect(deletedKeys()).toEqual([before.pk]);
+  });
+
   it('does not count a session whose delete finds it gone or moved to another client, and stops on other errors', async () => {
     tableOf(clientItem(), sessionsView([sessionItem('s1'), sessionItem('s2')]));
     ddb.on(DeleteCommand, { Key: { pk: 'SESSION#hash-s1' } }).rejects(conditionFailure());
     expect(await administration().revokeSessions('c1', { all: true }, SOURCE)).toBe(1);
-    expect(records.map((record) => record.sessionId)).toEqual(['s2']);
+    expect(records.map((record) => record.sessionId)).toEqual(['s2', undefined]);
+    expect(records[1]).toMatchObject({ cause: 'all', count: 1 });
 
     ddb.on(DeleteCommand).rejects(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
     await expect(administration().revokeSessions('c1', { all: true }, SOURCE)).rejects.toThrow('throttled');
