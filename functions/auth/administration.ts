@@ -20,6 +20,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { sleep } from '../async';
 import { AUTH_TABLE, byClientEntries } from '../tables';
 import { type AuditEntry, type AuditSink, type AuditSource, auditRecord, noAudit } from './audit';
 import {
@@ -48,7 +49,19 @@ export interface AuthAdministrationOptions {
   timeoutMs?: number;
   now?: () => Date;
   audit?: AuditSink;
+  /**
+   * How long a command that ends sessions through the client item waits for the `byClient` index to show
+   * that write before it lists the sessions to delete and record (default {@link INDEX_CATCH_UP_MS}).
+   */
+  indexCatchUpMs?: number;
 }
+
+/**
+ * How long a command waits for the `byClient` index to show its own write to the client item: the index
+ * normally follows within a second; past this bound the command ends what the index shows by then (the rest
+ * still answer `invalid_session`, by the client item).
+ */
+export const INDEX_CATCH_UP_MS = 10_000;
 
 /** A client found by id, with the key of its item. */
 export interface FoundClient {
@@ -124,6 +137,39 @@ export class AuthAdministration {
     await this.#client.send(new UpdateCommand(this.#updateInput(pk, { ...expression, clientId })), this.#sendOptions());
   }
 
+  /** Moves the client's session generation on (and sets `set`, if any); the generation it moved to. */
+  async #nextGeneration(pk: unknown, clientId: string, set?: { enabled: boolean }): Promise<number | undefined> {
+    const { Attributes } = await this.#client.send(
+      new UpdateCommand({
+        ...this.#updateInput(pk, {
+          clientId,
+          update: `${set === undefined ? '' : 'SET enabled = :enabled '}ADD sessionGeneration :one`,
+          values: { ':one': 1, ...(set === undefined ? {} : { ':enabled': set.enabled }) },
+        }),
+        ReturnValues: 'UPDATED_NEW',
+      }),
+      this.#sendOptions(),
+    );
+    const generation: unknown = Attributes?.sessionGeneration;
+    return Number.isSafeInteger(generation) ? (generation as number) : undefined;
+  }
+
+  /**
+   * Waits until the `byClient` index shows the client item as the command just wrote it (`caughtUp`), so that
+   * the sessions written before that write are in the index too when the command lists them; at most
+   * `indexCatchUpMs`. The index is propagated asynchronously, a few hundred milliseconds behind its table.
+   */
+  async #awaitIndex(clientId: string, caughtUp: (client: ClientRecord) => boolean): Promise<void> {
+    const deadline = Date.now() + (this.#options.indexCatchUpMs ?? INDEX_CATCH_UP_MS);
+    for (let pause = 25; ; pause = Math.min(pause * 2, 500)) {
+      const [entry] = await this.#query(clientId, { entry: byClientEntries.client });
+      const shown = asClient(entry);
+      if (shown !== undefined && caughtUp(shown)) return;
+      if (Date.now() + pause > deadline) return;
+      await sleep(pause);
+    }
+  }
+
   #updateInput(pk: unknown, parts: UpdateParts) {
     return {
       TableName: this.#tableName,
@@ -166,12 +212,25 @@ export class AuthAdministration {
       await this.#record({ action: 'client.enabled', clientId }, source);
       return;
     }
-    await this.#update(pk, clientId, {
-      update: 'SET enabled = :enabled ADD sessionGeneration :one',
-      values: { ':enabled': false, ':one': 1 },
-    });
+    const generation = await this.#nextGeneration(pk, clientId, { enabled: false });
     await this.#record({ action: 'client.disabled', clientId }, source);
-    await this.#endSessions(clientId, await this.#liveSessions(clientId), 'client.disabled', source);
+    await this.#endGeneration(clientId, generation, 'client.disabled', source);
+  }
+
+  /**
+   * Deletes and records every session opened under a generation before `generation` (the one the command
+   * just moved the client to), once the index shows that move; how many it ended.
+   */
+  async #endGeneration(
+    clientId: string,
+    generation: number | undefined,
+    cause: 'client.disabled' | 'all',
+    source: AuditSource,
+  ): Promise<number> {
+    const current = generation ?? Number.MAX_SAFE_INTEGER;
+    await this.#awaitIndex(clientId, (shown) => shown.sessionGeneration >= current);
+    const older = (await this.#liveSessions(clientId)).filter(({ session }) => session.generation < current);
+    return this.#endSessions(clientId, older, cause, source);
   }
 
   /** The client's secrets as the client item knows them; for a client stored before, as their items say. */
@@ -203,8 +262,12 @@ export class AuthAdministration {
     const previous = await this.secretsOf(found);
     const next: Record<string, SecretEntry> = {};
     const ending: [string, SecretEntry][] = [];
+    const dropped: string[] = [];
     for (const [secretId, entry] of Object.entries(previous)) {
-      if (!isLive(entry.expiresAt, now.getTime())) continue;
+      if (!isLive(entry.expiresAt, now.getTime())) {
+        dropped.push(secretId);
+        continue;
+      }
       if (entry.expiresAt !== undefined && Date.parse(entry.expiresAt) <= endMs) {
         next[secretId] = entry;
         continue;
@@ -222,10 +285,15 @@ export class AuthAdministration {
           {
             Update: this.#updateInput(found.pk, {
               clientId,
-              update: 'SET secrets = :secrets',
+              // An ended secret leaves `secrets` for `retiredSecretIds`: revoke-secret still ends its sessions.
+              update: `SET secrets = :secrets${dropped.length === 0 ? '' : ' ADD retiredSecretIds :dropped'}`,
               // Written over what was read: a rotation racing this one makes one of them fail, never lose a secret.
               condition: legacy ? 'attribute_not_exists(secrets)' : 'secrets = :previous',
-              values: { ':secrets': next, ...(legacy ? {} : { ':previous': found.client.secrets }) },
+              values: {
+                ':secrets': next,
+                ...(legacy ? {} : { ':previous': found.client.secrets }),
+                ...(dropped.length === 0 ? {} : { ':dropped': new Set(dropped) }),
+              },
             }),
           },
         ],
@@ -256,34 +324,78 @@ export class AuthAdministration {
   }
 
   /**
-   * Ends one secret of a client now, and every session it opened: the client item records the secret as
-   * revoked in the same transaction that deletes the secret, so a session the index has not shown yet ends
-   * too. @throws {@link SecretNotFoundError}
+   * Ends one secret of a client now, and every session it opened; returns how many sessions it ended. The
+   * client item records the secret as revoked (for a working secret, in the same transaction that deletes
+   * it), so a session the index has not shown yet ends too. A secret no longer stored — ended by a rotation
+   * after its overlap, or revoked before — is recorded as revoked all the same and its sessions end: the
+   * sessions outlive the secret that opened them. @throws {@link SecretNotFoundError} for an id the client
+   * never had, and changes nothing.
    */
-  public async revokeSecret(clientId: string, secretId: string, source: AuditSource): Promise<void> {
+  public async revokeSecret(clientId: string, secretId: string, source: AuditSource): Promise<number> {
     const found = await this.findClient(clientId);
     const entry = (await this.secretsOf(found))[secretId];
-    if (entry === undefined) throw new SecretNotFoundError(secretId);
-    const legacy = found.client.secrets === undefined;
-    await this.#client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: this.#updateInput(found.pk, {
-              clientId,
-              update: legacy ? 'ADD revokedSecretIds :ids' : 'REMOVE secrets.#secretId ADD revokedSecretIds :ids',
-              ...(legacy ? {} : { names: { '#secretId': secretId }, condition: 'attribute_exists(secrets.#secretId)' }),
-              values: { ':ids': new Set([secretId]) },
-            }),
-          },
-          { Delete: { TableName: this.#tableName, Key: { pk: entry.key } } },
-        ],
-      }),
-      this.#sendOptions(),
-    );
+    if (entry === undefined) await this.#revokeEndedSecret(found, secretId);
+    else {
+      const legacy = found.client.secrets === undefined;
+      await this.#client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: this.#updateInput(found.pk, {
+                clientId,
+                update: legacy ? 'ADD revokedSecretIds :ids' : 'REMOVE secrets.#secretId ADD revokedSecretIds :ids',
+                ...(legacy
+                  ? {}
+                  : { names: { '#secretId': secretId }, condition: 'attribute_exists(secrets.#secretId)' }),
+                values: { ':ids': new Set([secretId]) },
+              }),
+            },
+            { Delete: { TableName: this.#tableName, Key: { pk: entry.key } } },
+          ],
+        }),
+        this.#sendOptions(),
+      );
+    }
     await this.#record({ action: 'secret.revoked', clientId, secretId }, source);
+    await this.#awaitIndex(clientId, (shown) => shown.revokedSecretIds.includes(secretId));
     const opened = (await this.#liveSessions(clientId)).filter(({ session }) => session.secretId === secretId);
-    await this.#endSessions(clientId, opened, 'secret', source);
+    return this.#endSessions(clientId, opened, 'secret', source);
+  }
+
+  /**
+   * Records as revoked a secret the client item no longer lists, once it is sure the client had it: the
+   * client item names it (ended by a rotation, or revoked), or — for what was dropped before the client item
+   * kept ended secrets — the index still shows its item or a session it opened. Its item, if TTL has not
+   * deleted it yet, goes now.
+   */
+  async #revokeEndedSecret(found: FoundClient, secretId: string): Promise<void> {
+    const { clientId, retiredSecretIds, revokedSecretIds } = found.client;
+    const items = await this.#query(clientId, { entry: byClientEntries.secret(secretId) });
+    const known =
+      retiredSecretIds.includes(secretId) ||
+      revokedSecretIds.includes(secretId) ||
+      items.length > 0 ||
+      (await this.#liveSessions(clientId)).some(({ session }) => session.secretId === secretId);
+    if (!known) throw new SecretNotFoundError(secretId);
+    await this.#update(found.pk, clientId, {
+      update: 'ADD revokedSecretIds :ids',
+      values: { ':ids': new Set([secretId]) },
+    });
+    for (const item of items) {
+      await this.#client
+        .send(
+          new DeleteCommand({
+            TableName: this.#tableName,
+            Key: { pk: item.pk },
+            ConditionExpression: 'clientId = :clientId AND secretId = :secretId',
+            ExpressionAttributeValues: { ':clientId': clientId, ':secretId': secretId },
+          }),
+          this.#sendOptions(),
+        )
+        .catch((error: unknown) => {
+          if (!isConditionFailure(error)) throw error;
+        });
+    }
   }
 
   /** Every client, oldest first, with the ids and ends of its live secrets (`list-clients`). */
@@ -302,14 +414,17 @@ export class AuthAdministration {
   /**
    * Revokes one session of a client by its id, every session of one of its users, or all of them; returns
    * how many live sessions were revoked. `all` moves the client's session generation on first, so a session
-   * the index has not shown yet ends too (it is not counted). The containers that cached a revoked session
-   * stop accepting it within 60 s.
+   * the index has not shown yet ends too; it then waits for the index to show that move, deletes and records
+   * every session opened before it (one `session.revoked` each), and writes one record of its own with the
+   * count. The containers that cached a revoked session stop accepting it within 60 s.
    */
   public async revokeSessions(clientId: string, which: SessionSelection, source: AuditSource): Promise<number> {
     const { pk, client } = await this.findClient(clientId);
     if ('all' in which) {
-      await this.#update(pk, clientId, { update: 'ADD sessionGeneration :one', values: { ':one': 1 } });
-      return this.#endSessions(clientId, await this.#liveSessions(clientId), 'all', source);
+      const generation = await this.#nextGeneration(pk, clientId);
+      const count = await this.#endGeneration(clientId, generation, 'all', source);
+      await this.#record({ action: 'session.revoked', clientId, cause: 'all', count }, source);
+      return count;
     }
     const found = (await this.#liveSessions(clientId, 'userId' in which ? which.userId : undefined)).filter(
       ({ session }) => !endedByClient(session, client),

@@ -48,10 +48,10 @@ export class ClientNotFoundError extends Error {
   }
 }
 
-/** The client has no secret of this id. */
+/** The client never had a secret of this id (neither working, ended by a rotation, nor revoked). */
 export class SecretNotFoundError extends Error {
   public constructor(secretId: string) {
-    super(`The client has no secret with the id ${secretId}`);
+    super(`The client has never had a secret with the id ${secretId}`);
     this.name = 'SecretNotFoundError';
   }
 }

@@ -39,6 +39,11 @@ export interface ClientRecord {
   /** Ids of the secrets revoked: the sessions they opened are ended with them. */
   revokedSecretIds: readonly string[];
   /**
+   * Ids of the secrets a rotation dropped from `secrets` once their overlap was over: they no longer work,
+   * but the sessions they opened live on until revoked, so `revoke-secret` still knows them.
+   */
+  retiredSecretIds: readonly string[];
+  /**
    * Raised by `disable-client` and `revoke-session --all`: a session opened under an earlier generation is
    * ended, whether or not the index has shown it yet (0 for a client that never had it raised).
    */
@@ -136,6 +141,7 @@ export const asClient = (item: Item): ClientRecord | undefined => {
     createdAt: String(item.createdAt),
     ...(item.secrets === undefined ? {} : { secrets: asStringMap(item.secrets, asSecretEntry) }),
     revokedSecretIds: asStrings(item.revokedSecretIds),
+    retiredSecretIds: asStrings(item.retiredSecretIds),
     sessionGeneration: Number.isSafeInteger(item.sessionGeneration) ? (item.sessionGeneration as number) : 0,
   };
 };

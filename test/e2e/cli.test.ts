@@ -269,7 +269,8 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     expect((await open(rotated.secret)).status).toBe(201);
     expect((await run(['revoke-secret', '--client-id', clientId, '--secret-id', rotated.secretId])).code).toBe(0);
     expect((await open(rotated.secret)).status).toBe(401);
-    expect((await run(['revoke-secret', '--client-id', clientId, '--secret-id', rotated.secretId])).code).toBe(1);
+    // Revoked already: it still ends whatever that secret opened (nothing here), and says so.
+    expect((await run(['revoke-secret', '--client-id', clientId, '--secret-id', rotated.secretId])).code).toBe(0);
 
     expect((await run(['disable-client', '--client-id', clientId])).code).toBe(0);
     expect((await run(['create-session', '--client-id', clientId, '--account', '7'])).code).toBe(1);
@@ -314,6 +315,46 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     expect(records).toContainEqual(
       expect.objectContaining({ action: 'client.created', grants: ['search', 'sessions'], accounts: [7, 4242] }),
     );
+  }, 240_000);
+
+  it('revoke-secret ends the sessions of a secret a later rotation dropped, and refuses an id the client never had', async () => {
+    const issued = await cli('create-client', '--name', 'Leaky', '--grants', 'search,sessions', '--accounts', '7');
+    expect(issued.code, issued.stderr).toBe(0);
+    const created = JSON.parse(issued.stdout) as { clientId: string; token: string; secret: string };
+    const listed = JSON.parse((await cli('list-clients')).stdout) as {
+      clientId: string;
+      secrets: { secretId: string }[];
+    }[];
+    const [first] = listed.find((client) => client.clientId === created.clientId)?.secrets ?? [];
+    const opened = await fetchMatchingOpenApi(`${stack.baseUrl}/sessions`, {
+      method: 'POST',
+      headers: {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        'X-Client-Token': created.token,
+        'X-Client-Secret': created.secret,
+      },
+      body: JSON.stringify({ userId: 'dana', accountId: 7 }),
+    });
+    expect(opened.status).toBe(201);
+    const session = (await opened.json()) as { sessionId: string; token: string };
+    // The first secret ends now, and the next rotation drops it from the client.
+    expect((await cli('rotate-secret', '--client-id', created.clientId, '--overlap', '0')).code).toBe(0);
+    expect((await cli('rotate-secret', '--client-id', created.clientId)).code).toBe(0);
+    // Still live (asked of the table, not over HTTP: an answer there would be cached for up to a minute).
+    const live = JSON.parse((await cli('list-sessions', '--client-id', created.clientId)).stdout) as {
+      sessionId: string;
+    }[];
+    expect(live.map((listed) => listed.sessionId)).toEqual([session.sessionId]);
+
+    const revoked = await cli('revoke-secret', '--client-id', created.clientId, '--secret-id', first?.secretId ?? '');
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stderr).toContain('1 session it opened');
+    expect((await get('/search/fields', created.token, session.token)).status).toBe(401);
+
+    const never = await cli('revoke-secret', '--client-id', created.clientId, '--secret-id', 'no-such-secret');
+    expect(never.code).toBe(1);
+    expect(never.stderr).toContain('The client has never had a secret with the id no-such-secret');
   }, 240_000);
 
   it('prints the usage on --help, launched as a user types it (npm run cli, through tsx)', async () => {

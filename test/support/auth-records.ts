@@ -14,6 +14,7 @@ export const clientRecord = (overrides: Partial<ClientRecord> = {}): ClientRecor
   accounts: '*',
   createdAt: '2025-03-01T12:00:00.000Z',
   revokedSecretIds: [],
+  retiredSecretIds: [],
   sessionGeneration: 0,
   ...overrides,
 });

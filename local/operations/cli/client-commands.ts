@@ -3,8 +3,8 @@
  * live secrets' ids), `disable-client` (no new sessions at once; every session it has ends for good, within
  * the functions' 60-second cache) and `enable-client` (new sessions again, none of the old ones),
  * `rotate-secret` (a new secret, printed once; the others stop working after the overlap) and `revoke-secret`
- * (one secret ends now, with every session it opened). None of them takes or prints a token, a secret it did
- * not just issue, or a hash.
+ * (one secret ends now, with every session it opened, also when a rotation or a revocation ended it before).
+ * None of them takes or prints a token, a secret it did not just issue, or a hash.
  */
 import { DEFAULT_SECRET_OVERLAP_SECONDS } from '../../../functions/auth/administration';
 import {
@@ -79,12 +79,20 @@ export const rotateSecretCommand: CliCommand = {
 export const revokeSecretCommand: CliCommand = {
   name: 'revoke-secret',
   usage: `revoke-secret --client-id <id> --secret-id <id>
-      Ends one secret of the client now, and every session that secret opened.`,
+      Ends one secret of the client now, and every session that secret opened — also of a secret a rotation
+      already ended, or one revoked before. An id the client never had is an error (exit 1), nothing changed.`,
   options: { 'client-id': { type: 'string' }, 'secret-id': { type: 'string' } },
   run: async ({ values }) => {
     const secretId = requiredOption(values, 'secret-id');
-    await authAdministration().revokeSecret(requiredOption(values, 'client-id'), secretId, await operatorSource());
-    message(`Secret ${secretId} is revoked, and every session it opened has ended.`);
+    const ended = await authAdministration().revokeSecret(
+      requiredOption(values, 'client-id'),
+      secretId,
+      await operatorSource(),
+    );
+    message(
+      `Secret ${secretId} is revoked, and every session it opened has ended ` +
+        `(${ended} ${ended === 1 ? 'session' : 'sessions'} it opened ended now).`,
+    );
     return 0;
   },
 };

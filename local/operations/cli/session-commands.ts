@@ -35,7 +35,8 @@ export const revokeSessionCommand: CliCommand = {
   name: 'revoke-session',
   usage: `revoke-session --client-id <id> (--session-id <id> | --user <id> | --all)
       Revokes one session of the client, every session of one of its users, or every session it has (--all,
-      which also ends one opened a moment before); prints {"revoked": <count>}.`,
+      which also ends, counts and records one opened a moment before, and writes one audit record of its own
+      with the count); prints {"revoked": <count>}.`,
   options: {
     'client-id': { type: 'string' },
     'session-id': { type: 'string' },

@@ -96,6 +96,8 @@ let records: AuditRecord[];
 const administration = (options: { timeoutMs?: number } = {}) =>
   new AuthAdministration(documentClient, 'auth', {
     now: () => NOW,
+    // The index here is a view of fixed items: a command looks once whether it shows its write, and goes on.
+    indexCatchUpMs: 0,
     audit: (record) => {
       records.push(record);
       return Promise.resolve();
@@ -261,10 +263,12 @@ describe('AuthAdministration: rotating and revoking secrets', () => {
     const update = transaction?.[1]?.Update;
     expect(update).toMatchObject({
       Key: { pk: CLIENT_PK },
-      UpdateExpression: 'SET secrets = :secrets',
+      UpdateExpression: 'SET secrets = :secrets ADD retiredSecretIds :dropped',
       ConditionExpression: 'clientId = :clientId AND secrets = :previous',
     });
     expect(update?.ExpressionAttributeValues?.[':previous']).toEqual(secrets);
+    // The ended secret leaves the list of secrets, and is kept among the retired ones (revoke-secret knows it).
+    expect(update?.ExpressionAttributeValues?.[':dropped']).toEqual(new Set(['gone']));
     expect(update?.ExpressionAttributeValues?.[':secrets']).toEqual({
       open: { ...secrets.open, expiresAt: end },
       later: { ...secrets.later, expiresAt: end },
@@ -412,15 +416,51 @@ describe('AuthAdministration: rotating and revoking secrets', () => {
     });
   });
 
-  it('is SecretNotFoundError for a secret the client does not have, and writes nothing', async () => {
-    tableOf(clientItem({ secrets: { a: entry('SECRET#a') } }));
+  it('is SecretNotFoundError for a secret the client never had, and writes nothing', async () => {
+    tableOf(clientItem({ secrets: { a: entry('SECRET#a') }, retiredSecretIds: new Set(['old']) }));
     await expect(administration().revokeSecret('c1', 'zzz', SOURCE)).rejects.toBeInstanceOf(SecretNotFoundError);
     await expect(administration().revokeSecret('c1', 'zzz', SOURCE)).rejects.toMatchObject({
       name: 'SecretNotFoundError',
-      message: 'The client has no secret with the id zzz',
+      message: 'The client has never had a secret with the id zzz',
     });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(updates()).toEqual([]);
+    expect(deletedKeys()).toEqual([]);
     expect(records).toEqual([]);
+  });
+
+  it.each([
+    ['a rotation dropped after its overlap', { retiredSecretIds: new Set(['old']) }],
+    ['was revoked before', { revokedSecretIds: new Set(['old']) }],
+  ])(
+    'revokes a secret the client item no longer lists because %s, and ends the sessions it opened',
+    async (_why, fields) => {
+      const fromOld = sessionItem('s1', { secretId: 'old' });
+      const fromA = sessionItem('s2', { secretId: 'a' });
+      tableOf(clientItem({ secrets: { a: entry('SECRET#a') }, ...fields }), sessionsView([fromOld, fromA]));
+      await expect(administration().revokeSecret('c1', 'old', SOURCE)).resolves.toBe(1);
+      expect(updates()).toEqual([
+        {
+          TableName: 'auth',
+          Key: { pk: CLIENT_PK },
+          UpdateExpression: 'ADD revokedSecretIds :ids',
+          ConditionExpression: 'clientId = :clientId',
+          ExpressionAttributeValues: { ':clientId': 'c1', ':ids': new Set(['old']) },
+        },
+      ]);
+      expect(deletedKeys()).toEqual([fromOld.pk]);
+      expect(records.map(({ action, secretId, sessionId }) => ({ action, secretId, sessionId }))).toEqual([
+        { action: 'secret.revoked', secretId: 'old', sessionId: undefined },
+        { action: 'session.revoked', secretId: undefined, sessionId: 's1' },
+      ]);
+    },
+  );
+
+  it('knows a secret dropped before the client item kept ended ones by a session it opened', async () => {
+    const fromOld = sessionItem('s1', { secretId: 'older' });
+    tableOf(clientItem({ secrets: { a: entry('SECRET#a') } }), sessionsView([fromOld]));
+    await expect(administration().revokeSecret('c1', 'older', SOURCE)).resolves.toBe(1);
+    expect(deletedKeys()).toEqual([fromOld.pk]);
   });
 });
 
@@ -485,17 +525,43 @@ describe('AuthAdministration: listing and revoking sessions', () => {
         UpdateExpression: 'ADD sessionGeneration :one',
         ConditionExpression: 'clientId = :clientId',
         ExpressionAttributeValues: { ':clientId': 'c1', ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
       },
     ]);
     expect(deletedKeys()).not.toContain('SESSION#hash-expired');
     expect(new Set(records.map((record) => record.cause))).toEqual(new Set(['all']));
   });
 
+  it('revokes all with one record of its own after the sessions’ own, carrying the count', async () => {
+    tableOf(client, sessionsView(sessions));
+    expect(await administration().revokeSessions('c1', { all: true }, SOURCE)).toBe(4);
+    expect(records).toHaveLength(5);
+    expect(records.slice(0, 4).every((record) => record.sessionId !== undefined)).toBe(true);
+    expect(records[4]).toEqual({
+      at: NOW.toISOString(),
+      action: 'session.revoked',
+      clientId: 'c1',
+      cause: 'all',
+      count: 4,
+      ...SOURCE,
+    });
+  });
+
+  it('revokes all: ends only the sessions opened before the generation it moved to, never one opened after', async () => {
+    const before = sessionItem('before', { generation: 2 });
+    const after = sessionItem('after', { generation: 3 });
+    tableOf(clientItem({ sessionGeneration: 2 }), sessionsView([before, after]));
+    ddb.on(UpdateCommand).resolves({ Attributes: { sessionGeneration: 3 } });
+    expect(await administration().revokeSessions('c1', { all: true }, SOURCE)).toBe(1);
+    expect(deletedKeys()).toEqual([before.pk]);
+  });
+
   it('does not count a session whose delete finds it gone or moved to another client, and stops on other errors', async () => {
     tableOf(clientItem(), sessionsView([sessionItem('s1'), sessionItem('s2')]));
     ddb.on(DeleteCommand, { Key: { pk: 'SESSION#hash-s1' } }).rejects(conditionFailure());
     expect(await administration().revokeSessions('c1', { all: true }, SOURCE)).toBe(1);
-    expect(records.map((record) => record.sessionId)).toEqual(['s2']);
+    expect(records.map((record) => record.sessionId)).toEqual(['s2', undefined]);
+    expect(records[1]).toMatchObject({ cause: 'all', count: 1 });
 
     ddb.on(DeleteCommand).rejects(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
     await expect(administration().revokeSessions('c1', { all: true }, SOURCE)).rejects.toThrow('throttled');

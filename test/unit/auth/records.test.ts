@@ -52,6 +52,7 @@ describe('asClient', () => {
       createdAt: CREATED,
       secrets: {},
       revokedSecretIds: ['s0'],
+      retiredSecretIds: [],
       sessionGeneration: 2,
     });
   });
