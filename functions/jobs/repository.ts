@@ -88,6 +88,15 @@ export class JobRepository {
   }
 
   /**
+   * What the job's search document is built from, read strongly consistently: the job's own fields and its
+   * files' names, tags and instructions (`SEARCHED_ATTRIBUTES` in `items.ts`), never the files' reviews; its
+   * files' other fields are as an unreviewed file has them. Undefined when the table has no job item for it.
+   */
+  public async getSearchedJob(jobId: number): Promise<StoredJob | undefined> {
+    return this.table.readSearchedJob(jobId);
+  }
+
+  /**
    * Creates or replaces a job with its files. Writes nothing when the table already holds exactly this
    * job (a rerun of an import bumps no version); otherwise writes the changed files, deletes the files
    * the job no longer has and bumps the version, conditioned on the version read, re-reading and

@@ -81,7 +81,7 @@ describe('ids of created jobs', () => {
     for (const result of importResults) expect(result.imported + result.failed.length).toBe(1);
   });
 
-  it('reports an import line naming a job or file id the API assigned, and writes nothing of it', async () => {
+  it('reports an import line naming a job or file id the API assigned, as reserved by the API, and writes nothing of it', async () => {
     const created = await new CreateJob({ client: documents, tableName }).run(request({ files: files(2) }), user);
     const jobId = created.body.job.id;
     const fileId = created.body.files[1]!.id;
@@ -97,10 +97,33 @@ describe('ids of created jobs', () => {
 
     expect(result.imported).toBe(1);
     expect(result.failed).toEqual([
-      { line: 1, message: expect.stringMatching(/created through the API/) },
-      { line: 2, message: expect.stringMatching(new RegExp(`names id ${fileId}, which the API assigned`)) },
+      {
+        line: 1,
+        message: `job ${jobId} has an id the API reserved for the jobs and files it creates; the line was not written`,
+      },
+      {
+        line: 2,
+        message: expect.stringMatching(new RegExp(`names id ${fileId}, which the API reserved for the jobs and files`)),
+      },
     ]);
     expect((await repository.getJob(jobId))?.job.name).toBe('Spring catalogue');
+  });
+
+  it('says an id the API reserved but never handed out was reserved, not that a job was created with it', async () => {
+    const created = await new CreateJob({ client: documents, tableName }).run(request(), user);
+    const reserved = created.body.job.id + 100;
+
+    const result = await importJobs([makeJob({ id: reserved })], { repository });
+
+    expect(result.imported).toBe(0);
+    expect(result.failed).toEqual([
+      {
+        line: 1,
+        message: `job ${reserved} has an id the API reserved for the jobs and files it creates; the line was not written`,
+      },
+    ]);
+    expect(result.failed[0]?.message).not.toMatch(/created through the API/);
+    expect(await repository.getJob(reserved)).toBeUndefined();
   });
 
   it('never assigns an id an import wrote in its range', async () => {
