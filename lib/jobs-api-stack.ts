@@ -344,7 +344,8 @@ export class JobsApiStack extends Stack {
 
     // The job writes touch job partitions, the id counter and idempotency records only: a create claims
     // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in transactions of
-    // conditional Puts (a large job's files first), stores its answer or releases the key (UpdateItem);
+    // conditional Puts (a large job's files first) whose last also stores its answer in the key's record
+    // (UpdateItem), or releases the key (UpdateItem) and reads it back (GetItem);
     // an edit reads the job item (GetItem) and updates it; a delivery reads the job item (GetItem), then the
     // partition (Query), and updates files and job in transactions of Updates. Nothing on the search domain.
     allow(

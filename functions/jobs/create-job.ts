@@ -13,7 +13,8 @@ import { JobsTable } from './jobs-table';
 import { type Job, unreviewedFile } from './model';
 import { JobRepository } from './repository';
 import { jobETag, type JobView, jobView } from './job-view';
-import { fingerprintOf, IdempotencyStore } from './idempotency';
+import { fingerprintOf, type IdempotencyOptions, IdempotencyStore, type Seal } from './idempotency';
+import { toJobItem } from './items';
 
 /** A file of a create request. */
 export interface NewFile {
@@ -65,6 +66,8 @@ export interface CreateJobOptions {
   client: DynamoDBDocumentClient;
   tableName: string;
   now?: () => Date;
+  /** The clock, the waiting and the wait budget of `Idempotency-Key` records (`idempotency.ts`). */
+  idempotency?: IdempotencyOptions;
 }
 
 /** The account a caller creates a job in, or the refusal (`400` for an operator naming none, `403`). */
@@ -88,16 +91,18 @@ export class CreateJob {
   private readonly table: JobsTable;
   private readonly repository: JobRepository;
   private readonly now: () => Date;
+  private readonly idempotency: IdempotencyOptions;
 
   public constructor(options: CreateJobOptions) {
     this.now = options.now ?? (() => new Date());
     this.table = new JobsTable(options.client, options.tableName);
     this.repository = new JobRepository(options.client, options.tableName);
+    this.idempotency = options.idempotency ?? {};
   }
 
   /**
-   * Creates the job, or — with an `Idempotency-Key` this client used before for the same account — answers
-   * the first answer again.
+   * Creates the job, or — with an `Idempotency-Key` this client used before for the same account — answers the
+   * first answer again.
    */
   public async run(
     request: CreateJobRequest,
@@ -108,11 +113,11 @@ export class CreateJob {
     if (idempotencyKey === undefined) return this.answer(await this.create(request, accountId), request, false);
     // What the request asks for, whoever of the account sends it: the account it creates in, named or not.
     const fingerprint = fingerprintOf({ ...request, accountId, accountName: request.accountName ?? '' });
-    const { answer, replayed } = await new IdempotencyStore(this.table).run(
+    const { answer, replayed } = await new IdempotencyStore(this.table, this.idempotency).run<StoredCreate>(
       { clientId: principal.clientId, accountId },
       idempotencyKey,
       fingerprint,
-      () => this.create(request, accountId),
+      (seal) => this.create(request, accountId, seal),
     );
     return this.answer(answer, request, replayed);
   }
@@ -131,8 +136,11 @@ export class CreateJob {
     };
   }
 
-  /** Assigns the ids and writes the job. */
-  private async create(request: CreateJobRequest, accountId: number): Promise<StoredCreate> {
+  /**
+   * Assigns the ids and writes the job; with a `seal`, its idempotency record is completed with the answer in
+   * the job item's own transaction.
+   */
+  private async create(request: CreateJobRequest, accountId: number, seal?: Seal<StoredCreate>): Promise<StoredCreate> {
     const [jobId, ...fileIds] = await idAllocatorFor(this.table).allocate(request.files.length + 1);
     const now = this.now();
     const job: Job = {
@@ -160,7 +168,12 @@ export class CreateJob {
         }),
       ),
     };
-    const item = await this.repository.createJob(job, now.getTime());
-    return { job: JSON.stringify(jobView(item)), fileIds: fileIds as number[] };
+    const version = now.getTime();
+    const answer: StoredCreate = {
+      job: JSON.stringify(jobView(toJobItem(job, version))),
+      fileIds: fileIds as number[],
+    };
+    await this.repository.createJob(job, version, seal === undefined ? {} : { commitWith: [seal(answer)] });
+    return answer;
   }
 }

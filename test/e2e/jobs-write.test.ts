@@ -4,6 +4,7 @@
  * says, every refusal changing nothing. Every answer is also checked against openapi.yaml.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthStore } from '../../functions/auth/store';
 import { documentClient } from '../../functions/aws/dynamodb';
 import type { Job } from '../../functions/jobs/model';
 import { JobRepository } from '../../functions/jobs/repository';
@@ -36,8 +37,11 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const create = (body: unknown, tokens = user, headers: Record<string, string> = {}): Promise<TestResponse> =>
-  stack.request('/jobs', { body, tokens, headers });
+const create = (
+  body: unknown,
+  tokens: Pick<IssuedTokens, 'clientToken' | 'sessionToken'> = user,
+  headers: Record<string, string> = {},
+): Promise<TestResponse> => stack.request('/jobs', { body, tokens, headers });
 
 const patch = (
   jobId: number,
@@ -203,6 +207,37 @@ describe('POST /jobs', () => {
     expectError(await create(body, user, { 'Idempotency-Key': 'has space' }), 400, 'invalid_parameter', {
       parameter: 'Idempotency-Key',
     });
+  });
+
+  it('scopes an Idempotency-Key by account: another account of the client gets its own job, the same account the first answer', async () => {
+    const client = await stack.issue({ grants: ['jobs'] });
+    const store = new AuthStore(documentClient(), stack.tables.authTable);
+    const session = async (accountId: number, userId: string) => ({
+      clientToken: client.clientToken,
+      sessionToken: (
+        await store.createSession({
+          clientToken: client.clientToken,
+          accountId,
+          role: 'user',
+          userId,
+          ttlSeconds: 3600,
+        })
+      ).token,
+    });
+    const inAccount = { clientToken: client.clientToken, sessionToken: client.sessionToken };
+    const inOtherAccount = await session(DEFAULT_TEST_ACCOUNT_ID + 7, 'other-account-user');
+    const sameAccountOtherUser = await session(DEFAULT_TEST_ACCOUNT_ID, 'colleague');
+    const key = { 'Idempotency-Key': `order-${crypto.randomUUID()}` };
+
+    const first = await create({ name: 'Ours' }, inAccount, key);
+    const other = await create({ name: 'Theirs' }, inOtherAccount, key);
+    const again = await create({ name: 'Ours' }, sameAccountOtherUser, key);
+
+    expect([first.status, other.status, again.status]).toEqual([201, 201, 201]);
+    expect(other.json.job).toMatchObject({ accountId: DEFAULT_TEST_ACCOUNT_ID + 7, name: 'Theirs' });
+    expect(other.json.job.id).not.toBe(first.json.job.id);
+    expect(again.json).toEqual(first.json);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
   });
 
   it('creates one job for concurrent requests with one Idempotency-Key', async () => {

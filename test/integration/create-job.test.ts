@@ -4,12 +4,12 @@
  * answer again, another request refused, concurrent requests), and a large job never seen half-written.
  */
 import { createHash } from 'node:crypto';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CreateJob, type CreateJobRequest } from '../../functions/jobs/create-job';
 import { API_ID_RANGE, IdAllocator } from '../../functions/jobs/id-allocator';
 import { DependencyUnavailableError } from '../../functions/errors';
-import { IdempotencyKeyReusedError } from '../../functions/jobs/idempotency';
+import { IdempotencyKeyReusedError, IdempotencyStore, LEASE_MS } from '../../functions/jobs/idempotency';
 import { JobsTable } from '../../functions/jobs/jobs-table';
 import { JobRepository } from '../../functions/jobs/repository';
 import { jobKeys } from '../../functions/tables';
@@ -278,16 +278,39 @@ describe('Idempotency-Key', () => {
     expect(b.body.job.id).not.toBe(a.body.job.id);
   });
 
-  it('creates one job for concurrent requests with one key', async () => {
+  it('creates one job for concurrent requests with one key, the others waiting for it as long as it takes', async () => {
+    // The first request's commit is held until the seven others have found the key held, so they are waiting
+    // while it writes, however fast or slow the machine; they are told to wait as long as that takes.
+    let reads = 0;
+    let everyoneWaiting!: () => void;
+    const held = new Promise<void>((resolve) => {
+      everyoneWaiting = resolve;
+    });
+    const gated = {
+      send: async (command: unknown) => {
+        if (command instanceof GetCommand && String(command.input.Key?.pk).startsWith(jobKeys.idempotencyPrefix)) {
+          reads += 1;
+          if (reads >= 7) everyoneWaiting();
+        }
+        if (command instanceof TransactWriteCommand && writesJobItem(command)) await held;
+        return documents.send(command as never);
+      },
+    } as unknown as DynamoDBDocumentClient;
+
     const answers = await Promise.all(
       Array.from({ length: 8 }, () =>
-        new CreateJob({ client: documents, tableName }).run(request({ files: files(150) }), user, 'order-20'),
+        new CreateJob({
+          client: gated,
+          tableName,
+          idempotency: { waitBudgetMs: Number.POSITIVE_INFINITY },
+        }).run(request({ files: files(150) }), user, 'order-20'),
       ),
     );
 
     expect(new Set(answers.map((answer) => answer.body.job.id)).size).toBe(1);
     expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
     expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(1);
+    expect((await repository.getJob(answers[0]!.body.job.id))?.job.files).toHaveLength(150);
   });
 
   it('lets a retry run again after the first request failed', async () => {
@@ -306,6 +329,60 @@ describe('Idempotency-Key', () => {
     expect(await repository.getJob(retried.body.job.id)).toBeDefined();
   });
 
+  it('answers the first job to a retry after a crash right after the job committed, creating no second one', async () => {
+    // The container dies the moment the job's commit is applied: nothing it would do after runs.
+    let dead = false;
+    const crashing = {
+      send: async (command: unknown) => {
+        if (dead) throw Object.assign(new Error('the container is gone'), { name: 'ECONNRESET' });
+        if (command instanceof TransactWriteCommand && writesJobItem(command)) {
+          await documents.send(command);
+          dead = true;
+          throw Object.assign(new Error('the container is gone'), { name: 'ECONNRESET' });
+        }
+        return documents.send(command as never);
+      },
+    } as unknown as DynamoDBDocumentClient;
+    await expect(
+      new CreateJob({ client: crashing, tableName }).run(request({ files: files(150) }), user, 'order-24'),
+    ).rejects.toThrow();
+    const [committed] = (await jobPartitions()).filter((key) => key.endsWith(' JOB'));
+
+    // The retry comes after the dead request's claim would have expired.
+    const later = { now: () => Date.now() + LEASE_MS + 1_000 };
+    const retried = await new CreateJob({ client: documents, tableName, idempotency: later }).run(
+      request({ files: files(150) }),
+      user,
+      'order-24',
+    );
+
+    expect(retried.replayed).toBe(true);
+    expect(committed).toBe(`${jobKeys.pk(retried.body.job.id)} JOB`);
+    expect(retried.body.files).toHaveLength(150);
+    expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toEqual([committed]);
+  });
+
+  it('answers the job to a request whose commit went through while its SDK timed out, and replays it to the retry', async () => {
+    const timingOut = {
+      send: async (command: unknown) => {
+        const answer = await documents.send(command as never);
+        if (command instanceof TransactWriteCommand && writesJobItem(command)) {
+          throw Object.assign(new Error('Request timed out'), { name: 'TimeoutError' });
+        }
+        return answer;
+      },
+    } as unknown as DynamoDBDocumentClient;
+
+    const first = await new CreateJob({ client: timingOut, tableName }).run(request(), user, 'order-25');
+    const retried = await new CreateJob({ client: documents, tableName }).run(request(), user, 'order-25');
+
+    expect(first.replayed).toBe(false);
+    expect(retried).toEqual({ ...first, replayed: true });
+    expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toEqual([
+      `${jobKeys.pk(first.body.job.id)} JOB`,
+    ]);
+  });
+
   it('stores its records with a 24-hour TTL, keyed by account, client and the hash of the key', async () => {
     const before = Math.floor(Date.now() / 1000);
     await new CreateJob({ client: documents, tableName }).run(request(), user, 'order-22');
@@ -315,5 +392,48 @@ describe('Idempotency-Key', () => {
     expect(record).toMatchObject({ state: 'done' });
     expect(record?.ttl).toBeGreaterThanOrEqual(before + 86_400);
     expect(record?.ttl).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 86_400);
+  });
+});
+
+describe('the release of a claim whose work failed', () => {
+  const scope = { clientId: 'client-a', accountId: 1001 };
+  const recordOf = (key: string) =>
+    new JobsTable(documents, tableName).getItem(
+      jobKeys.idempotency('client-a', 1001, createHash('sha256').update(key).digest('hex')),
+    );
+
+  it('never releases a completed record: the work committed its answer, then failed to say so', async () => {
+    const table = new JobsTable(documents, tableName);
+    const answer = { job: '{"id":5}', fileIds: [6] };
+
+    const outcome = await new IdempotencyStore(table).run(scope, 'order-30', 'print', async (seal) => {
+      await table.transactWrite([seal(answer)]);
+      throw Object.assign(new Error('Request timed out'), { name: 'TimeoutError' });
+    });
+
+    expect(outcome).toEqual({ answer, replayed: false });
+    expect(await recordOf('order-30')).toMatchObject({ state: 'done', answer });
+    await expect(new IdempotencyStore(table).run(scope, 'order-30', 'print', async () => answer)).resolves.toEqual({
+      answer,
+      replayed: true,
+    });
+  });
+
+  it('never releases a claim another request took over, whose commit it then refuses', async () => {
+    const table = new JobsTable(documents, tableName);
+    const failure = new Error('the create failed');
+    let lateCommit: Promise<unknown> | undefined;
+
+    const outcome = new IdempotencyStore(table).run(scope, 'order-31', 'print', async (seal) => {
+      const key = jobKeys.idempotency('client-a', 1001, createHash('sha256').update('order-31').digest('hex'));
+      await table.putItem({ Item: { ...key, state: 'pending', fingerprint: 'print', token: 'the-other-request' } });
+      lateCommit = table.transactWrite([seal({ job: '{}', fileIds: [] })]).catch((error: unknown) => error);
+      await lateCommit;
+      throw failure;
+    });
+
+    await expect(outcome).rejects.toBe(failure);
+    expect(await lateCommit).toMatchObject({ name: 'TransactionCanceledException' });
+    expect(await recordOf('order-31')).toMatchObject({ state: 'pending', token: 'the-other-request' });
   });
 });

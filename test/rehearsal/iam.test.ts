@@ -762,7 +762,7 @@ const COST_BUDGETS = [
   { operation: 'GET /jobs/{id}/files, a page of every file, auth cache warm', dynamodb: 6, opensearch: 0 },
   // A create's ids come from the container's block; one create in 1,024 ids also moves the counter (+1).
   { operation: 'POST /jobs, 1 file, auth cache warm', dynamodb: 2, opensearch: 0 },
-  { operation: 'POST /jobs, 1 file with an Idempotency-Key, auth cache warm', dynamodb: 4, opensearch: 0 },
+  { operation: 'POST /jobs, 1 file with an Idempotency-Key, auth cache warm', dynamodb: 3, opensearch: 0 },
   {
     operation: 'POST /jobs, 100 files (files in a transaction of conditional puts, the job item last)',
     dynamodb: 3,

@@ -180,7 +180,7 @@ describe('a create', () => {
 });
 
 describe('a create with an Idempotency-Key', () => {
-  it('claims the key with the fingerprint of the caller and the request, and stores the answer', async () => {
+  it('claims the key with the fingerprint of the request, and stores the answer in the job’s own transaction', async () => {
     mock.on(PutCommand).resolves({});
     mock.on(UpdateCommand).resolves({ Attributes: { next: 5_000_001_024 } });
 
@@ -189,11 +189,22 @@ describe('a create with an Idempotency-Key', () => {
     const claim = mock.commandCalls(PutCommand)[0]?.args[0].input.Item;
     expect(claim?.fingerprint).toBe(fingerprintOf({ ...request(), accountId: 1001, accountName: '' }));
     expect(claim?.pk).toMatch(/^IDEMPOTENCY#1001#client-1#[0-9a-f]{64}$/);
-    const done = mock.commandCalls(UpdateCommand).at(-1)?.args[0].input;
-    expect(done?.ExpressionAttributeValues?.[':answer']).toEqual({
-      job: JSON.stringify(created.body.job),
-      fileIds: [5_000_000_001, 5_000_000_002],
+    // The answer is stored in the job's own transaction, after its items, and nothing is written after it.
+    const [items] = transactions();
+    expect(items?.map((item) => (item.Put?.Item?.sk as string | undefined) ?? item.Update?.Key?.pk)).toEqual([
+      'JOB',
+      'FILE#5000000001',
+      'FILE#5000000002',
+      claim?.pk,
+    ]);
+    expect(items?.[3]?.Update).toMatchObject({
+      ConditionExpression: '#state = :pending AND #token = :token',
+      ExpressionAttributeValues: {
+        ':answer': { job: JSON.stringify(created.body.job), fileIds: [5_000_000_001, 5_000_000_002] },
+        ':token': claim?.token,
+      },
     });
+    expect(mock.commandCalls(UpdateCommand).filter((call) => call.args[0].input.Key?.pk === claim?.pk)).toEqual([]);
     expect(created.replayed).toBe(false);
   });
 

@@ -16,9 +16,11 @@ import {
   IdempotencyKeyReusedError,
   IdempotencyStore,
   LEASE_MS,
+  type Seal,
+  type StoredAnswer,
   WAIT_BUDGET_MS,
 } from '../../../functions/jobs/idempotency';
-import { JobsTable } from '../../../functions/jobs/jobs-table';
+import { JobsTable, type TransactItem } from '../../../functions/jobs/jobs-table';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const mock = mockClient(documents);
@@ -46,9 +48,13 @@ const puts = () => mock.commandCalls(PutCommand).map((call) => call.args[0].inpu
 const updates = () => mock.commandCalls(UpdateCommand).map((call) => call.args[0].input);
 
 let worked: number;
-const work = async () => {
+/** What the work committed its answer with (the item its seal made). */
+let sealed: TransactItem[];
+const work = async (seal: Seal<StoredAnswer>) => {
   worked += 1;
-  return { job: '{"id":1}', fileIds: [2, 3] };
+  const answer = { job: '{"id":1}', fileIds: [2, 3] };
+  sealed.push(seal(answer));
+  return answer;
 };
 
 beforeEach(() => {
@@ -56,6 +62,7 @@ beforeEach(() => {
   clock = NOW;
   waits = [];
   worked = 0;
+  sealed = [];
 });
 
 describe('the fingerprint of a request', () => {
@@ -66,7 +73,7 @@ describe('the fingerprint of a request', () => {
 });
 
 describe('the first request with a key', () => {
-  it('claims the key with a conditional put, does the work once and stores its answer under its token', async () => {
+  it('claims the key with a conditional put and does the work once, which stores the answer under its token', async () => {
     mock.on(PutCommand).resolves({});
     mock.on(UpdateCommand).resolves({});
 
@@ -100,22 +107,27 @@ describe('the first request with a key', () => {
         ':leaseStart': NOW - LEASE_MS,
       },
     });
-    expect(updates()).toEqual([
+    // The answer is stored by the work's own commit, with the item the seal made: nothing is written after it.
+    expect(updates()).toEqual([]);
+    expect(sealed).toEqual([
       {
-        TableName: 'jobs',
-        Key: KEYS,
-        UpdateExpression: 'SET #state = :done, #answer = :answer REMOVE #claimedAt',
-        ConditionExpression: '#token = :token',
-        ExpressionAttributeNames: {
-          '#state': 'state',
-          '#answer': 'answer',
-          '#token': 'token',
-          '#claimedAt': 'claimedAt',
-        },
-        ExpressionAttributeValues: {
-          ':done': 'done',
-          ':answer': { job: '{"id":1}', fileIds: [2, 3] },
-          ':token': token,
+        Update: {
+          TableName: 'jobs',
+          Key: KEYS,
+          UpdateExpression: 'SET #state = :done, #answer = :answer REMOVE #claimedAt',
+          ConditionExpression: '#state = :pending AND #token = :token',
+          ExpressionAttributeNames: {
+            '#state': 'state',
+            '#token': 'token',
+            '#answer': 'answer',
+            '#claimedAt': 'claimedAt',
+          },
+          ExpressionAttributeValues: {
+            ':done': 'done',
+            ':answer': { job: '{"id":1}', fileIds: [2, 3] },
+            ':pending': 'pending',
+            ':token': token,
+          },
         },
       },
     ]);
@@ -142,7 +154,7 @@ describe('the first request with a key', () => {
     ]);
   });
 
-  it('releases the claim when the work fails, so a retry runs again, and passes the failure on', async () => {
+  it('releases the claim while it is pending and its own when the work fails, so a retry runs again, and passes the failure on', async () => {
     mock.on(PutCommand).resolves({});
     mock.on(UpdateCommand).resolves({});
     const failure = new Error('the create failed');
@@ -159,9 +171,9 @@ describe('the first request with a key', () => {
         TableName: 'jobs',
         Key: KEYS,
         UpdateExpression: 'SET #state = :released',
-        ConditionExpression: '#token = :token',
-        ExpressionAttributeNames: { '#token': 'token', '#state': 'state' },
-        ExpressionAttributeValues: { ':token': token, ':released': 'released' },
+        ConditionExpression: '#state = :pending AND #token = :token',
+        ExpressionAttributeNames: { '#state': 'state', '#token': 'token' },
+        ExpressionAttributeValues: { ':token': token, ':pending': 'pending', ':released': 'released' },
       },
     ]);
   });
@@ -177,6 +189,42 @@ describe('the first request with a key', () => {
       }),
     ).rejects.toBe(failure);
     expect(updates()).toHaveLength(1);
+  });
+
+  it('answers its own answer when the release finds its record done: the commit went through and only its answer was lost', async () => {
+    mock.on(PutCommand).resolves({});
+    mock.on(UpdateCommand).rejects(conditionFailed());
+    mock.on(GetCommand).callsFake(() => ({
+      Item: { ...KEYS, state: 'done', token: puts()[0]?.Item?.token, fingerprint: 'print-1', answer: { id: 7 } },
+    }));
+
+    await expect(
+      store().run(SCOPE, 'key-1', 'print-1', async () => {
+        throw named('TimeoutError');
+      }),
+    ).resolves.toEqual({ answer: { id: 7 }, replayed: false });
+    expect(mock.commandCalls(GetCommand)[0]?.args[0].input).toEqual({
+      TableName: 'jobs',
+      Key: KEYS,
+      ConsistentRead: true,
+    });
+  });
+
+  it.each([
+    ['taken over by another request', { state: 'pending', token: 'another-request' }],
+    ['done by another request', { state: 'done', token: 'another-request', answer: { id: 8 } }],
+    ['gone', undefined],
+  ])('passes the failure of the work on when the release finds its claim %s', async (_case, found) => {
+    mock.on(PutCommand).resolves({});
+    mock.on(UpdateCommand).rejects(conditionFailed());
+    mock.on(GetCommand).resolves(found === undefined ? {} : { Item: { ...KEYS, fingerprint: 'print-1', ...found } });
+    const failure = new Error('the create failed');
+
+    await expect(
+      store().run(SCOPE, 'key-1', 'print-1', async () => {
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
   });
 
   it('passes on a failed claim that is not a held key, reading nothing', async () => {
@@ -244,8 +292,44 @@ describe('a request whose key is held', () => {
     });
 
     expect(waits).toEqual([50, 100, 200, 400, 500, 500]);
-    expect(puts()).toHaveLength(7);
+    // One claim; then reads only, so nothing writes the record beside the holder's commit, which updates it.
+    expect(puts()).toHaveLength(1);
+    expect(mock.commandCalls(GetCommand)).toHaveLength(7);
     expect(worked).toBe(0);
+  });
+
+  it.each([
+    ['released', { state: 'released', fingerprint: 'print-1' }],
+    ['pending past its lease', { state: 'pending', fingerprint: 'print-1', claimedAt: NOW - LEASE_MS - 1 }],
+    ['past its 24 hours', { state: 'pending', fingerprint: 'print-1', ttl: Math.floor(NOW / 1000) - 1 }],
+  ])('claims the key while waiting once the record it reads is %s, and does the work', async (_case, record) => {
+    mock.on(PutCommand).rejectsOnce(conditionFailed()).resolves({});
+    mock
+      .on(GetCommand)
+      .resolvesOnce({ Item: { ...KEYS, state: 'pending', fingerprint: 'print-1', claimedAt: NOW } })
+      .resolves({ Item: { ...KEYS, ...record } });
+
+    await expect(store().run(SCOPE, 'key-1', 'print-1', work)).resolves.toMatchObject({ replayed: false });
+
+    expect(puts()).toHaveLength(2);
+    expect(worked).toBe(1);
+    expect(waits).toEqual([50]);
+  });
+
+  it('waits as long as it is told to', async () => {
+    mock.on(PutCommand).rejects(conditionFailed());
+    mock.on(GetCommand).resolves({ Item: { ...KEYS, state: 'pending', fingerprint: 'print-1', claimedAt: NOW } });
+    const patient = new IdempotencyStore(new JobsTable(documents, 'jobs'), {
+      now: () => clock,
+      sleep: async () => {
+        clock += 3_000;
+      },
+      waitBudgetMs: 30_000,
+    });
+
+    await expect(patient.run(SCOPE, 'key-1', 'print-1', work)).rejects.toBeInstanceOf(DependencyUnavailableError);
+    // Reads at 0, 3, …, 30 seconds wait again; the one at 33 seconds gives up.
+    expect(mock.commandCalls(GetCommand)).toHaveLength(12);
   });
 
   it('answers 503 once it has waited past its budget of six seconds, not at six seconds', async () => {
