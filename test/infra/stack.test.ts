@@ -15,7 +15,7 @@ import { pathsOf, type Route, ROUTES } from '../../functions/http/routes';
 import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { REFUSED_SESSIONS_METRIC } from '../../lib/alarms';
 import { buildJobsApi } from '../../lib/app';
-import { TEMPLATE_ONLY } from './template-only';
+import { ALARM_SUBSCRIBER, TEMPLATE_ONLY } from './template-only';
 import {
   completedBefore,
   dependenciesOf,
@@ -59,7 +59,7 @@ const tableLogicalId = (which: 'jobs' | 'auth'): string =>
   stack.getLogicalId((which === 'jobs' ? stack.jobsTable.table : stack.authTable.table).node.defaultChild as never);
 
 beforeAll(() => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...ALARM_SUBSCRIBER } });
   stack = buildJobsApi(app, TEMPLATE_ONLY);
   nagReport = new AwsSolutionsChecks(app).validateScope(app);
   template = Template.fromStack(stack);
