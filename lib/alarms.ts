@@ -1,12 +1,20 @@
 /**
  * The stack's alarms: function errors and throttles, the indexer falling behind its stream, stream
- * records given up on, a share of API 5xx answers, many refused `POST /sessions` requests and an unhealthy
- * search domain (red, writes blocked, short of storage or of heap). Each notifies an SNS topic when it fires and when it recovers: the stack's own topic (with an
+ * records given up on, a share of API 5xx answers, many refused `POST /sessions` requests, audit records the audit
+ * log group refused and an unhealthy search domain (red, writes blocked, short of storage or of heap). Each notifies
+ * an SNS topic when it fires and when it recovers: the stack's own topic (with an
  * optional email subscription), or an existing topic that replaces it.
  */
 import { Aws, Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, type IMetric, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -16,6 +24,8 @@ import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { AUDIT_WRITE_FAILED_METRIC } from '../functions/auth/audit';
+import { POWERTOOLS_ENVIRONMENT } from './handler-function';
 
 /**
  * Refused `POST /sessions` requests (wrong or revoked secrets, disabled clients, bad bodies) in five minutes
@@ -118,6 +128,19 @@ export interface JobsApiAlarmsProps {
 
 const FIVE_MINUTES = Duration.minutes(5);
 
+/**
+ * Audit records the audit log group refused: the metric the functions emit (EMF, Powertools' `service`
+ * dimension) for each one, which then lives only in the writer's own log group.
+ */
+export const auditWriteFailures = (): IMetric =>
+  new Metric({
+    namespace: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
+    metricName: AUDIT_WRITE_FAILED_METRIC,
+    dimensionsMap: { service: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME },
+    statistic: 'Sum',
+    period: FIVE_MINUTES,
+  });
+
 /** The alarms of the stack. */
 export class JobsApiAlarms extends Construct {
   public readonly alarms: Alarm[] = [];
@@ -165,6 +188,12 @@ export class JobsApiAlarms extends Construct {
       this.refusedSessions(props.sessions),
       REFUSED_SESSION_REQUESTS_THRESHOLD,
       1,
+    );
+    this.atLeastOnce(
+      'AuditWriteFailed',
+      'An audit record was refused by the audit log group and kept only in the sessions function’s log, ' +
+        'which is deleted with the stack',
+      auditWriteFailures(),
     );
     this.atLeastOnce(
       'SearchClusterRed',

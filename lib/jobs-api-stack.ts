@@ -25,7 +25,7 @@ import { SearchDomain } from './search-domain';
 import { SearchIndexSetup } from './search-index-setup';
 import type { JobsApiConfig } from './stack-config';
 import { STACK_OUTPUTS } from './stack-outputs';
-import { StreamIndexer } from './stream-indexer';
+import { INDEX_WRITE_TIMEOUT, StreamIndexer } from './stream-indexer';
 import { TableDeletionProtection } from './table-deletion-protection';
 
 /** The OpenSearch alias the functions use (created at deploy time by {@link SearchIndexSetup}). */
@@ -53,7 +53,10 @@ export const API_FUNCTION_TIMEOUT = Duration.seconds(9);
  */
 export const API_DEPENDENCY_TIMEOUT = Duration.seconds(2);
 
-/** How long the indexer may work on one batch. */
+/**
+ * How long the indexer may work on one batch: reading its jobs, and two `_bulk` requests of their whole time
+ * budget ({@link INDEX_WRITE_TIMEOUT}) with the indexer's 5-second reserve, with room to spare.
+ */
 export const INDEXER_TIMEOUT = Duration.seconds(60);
 
 /**
@@ -194,7 +197,7 @@ export class JobsApiStack extends Stack {
       memoryMiB: 512,
       timeout: INDEXER_TIMEOUT,
       detailedTracing: config.detailedTracing,
-      environment,
+      environment: { ...environment, INDEX_WRITE_TIMEOUT_MS: String(INDEX_WRITE_TIMEOUT.toMilliseconds()) },
       logRetention,
     });
     this.functions = functions as Record<FunctionName, HandlerFunction>;
@@ -340,13 +343,13 @@ export class JobsApiStack extends Stack {
     allow(JobsRead, ['secretsmanager:GetSecretValue'], [this.cursorKey.secretArn]);
 
     // The job writes touch job partitions, the id counter and idempotency records only: a create claims
-    // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in a transaction of
-    // Puts (or its files with BatchWriteItem first), stores its answer or releases the key (UpdateItem);
+    // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in transactions of
+    // conditional Puts (a large job's files first), stores its answer or releases the key (UpdateItem);
     // an edit reads the job item (GetItem) and updates it; a delivery reads the job item (GetItem), then the
     // partition (Query), and updates files and job in transactions of Updates. Nothing on the search domain.
     allow(
       JobsWrite,
-      dynamodb('GetItem', 'PutItem', 'UpdateItem', 'BatchWriteItem', 'Query'),
+      dynamodb('GetItem', 'PutItem', 'UpdateItem', 'Query'),
       [jobs],
       [jobKeys.jobPrefix, jobKeys.counter.pk, jobKeys.idempotencyPrefix],
     );

@@ -14,6 +14,8 @@ import { ERROR_CATALOGUE } from '../../functions/http/errors';
 import { pathsOf, type Route, ROUTES } from '../../functions/http/routes';
 import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { REFUSED_SESSIONS_METRIC } from '../../lib/alarms';
+import { POWERTOOLS_ENVIRONMENT } from '../../lib/handler-function';
+import { AUDIT_WRITE_FAILED_METRIC } from '../../functions/auth/audit';
 import { buildJobsApi } from '../../lib/app';
 import { ALARM_SUBSCRIBER, TEMPLATE_ONLY } from './template-only';
 import {
@@ -478,18 +480,37 @@ describe('least privilege', () => {
 });
 
 describe('the stream event source', () => {
-  it('reports batch failures, bisects, bounds retries and record age, and dead-letters to SQS', () => {
+  it('reports batch failures, bisects, retries a failing record until it is 24 hours old, then dead-letters to SQS', () => {
     const queueId = stack.getLogicalId(stack.streamIndexer.deadLetterQueue.node.defaultChild as never);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: 'IndexerFunction' },
       EventSourceArn: { 'Fn::GetAtt': [tableLogicalId('jobs'), 'StreamArn'] },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: 10,
-      MaximumRecordAgeInSeconds: 43_200,
+      MaximumRetryAttempts: -1,
+      MaximumRecordAgeInSeconds: 86_400,
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
       StartingPosition: 'TRIM_HORIZON',
     });
+  });
+
+  it('tells the indexer where its dead-letter queue is and lets it send there', () => {
+    const queueId = stack.getLogicalId(stack.streamIndexer.deadLetterQueue.node.defaultChild as never);
+    const indexer = propertiesOf(resourcesOf('AWS::Lambda::Function').IndexerFunction as Json);
+    expect((indexer.Environment as { Variables: Json }).Variables.DEAD_LETTER_QUEUE_URL).toEqual({ Ref: queueId });
+    const sends = statementsOf('Indexer').filter((statement) => actionsOf(statement).includes('sqs:SendMessage'));
+    expect(sends.map((statement) => statement.Resource)).toEqual([{ 'Fn::GetAtt': [queueId, 'Arn'] }]);
+  });
+
+  it('gives the indexer a longer time budget per bulk write than the API, and a function timeout that fits two', () => {
+    const indexer = propertiesOf(resourcesOf('AWS::Lambda::Function').IndexerFunction as Json);
+    const variables = (indexer.Environment as { Variables: Json }).Variables;
+    const writeMs = Number(variables.INDEX_WRITE_TIMEOUT_MS);
+    expect(writeMs).toBe(15_000);
+    expect(writeMs).toBeGreaterThan(Number(variables.DEPENDENCY_TIMEOUT_MS));
+    // Two writes of their whole budget and the indexer's 5-second reserve fit in the function's timeout.
+    expect(Number(indexer.Timeout) * 1_000).toBeGreaterThanOrEqual(2 * writeMs + 5_000);
+    expect(indexer.Timeout).toBe(60);
   });
 
   it('invokes the indexer for job items only', () => {
@@ -844,6 +865,31 @@ describe('alarms', () => {
       Period: 300,
       Threshold: 50,
       Dimensions: [{ Name: REFUSED_SESSIONS_METRIC.dimension, Value: { Ref: sessionsId } }],
+    });
+  });
+
+  it('alarms on an audit record the audit log group refused, counted by the functions’ AuditWriteFailed metric, on the alarm topic', () => {
+    const [topicId] = Object.keys(resourcesOf('AWS::SNS::Topic'));
+    const [alarm, ...others] = alarms().filter((candidate) => candidate.MetricName === AUDIT_WRITE_FAILED_METRIC);
+    expect(others).toEqual([]);
+    expect(alarm).toMatchObject({
+      Namespace: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
+      Dimensions: [{ Name: 'service', Value: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+      OKActions: [{ Ref: topicId }],
+    });
+    // The metric is the one the sessions function emits, where its audit records go.
+    expect(propertiesOf(resourcesOf('AWS::Lambda::Function').SessionsFunction!).Environment).toMatchObject({
+      Variables: {
+        POWERTOOLS_METRICS_NAMESPACE: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
+        POWERTOOLS_SERVICE_NAME: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME,
+      },
     });
   });
 
