@@ -107,11 +107,21 @@ export const CONTEXT_KEYS = {
 
 /** A context value cannot be used; synthesis stops with this message. */
 export class StackConfigError extends Error {
-  public constructor(key: string, expected: string, got: unknown) {
-    super(`Context "${key}" must be ${expected}, got ${JSON.stringify(got)}`);
+  /**
+   * @param message replaces the sentence made of the key, what it must be and what it is (for a rule
+   *   between several keys).
+   */
+  public constructor(key: string, expected: string, got: unknown, message?: string) {
+    super(message ?? `Context "${key}" must be ${expected}, got ${JSON.stringify(got)}`);
     this.name = 'StackConfigError';
   }
 }
+
+/** What synthesis says when a protected stage's alarms would reach nobody. */
+export const UNWATCHED_PROTECTED_STAGE =
+  'A protected stage (deletionProtection=true, the default) must have its alarms reach someone: set ' +
+  "-c alarmEmail=<address> (the stack's alarm topic emails it) or -c alarmTopicArn=<SNS topic ARN> (an existing " +
+  'topic that reaches your team), or deploy a throw-away stage with -c deletionProtection=false';
 
 /** CloudWatch Logs accepts only these retention periods (days). */
 export const LOG_RETENTION_DAYS = [
@@ -178,7 +188,8 @@ const optionalEmail = (read: ContextReader, key: string): string | undefined => 
 
 /**
  * Builds the configuration from context, validating every value, and checks that the values agree
- * with each other (the node count must be a multiple of the zone count, the burst must cover the rate).
+ * with each other (the node count must be a multiple of the zone count, a protected stage's alarms must
+ * reach someone).
  */
 export const readStackConfig = (read: ContextReader): JobsApiConfig => {
   const zoneCount = integer(read, CONTEXT_KEYS.searchZoneCount, 1, 3, DEFAULT_CONFIG.searchZoneCount) as 1 | 2 | 3;
@@ -220,7 +231,7 @@ export const readStackConfig = (read: ContextReader): JobsApiConfig => {
       alarmEmail,
     );
   }
-  return {
+  const config: JobsApiConfig = {
     stage: text(read, CONTEXT_KEYS.stage, /^[a-z][a-z0-9-]{0,19}$/, DEFAULT_CONFIG.stage),
     searchInstanceType: text(
       read,
@@ -251,6 +262,11 @@ export const readStackConfig = (read: ContextReader): JobsApiConfig => {
       DEFAULT_CONFIG.sessionRateLimit,
     ),
   };
+  if (config.deletionProtection && alarmTopicArn === undefined && alarmEmail === undefined) {
+    // A stage worth protecting is one somebody must hear about; a topic without a subscriber tells nobody.
+    throw new StackConfigError(CONTEXT_KEYS.alarmEmail, 'set', undefined, UNWATCHED_PROTECTED_STAGE);
+  }
+  return config;
 };
 
 /** The stack name of a stage: `JobsApi-prod`. */

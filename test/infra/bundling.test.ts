@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJobsApi } from '../../lib/app';
 import { ESM_BANNER, externalModulesFor, PROJECT_ROOT } from '../../lib/handler-function';
-import { TEMPLATE_ONLY } from './template-only';
+import { ALARM_SUBSCRIBER, TEMPLATE_ONLY } from './template-only';
 
 const FUNCTION_IDS = [
   'SearchFunction',
@@ -36,10 +36,14 @@ const assetDirOf = (id: string): string => {
 };
 
 beforeAll(() => {
-  // The context `cdk synth` gives the app: cdk.json's, plus the asset metadata SAM needs, which the CDK CLI
+  // The context `cdk synth` gives the app: cdk.json's and an alarm subscriber (as `-c alarmEmail=…` would), plus
+  // the asset metadata SAM needs, which the CDK CLI
   // turns on by default (`--asset-metadata`).
   const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: object };
-  const app = new App({ outdir, context: { ...context, 'aws:cdk:enable-asset-metadata': true } });
+  const app = new App({
+    outdir,
+    context: { ...context, ...ALARM_SUBSCRIBER, 'aws:cdk:enable-asset-metadata': true },
+  });
   // Control Tower's rules run on the same template in test/infra/control-tower.test.ts (each run of the
   // cfn-guard binary over the app costs about 5 s of CPU); this synthesis proves the bundling.
   const stack = buildJobsApi(app, TEMPLATE_ONLY);

@@ -10,6 +10,7 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import { CfnAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJobsApi } from '../../lib/app';
+import { ALARM_SUBSCRIBER } from './template-only';
 import { CONTROL_TOWER_PLUGIN, ControlTowerChecks, guardRuleId } from '../../lib/control-tower';
 
 interface Violation {
@@ -46,7 +47,7 @@ const jobsApi =
   (outdir: string): App => {
     const app = new App({
       outdir,
-      context: { 'aws:cdk:bundling-stacks': [], '@aws-cdk/core:appMode': 'inmemory', ...context },
+      context: { 'aws:cdk:bundling-stacks': [], '@aws-cdk/core:appMode': 'inmemory', ...ALARM_SUBSCRIBER, ...context },
     });
     buildJobsApi(app);
     return app;

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildJobsApi } from '../../lib/app';
 import { alarmDeliveries } from '../support/alarm-delivery';
-import { TEMPLATE_ONLY } from './template-only';
+import { ALARM_SUBSCRIBER, TEMPLATE_ONLY } from './template-only';
 import {
   type ContextReader,
   DEFAULT_CONFIG,
@@ -27,8 +27,8 @@ const from =
     context[key];
 
 describe('reading the configuration from context', () => {
-  it('uses the small-production defaults when nothing is set', () => {
-    expect(readStackConfig(from({}))).toEqual(DEFAULT_CONFIG);
+  it('uses the small-production defaults for everything but whom the alarms reach', () => {
+    expect(readStackConfig(from({ ...ALARM_SUBSCRIBER }))).toEqual({ ...DEFAULT_CONFIG, ...ALARM_SUBSCRIBER });
     expect(DEFAULT_CONFIG).toMatchObject({
       stage: 'prod',
       deletionProtection: true,
@@ -84,13 +84,40 @@ describe('reading the configuration from context', () => {
   it('takes an address for the alarm topic, and none by default', () => {
     expect(DEFAULT_CONFIG.alarmEmail).toBeUndefined();
     expect(readStackConfig(from({ alarmEmail: 'ops@example.com' })).alarmEmail).toBe('ops@example.com');
-    expect(readStackConfig(from({ alarmEmail: '' })).alarmEmail).toBeUndefined();
+    expect(readStackConfig(from({ alarmEmail: '', deletionProtection: 'false' })).alarmEmail).toBeUndefined();
+  });
+
+  it('refuses a protected stage whose alarms would reach nobody, saying what to set', () => {
+    for (const context of [{}, { deletionProtection: 'true' }, { alarmEmail: '', alarmTopicArn: '' }]) {
+      expect(() => readStackConfig(from(context)), JSON.stringify(context)).toThrow(StackConfigError);
+      expect(() => readStackConfig(from(context)), JSON.stringify(context)).toThrow(
+        /deletionProtection=true.*-c alarmEmail=<address>.*-c alarmTopicArn=<SNS topic ARN>.*-c deletionProtection=false/,
+      );
+    }
+  });
+
+  it('accepts a protected stage with an address or a topic for its alarms, and an unprotected one with neither', () => {
+    expect(readStackConfig(from({ alarmEmail: 'ops@example.com' })).deletionProtection).toBe(true);
+    expect(readStackConfig(from({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops' })).deletionProtection).toBe(
+      true,
+    );
+    expect(readStackConfig(from({ deletionProtection: 'false' }))).toMatchObject({
+      deletionProtection: false,
+      alarmEmail: undefined,
+      alarmTopicArn: undefined,
+    });
+  });
+
+  it('stops synthesis of a protected stage without an alarm subscriber before building anything', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    expect(() => buildJobsApi(app, TEMPLATE_ONLY)).toThrow(/A protected stage \(deletionProtection=true/);
+    expect(app.node.children).toEqual([]);
   });
 
   it('leaves the per-client limits off unless asked for', () => {
     expect(DEFAULT_CONFIG.ipRateLimit).toBeUndefined();
     expect(DEFAULT_CONFIG.clientRateLimit).toBeUndefined();
-    expect(readStackConfig(from({ ipRateLimit: '', clientRateLimit: '' }))).toMatchObject({
+    expect(readStackConfig(from({ ...ALARM_SUBSCRIBER, ipRateLimit: '', clientRateLimit: '' }))).toMatchObject({
       ipRateLimit: undefined,
       clientRateLimit: undefined,
     });
@@ -166,7 +193,10 @@ describe('a stack built from a non-default configuration', () => {
 
   it('retains the search domain only when asked to', () => {
     const retained = Template.fromStack(
-      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], retainSearchDomain: 'true' } }), TEMPLATE_ONLY),
+      buildJobsApi(
+        new App({ context: { 'aws:cdk:bundling-stacks': [], ...ALARM_SUBSCRIBER, retainSearchDomain: 'true' } }),
+        TEMPLATE_ONLY,
+      ),
     );
     expect(Object.values(retained.findResources('AWS::OpenSearchService::Domain'))[0]?.DeletionPolicy).toBe('Retain');
     expect(Object.values(template.findResources('AWS::OpenSearchService::Domain'))[0]?.DeletionPolicy).toBe('Delete');
@@ -257,11 +287,13 @@ describe('per-client limits switched on by context', () => {
 
   beforeAll(() => {
     const app = new App({
-      context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '600', clientRateLimit: '3000' },
+      context: { 'aws:cdk:bundling-stacks': [], ...ALARM_SUBSCRIBER, ipRateLimit: '600', clientRateLimit: '3000' },
     });
     template = Template.fromStack(buildJobsApi(app, TEMPLATE_ONLY));
     nagFindings = findingsOf(app);
-    defaults = Template.fromStack(buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), TEMPLATE_ONLY));
+    defaults = Template.fromStack(
+      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], ...ALARM_SUBSCRIBER } }), TEMPLATE_ONLY),
+    );
   });
 
   const rules = (): Record<string, unknown>[] =>
@@ -408,7 +440,10 @@ describe('per-client limits switched on by context', () => {
 
   it('adds one rule per limit that is set, besides the sessions rule', () => {
     const one = Template.fromStack(
-      buildJobsApi(new App({ context: { 'aws:cdk:bundling-stacks': [], ipRateLimit: '100' } }), TEMPLATE_ONLY),
+      buildJobsApi(
+        new App({ context: { 'aws:cdk:bundling-stacks': [], ...ALARM_SUBSCRIBER, ipRateLimit: '100' } }),
+        TEMPLATE_ONLY,
+      ),
     );
     const only = Object.values(one.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules as { Name: string }[];
     expect(only.map((rule) => rule.Name)).toEqual(['PerSourceAddress', 'SessionsPerClientTokenAndAddress']);

@@ -17,7 +17,7 @@ import { REFUSED_SESSIONS_METRIC } from '../../lib/alarms';
 import { POWERTOOLS_ENVIRONMENT } from '../../lib/handler-function';
 import { AUDIT_WRITE_FAILED_METRIC } from '../../functions/auth/audit';
 import { buildJobsApi } from '../../lib/app';
-import { TEMPLATE_ONLY } from './template-only';
+import { ALARM_SUBSCRIBER, TEMPLATE_ONLY } from './template-only';
 import {
   completedBefore,
   dependenciesOf,
@@ -61,7 +61,7 @@ const tableLogicalId = (which: 'jobs' | 'auth'): string =>
   stack.getLogicalId((which === 'jobs' ? stack.jobsTable.table : stack.authTable.table).node.defaultChild as never);
 
 beforeAll(() => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...ALARM_SUBSCRIBER } });
   stack = buildJobsApi(app, TEMPLATE_ONLY);
   nagReport = new AwsSolutionsChecks(app).validateScope(app);
   template = Template.fromStack(stack);

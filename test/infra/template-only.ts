@@ -7,3 +7,9 @@
 import type { BuildOptions } from '../../lib/app';
 
 export const TEMPLATE_ONLY: BuildOptions = { controlTowerChecks: false };
+
+/**
+ * The context every test adds to synthesize the default (protected) stage: a protected stage refuses to
+ * synthesize without somebody its alarms reach (lib/stack-config.ts), and an address is the simplest such.
+ */
+export const ALARM_SUBSCRIBER = { alarmEmail: 'alarms@example.com' } as const;

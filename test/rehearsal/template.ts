@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { buildJobsApi } from '../../lib/app';
-import { TEMPLATE_ONLY } from '../infra/template-only';
+import { ALARM_SUBSCRIBER, TEMPLATE_ONLY } from '../infra/template-only';
 import type { HandlerFunction } from '../../lib/handler-function';
 import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
 
@@ -62,7 +62,7 @@ export interface RehearsalTemplate {
  * names the test created them under on DynamoDB Local.
  */
 export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string }): RehearsalTemplate => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...ALARM_SUBSCRIBER } });
   // Control Tower's rules are test/infra/control-tower.test.ts's witness; the rehearsal needs the template.
   const stack: JobsApiStack = buildJobsApi(app, TEMPLATE_ONLY);
   const synthesized = Template.fromStack(stack).toJSON() as {
