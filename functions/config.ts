@@ -31,6 +31,11 @@ export interface Config {
    * takes seconds). The deployed indexer's function timeout leaves room for one such request after another.
    */
   indexWriteTimeoutMs: number;
+  /**
+   * The SQS queue the indexer sends the stream records of a job the index refuses for good to (the stack's
+   * dead-letter queue); unset locally, where the runtime keeps them in its dead-letter file.
+   */
+  deadLetterQueueUrl: string | undefined;
   /** The CloudWatch Logs group audit records go to (AWS); unset locally, where the runtime chooses the sink. */
   auditLogGroup: string | undefined;
   /**
@@ -110,6 +115,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 60_000, 0, 60_000),
     dependencyTimeoutMs: integer(env, 'DEPENDENCY_TIMEOUT_MS', 3_000, 100, dependencyTimeoutCeiling(env)),
     indexWriteTimeoutMs: integer(env, 'INDEX_WRITE_TIMEOUT_MS', 15_000, 100, 300_000),
+    deadLetterQueueUrl: env.DEAD_LETTER_QUEUE_URL?.trim() || undefined,
     auditLogGroup: env.AUDIT_LOG_GROUP?.trim() || undefined,
     cursorKey: cursorKeySource(env),
   };

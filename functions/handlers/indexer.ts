@@ -7,6 +7,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';
+import { deadLetterSink } from '../indexing/dead-letters';
 import { createStreamIndexer } from '../indexing/stream-indexer';
 import { JobRepository } from '../jobs/repository';
 import { logger } from '../observability';
@@ -17,6 +18,7 @@ export const indexer = createStreamIndexer({
   repository: () => new JobRepository(documentClient(), config().jobsTable),
   index: searchIndex,
   writeTimeoutMs: () => config().indexWriteTimeoutMs,
+  deadLetters: deadLetterSink,
   logger,
 });
 

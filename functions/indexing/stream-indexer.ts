@@ -5,7 +5,10 @@
  * Records are only triggers: for every job a batch touches, the indexer reads the job's current state
  * (strongly consistent) and writes that, with the job's `version` as the document version. The engine
  * refuses anything older than what it holds, so duplicated, reordered and replayed records are
- * harmless, and a failed record is simply delivered again.
+ * harmless, and a record that failed for a passing reason (throttling, an unavailable engine or table) is
+ * simply delivered again. A record whose job can never be indexed as it is (a document the engine refuses, a
+ * malformed job item) is sent to the dead-letter sink (./dead-letters.ts) and reported done, so it never holds
+ * up the records behind it.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Logger } from '@aws-lambda-powertools/logger';
@@ -16,6 +19,7 @@ import type { IndexOperation, IndexOutcome, SearchIndex } from '../search/search
 import { settleConcurrently, sleep } from '../async';
 import { groupByJob, type JobChange, jobIdOf } from './stream-records';
 import { describeError } from '../errors';
+import { type DeadLetterSink, deadLetterOf } from './dead-letters';
 
 /** The little of the Powertools logger the indexer uses. */
 export type IndexerLogger = Pick<Logger, 'debug' | 'warn' | 'error'>;
@@ -37,6 +41,11 @@ export interface StreamIndexerOptions {
    * the invocation only while the invocation has that much time left, and {@link IndexRetry.reserveMs} more.
    */
   writeTimeoutMs?: () => number;
+  /**
+   * Where the records of a job that can never be indexed go (read per batch); without one they are reported
+   * failed like any other, and the event source retries and finally dead-letters them.
+   */
+  deadLetters?: () => DeadLetterSink | undefined;
   logger?: IndexerLogger;
 }
 
@@ -94,8 +103,8 @@ export const operationFor = (change: JobChange, stored: StoredJob | undefined): 
     ? { type: 'delete', jobId: change.jobId, version: change.highestVersion ?? 0 }
     : { type: 'upsert', document: checkedSearchDocument(stored.job, stored.version) };
 
-/** What became of one job in this batch. */
-type JobResult = { ok: true; outcome: IndexOutcome } | { ok: false; error: JobIndexingError };
+/** What became of one job in this batch: indexed (or already current), dead-lettered, or failed. */
+type JobResult = { ok: true; outcome: IndexOutcome | 'dead-lettered' } | { ok: false; error: JobIndexingError };
 
 /** A job's current state as read from the table (undefined: the job is gone), or why it could not be read. */
 type ReadResult = { read: true; stored: StoredJob | undefined } | { read: false; failure: JobResult };
@@ -104,8 +113,9 @@ type ReadResult = { read: true; stored: StoredJob | undefined } | { read: false;
  * Builds the stream handler. Per batch: the distinct jobs of the records' keys (records about anything
  * but a job item succeed untouched), their current state read with bounded concurrency, one
  * `apply()` with an upsert or delete per job, and the outcomes mapped back to every record of each job:
- * `indexed` and `stale` succeed; `retryable`, `rejected`, a failed read or a failed `apply()` fail the
- * job's records, which the event source then retries, bisects and finally dead-letters.
+ * `indexed` and `stale` succeed; `retryable`, a failed read or a failed `apply()` fail the job's records,
+ * which the event source then retries and bisects; `rejected` and a malformed job send the job's records to
+ * the dead-letter sink and succeed (or fail, should the sink fail or be missing).
  */
 export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexer => {
   const readConcurrency = options.readConcurrency ?? 16;
@@ -256,9 +266,40 @@ export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexe
     return results;
   };
 
+  /**
+   * Sends the records of each job that can never be indexed to the dead-letter sink; a job whose letter was
+   * kept succeeds, one whose letter failed stays failed (and is retried).
+   */
+  const deadLetter = async (records: readonly DynamoDBRecord[], results: Map<number, JobResult>): Promise<void> => {
+    const refused = [...results].filter(
+      (entry): entry is [number, { ok: false; error: JobIndexingError }] => !entry[1].ok && !entry[1].error.retryable,
+    );
+    if (refused.length === 0) return;
+    const sink = options.deadLetters?.();
+    if (sink === undefined) return;
+    await Promise.all(
+      refused.map(async ([jobId, result]) => {
+        const letter = deadLetterOf(
+          jobId,
+          result.error.message,
+          records.filter((record) => jobIdOf(record) === jobId),
+        );
+        try {
+          await sink(letter);
+        } catch (error) {
+          logger.error('A dead letter could not be sent; the job is retried', { jobId, error: describeError(error) });
+          return;
+        }
+        logger.error('A job the search index refuses was dead-lettered', { jobId, reason: letter.reason });
+        results.set(jobId, { ok: true, outcome: 'dead-lettered' });
+      }),
+    );
+  };
+
   return async (event, context) => {
     const records = event.Records ?? [];
     const results = await indexBatch(records, context);
+    await deadLetter(records, results);
     const recordHandler = async (record: DynamoDBRecord): Promise<void> => {
       const jobId = jobIdOf(record);
       if (jobId === undefined) return;

@@ -11,6 +11,7 @@ import { documentClient, resetDocumentClient } from '../../functions/aws/dynamod
 import { useAuditSink } from '../../functions/auth/audit-sink';
 import { resetConfig } from '../../functions/config';
 import { handler as indexerHandler } from '../../functions/handlers/indexer';
+import { useDeadLetterSink } from '../../functions/indexing/dead-letters';
 import { JobRepository } from '../../functions/jobs/repository';
 import { resetSearchIndex, searchIndex } from '../../functions/search/engine';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
@@ -288,6 +289,21 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     });
 
     const deadLetters = paths.deadLetters;
+    /**
+     * Keeps a dead letter — the poller's (records that failed until their age limit) or the indexer's own (a job
+     * the index refuses for good) — as one line of the data directory's dead-letter file, the local stand-in for
+     * the stack's SQS queue; with nothing on disk, as a line of the log.
+     */
+    const keepDeadLetter = async (letter: object, records: number, reason: string): Promise<void> => {
+      const line = `${JSON.stringify(letter)}\n`;
+      if (deadLetters === undefined) log(`Indexing gave up on ${records} stream record(s): ${line}`);
+      else {
+        await appendFile(deadLetters, line);
+        log(`Indexing gave up on ${records} stream record(s) (${reason}); see ${deadLetters}`);
+      }
+    };
+    useDeadLetterSink((letter) => keepDeadLetter(letter, letter.records.length, letter.reason));
+    teardown.add(() => useDeadLetterSink(undefined));
     const poller = await startStreamPoller({
       endpoint,
       region: LOCAL_REGION,
@@ -297,14 +313,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       ...(paths.streamCheckpoints === undefined ? {} : { checkpointPath: paths.streamCheckpoints }),
       logger: pollerLogger(log, dynamo),
       repairCommand: repairCommandFor(options),
-      onDeadLetter: async (letter: DeadLetter) => {
-        const line = `${JSON.stringify(letter)}\n`;
-        if (deadLetters === undefined) log(`Indexing gave up on ${letter.records.length} stream record(s): ${line}`);
-        else {
-          await appendFile(deadLetters, line);
-          log(`Indexing gave up on ${letter.records.length} stream record(s) (${letter.reason}); see ${deadLetters}`);
-        }
-      },
+      onDeadLetter: (letter: DeadLetter) => keepDeadLetter(letter, letter.records.length, letter.reason),
     });
     teardown.add(() => poller.stop());
 

@@ -1,9 +1,10 @@
 /**
  * Delivery of a shard's records to the stream handler, with Lambda's event source mapping semantics: one
  * invocation per batch within the invocation budget; `batchItemFailures` checkpoint everything before the
- * lowest failed record and retry from there; a thrown error (or a timeout) bisects the batch; after
- * `maxRetries` retries the failing records go to the dead-letter callback. What is settled is reported to
- * the poller (its {@link DeliveryHost}), which keeps the checkpoints.
+ * lowest failed record and retry from there; a thrown error (or a timeout) bisects the batch; failing records
+ * are retried until they are `maxRecordAgeMs` old (and, when `maxRetries` is not -1, at most that many times),
+ * then go to the dead-letter callback. What is settled is reported to the poller (its {@link DeliveryHost}),
+ * which keeps the checkpoints.
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
@@ -41,7 +42,10 @@ export interface DeliverySettings {
   region: string;
   invocationTimeoutMs: number;
   bisectOnError: boolean;
+  /** Retries of a failing record at most; -1: no count, only the record's age limits them. */
   maxRetries: number;
+  /** The age past which a failing record is no longer retried, in milliseconds. */
+  maxRecordAgeMs: number;
   onDeadLetter?: ((letter: DeadLetter) => Promise<void> | void) | undefined;
   logger: PollerLogger;
 }
@@ -170,7 +174,23 @@ export class BatchDelivery {
   }
 
   /**
-   * Delivers records until each is settled: succeeded, or dead-lettered after `maxRetries` retries.
+   * Why failing records are given up on after `attempts` deliveries, or undefined while they are retried: too
+   * many retries (unless `maxRetries` is -1), or the oldest of them older than `maxRecordAgeMs`.
+   */
+  private givenUp(attempts: number, records: readonly DynamoDBRecord[]): string | undefined {
+    const { maxRetries, maxRecordAgeMs } = this.host.settings;
+    if (maxRetries >= 0 && attempts > maxRetries) return `${maxRetries} retries`;
+    const created = records
+      .map((record) => record.dynamodb?.ApproximateCreationDateTime)
+      .filter((seconds): seconds is number => seconds !== undefined);
+    if (created.length > 0 && Date.now() - Math.min(...created) * 1_000 > maxRecordAgeMs) {
+      return `the record age limit of ${maxRecordAgeMs} ms`;
+    }
+    return undefined;
+  }
+
+  /**
+   * Delivers records until each is settled: succeeded, or dead-lettered once given up on ({@link givenUp}).
    * Returns false when the poller stopped first (the unsettled records stay unchecked-pointed).
    */
   public async deliver(shardId: string, batch: DynamoDBRecord[]): Promise<boolean> {
@@ -193,8 +213,9 @@ export class BatchDelivery {
           );
         }
         attempts += 1;
-        if (attempts > this.host.settings.maxRetries) {
-          if (!(await this.deadLetter(shardId, records, description, attempts))) return false;
+        const limit = this.givenUp(attempts, records);
+        if (limit !== undefined) {
+          if (!(await this.deadLetter(shardId, records, `${description} (after ${limit})`, attempts))) return false;
           this.host.commit(shardId, records, 0);
           return true;
         }
@@ -214,9 +235,10 @@ export class BatchDelivery {
       const sequence = sequenceOf(remaining[0] as DynamoDBRecord);
       attempts = sequence === failingSequence ? attempts + 1 : 1;
       failingSequence = sequence;
-      if (attempts > this.host.settings.maxRetries) {
-        const failedRecords = failed.map((position) => records[position] as DynamoDBRecord);
-        const reason = 'the handler reported them as batch item failures';
+      const failedRecords = failed.map((position) => records[position] as DynamoDBRecord);
+      const limit = this.givenUp(attempts, failedRecords);
+      if (limit !== undefined) {
+        const reason = `the handler reported them as batch item failures (after ${limit})`;
         if (!(await this.deadLetter(shardId, failedRecords, reason, attempts))) return false;
         this.host.commit(shardId, remaining, remaining.length - failedRecords.length);
         this.host.settled();

@@ -21,8 +21,13 @@ export interface StreamPollerOptions {
   batchSize?: number;
   /** How long to gather records before invoking with a batch that is not full, in milliseconds. */
   batchWindowMs?: number;
-  /** Retries of a failing batch (or record) before it is dead-lettered. */
+  /**
+   * Retries of a failing batch (or record) before it is dead-lettered; -1 (the default, as the deployed event
+   * source): no count, a failing record is retried until it is `maxRecordAgeMs` old.
+   */
   maxRetries?: number;
+  /** The age past which a failing record is dead-lettered, in milliseconds (default 24 hours, as deployed). */
+  maxRecordAgeMs?: number;
   /** Split a batch in two when the handler throws. */
   bisectOnError?: boolean;
   /**
@@ -102,7 +107,8 @@ export class StreamNotEnabledError extends Error {
 export const DEFAULTS = {
   batchSize: 100,
   batchWindowMs: 50,
-  maxRetries: 3,
+  maxRetries: -1,
+  maxRecordAgeMs: 24 * 60 * 60 * 1_000,
   bisectOnError: true,
   pollIntervalMs: 250,
   retryDelayMs: 100,

@@ -8,7 +8,9 @@
  * - `batchItemFailures`: everything before the lowest failed sequence number is checkpointed and the
  *   batch is retried from there;
  * - a thrown error (or a timeout): the batch is split in two and each half retried (`bisectOnError`);
- * - after `maxRetries` retries the failing records go to the dead-letter callback and the shard moves on.
+ * - failing records are retried until they are `maxRecordAgeMs` old (24 hours, as deployed; `maxRetries`, -1
+ *   by default, can also bound the count), then go to the dead-letter callback and the shard moves on. A
+ *   record the indexer can never index it dead-letters itself and reports done, as in AWS.
  *
  * A record is checkpointed only once settled (succeeded or dead-lettered), so a crash replays rather
  * than loses. Checkpoints can be persisted to a file so a restart resumes where it stopped. Every wait

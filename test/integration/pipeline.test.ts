@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { IndexerDeadLetter } from '../../functions/indexing/dead-letters';
 import { createStreamIndexer, type StreamIndexer } from '../../functions/indexing/stream-indexer';
 import type { Job } from '../../functions/jobs/model';
 import { JobRepository } from '../../functions/jobs/repository';
@@ -305,6 +306,28 @@ describe('indexing pipeline', () => {
     const rebuilt = await reindex({ repository, index: engine });
     expect(rebuilt).toMatchObject({ scanned: 2, indexed: 2, failed: [] });
     await expectIndexEqualsTable();
+  });
+
+  it('has the indexer dead-letter a job the index refuses at its first delivery, so the jobs behind it go on', async () => {
+    const letters: IndexerDeadLetter[] = [];
+    indexer = createStreamIndexer({
+      repository: () => repository,
+      index: async () => index,
+      deadLetters: () => async (letter) => void letters.push(letter),
+    });
+    // The poller's own retries as deployed: no count, until a record is 24 hours old.
+    const poller = await startPoller();
+    const poison = makeJob({ name: 'Poison pill' });
+    const healthy = makeJob({ name: 'Healthy job' });
+    index.failJobs([poison.id], { times: 1_000, status: 'rejected' });
+
+    await importJobs([poison, healthy], { repository });
+    await poller.drained();
+
+    expect([...new Set(letters.map((letter) => letter.jobId))]).toEqual([poison.id]);
+    expect(letters[0]?.records[0]?.keys).toEqual({ pk: { S: `JOB#${poison.id}` }, sk: { S: 'JOB' } });
+    expect(deadLetters).toEqual([]);
+    expect(await find('healthy')).toEqual([healthy.id]);
   });
 
   it('dead-letters only a job whose item was edited into a malformed shape, and a reindex reports it', async () => {

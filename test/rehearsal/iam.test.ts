@@ -9,6 +9,7 @@
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyResult, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { AuthStore } from '../../functions/auth/store';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
 import { resetConfig } from '../../functions/config';
+import type { IndexerDeadLetter } from '../../functions/indexing/dead-letters';
 import type { Job } from '../../functions/jobs/model';
 import { JobRepository } from '../../functions/jobs/repository';
 import { toSearchDocument } from '../../functions/search/search-document';
@@ -57,9 +59,14 @@ let logsUrl: string;
 /** Every call each function made, over all its scenarios. */
 const made = new Map<RehearsedName, AuthorizedCall[]>();
 let tokens: { client: string; secret: string; user: string; operator: string };
-/** A Secrets Manager stand-in (the cursor key): it answers GetSecretValue and records the call. */
+/**
+ * A Secrets Manager and SQS stand-in (the cursor key, the indexer's dead letters): it answers GetSecretValue
+ * and SendMessage and records each call.
+ */
 let secrets: Server;
 let secretsUrl: string;
+/** The dead letters the indexer sent to SQS. */
+const sentDeadLetters: IndexerDeadLetter[] = [];
 /** Jobs whose items were written before review counts existed: one to review, one to read. */
 let legacyJob: Job;
 let legacyReadJob: Job;
@@ -68,6 +75,8 @@ let jobs: Job[];
 let aliasMissing = false;
 /** Whether searches find no alias (a domain nothing created an index on). */
 let searchIndexMissing = false;
+/** Jobs whose documents the stand-in refuses as OpenSearch refuses an unparsable document (400). */
+const refusedJobs = new Set<string>();
 
 /** The stand-in answers as OpenSearch does, and records each request as IAM sees it. */
 const answer = (request: RecordedRequest) => {
@@ -86,8 +95,13 @@ const answer = (request: RecordedRequest) => {
         body: { took: 1, errors: true, items: actions.map((line) => ({ [Object.keys(line)[0]!]: missing })) },
       };
     }
-    const items = actions.map((line) => ({ [Object.keys(line)[0]!]: { status: 201, result: 'created' } }));
-    return { status: 200, body: { took: 2, errors: false, items } };
+    const refused = { status: 400, error: { type: 'mapper_parsing_exception', reason: 'failed to parse' } };
+    const items = actions.map((line) => {
+      const [action] = Object.keys(line) as [string];
+      const id = (line[action] as { _id: string })._id;
+      return { [action]: refusedJobs.has(id) ? refused : { status: 201, result: 'created' } };
+    });
+    return { status: 200, body: { took: 2, errors: items.some((item) => 'error' in Object.values(item)[0]!), items } };
   }
   if (request.path.endsWith('/_search') && searchIndexMissing) {
     return { status: 404, body: { error: { type: 'index_not_found_exception', reason: 'no such index [jobs]' } } };
@@ -112,6 +126,7 @@ const invocationContext = () => lambdaContext({ getRemainingTimeInMillis: () => 
 const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
   Object.assign(process.env, fn.environment, {
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsUrl,
+    AWS_ENDPOINT_URL_SQS: secretsUrl,
     OPENSEARCH_URL: nodeUrl,
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     POWERTOOLS_METRICS_DISABLED: 'true',
@@ -229,6 +244,23 @@ beforeAll(async () => {
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
       const target = String(request.headers['x-amz-target'] ?? '');
+      if (target.startsWith('AmazonSQS.')) {
+        const { QueueUrl, MessageBody } = JSON.parse(body || '{}') as { QueueUrl?: string; MessageBody?: string };
+        const [, account, name] = new URL(String(QueueUrl)).pathname.split('/');
+        if (recorder.recording) {
+          recorder.calls.push({
+            action: `sqs:${target.split('.').at(-1)}`,
+            resource: `arn:aws:sqs:${REGION}:${account}:${name}`,
+            origin: `SQS ${target}`,
+            request: true,
+          });
+        }
+        sentDeadLetters.push(JSON.parse(String(MessageBody)) as IndexerDeadLetter);
+        const md5 = createHash('md5').update(String(MessageBody)).digest('hex');
+        response.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.0' });
+        response.end(JSON.stringify({ MessageId: crypto.randomUUID(), MD5OfMessageBody: md5 }));
+        return;
+      }
       const { SecretId } = JSON.parse(body || '{}') as { SecretId?: string };
       if (recorder.recording) {
         recorder.calls.push({
@@ -285,7 +317,8 @@ beforeAll(async () => {
       }),
     );
   }
-}, 120_000);
+  // DynamoDB Local's start, a synthesis and 106 jobs written take over two minutes on a busy machine.
+}, 300_000);
 
 afterAll(async () => {
   useAuditSink(undefined);
@@ -675,6 +708,34 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     expect(await judge(fn, call('Scan', 'JOB#1'))).not.toBe('Allowed');
   });
 
+  it('indexer: a job OpenSearch refuses goes to the dead-letter queue, its record reported done', async () => {
+    const { handler } = await import('../../functions/handlers/indexer');
+    const refused = jobs[2]!;
+    const record = streamRecord(refused, 'MODIFY', 2);
+    await run('Indexer', async () => {
+      refusedJobs.add(String(refused.id));
+      try {
+        const result = await handler({ Records: [record] } as DynamoDBStreamEvent, invocationContext() as never);
+        expect(result).toEqual({ batchItemFailures: [] });
+      } finally {
+        refusedJobs.clear();
+      }
+    });
+    expect(sentDeadLetters).toEqual([
+      expect.objectContaining({
+        source: 'indexer',
+        jobId: refused.id,
+        reason: expect.stringContaining('mapper_parsing_exception'),
+        records: [expect.objectContaining({ sequenceNumber: record.dynamodb?.SequenceNumber })],
+      }),
+    ]);
+    const sends = (made.get('Indexer') ?? []).filter((call) => call.action === 'sqs:SendMessage');
+    expect(sends.map((call) => call.resource)).toEqual([
+      expect.stringMatching(new RegExp(`^arn:aws:sqs:${REGION}:${ACCOUNT}:`)),
+    ]);
+    await expectAllowed('Indexer');
+  });
+
   it('indexer: insert, modify, remove, a full batch of 100, a redelivered batch, a new domain', async () => {
     const { handler } = await import('../../functions/handlers/indexer');
     const invoke = async (Records: DynamoDBRecord[]) => {
@@ -741,7 +802,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'dynamodb:Query',
       'dynamodb:UpdateItem',
     ]);
-    expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut']);
+    expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut', 'sqs:SendMessage']);
     expect(actions('SearchIndexSetup')).toEqual(['es:ESHttpHead', 'es:ESHttpPut']);
     expect(actions('TableProtection')).toEqual(['dynamodb:UpdateTable']);
   });

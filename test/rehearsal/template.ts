@@ -81,6 +81,8 @@ export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string 
     if (id === jobsId) return tableNames.jobs;
     if (id === authId) return tableNames.auth;
     if (id === domainId) return domainName;
+    // A queue's Ref is its URL.
+    if (resources[id]?.Type === 'AWS::SQS::Queue') return `https://sqs.${REGION}.amazonaws.com/${ACCOUNT}/${id}`;
     // A managed policy's Ref is its ARN.
     if (resources[id]?.Type === 'AWS::IAM::ManagedPolicy') return `arn:aws:iam::${ACCOUNT}:policy/${id}`;
     // A secret's Ref is its ARN (its name and six random characters).

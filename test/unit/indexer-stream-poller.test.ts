@@ -15,6 +15,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  type DeadLetter,
   type PollerLogger,
   type StreamPoller,
   type StreamPollerOptions,
@@ -242,5 +243,64 @@ describe('stream record conversion', () => {
         },
       },
     });
+  });
+});
+
+describe('stream poller retries as the deployed event source does', () => {
+  /** One open shard holding one record written `ageMs` ago. */
+  const oneRecord = (ageMs: number): void => {
+    streams
+      .on(DescribeStreamCommand)
+      .resolves({ StreamDescription: { StreamArn: STREAM_ARN, Shards: [{ ShardId: 'only' }] } });
+    const written = {
+      ...record(1, '300'),
+      dynamodb: { ...record(1, '300').dynamodb, ApproximateCreationDateTime: new Date(Date.now() - ageMs) },
+    };
+    streams
+      .on(GetRecordsCommand)
+      .callsFake(async (input: { ShardIterator: string }) =>
+        input.ShardIterator === 'only@start'
+          ? { Records: [written], NextShardIterator: 'only-end' }
+          : { Records: [], NextShardIterator: 'only-end' },
+      );
+  };
+
+  it('retries a failing record without a count while it is younger than its age limit', async () => {
+    oneRecord(0);
+    const letters: DeadLetter[] = [];
+    let failures = 12;
+    const delivered: DynamoDBRecord[] = [];
+    const running = await start(delivered, {
+      handler: async (event) => {
+        delivered.push(...event.Records);
+        return failures-- > 0 ? { batchItemFailures: [{ itemIdentifier: '300' }] } : { batchItemFailures: [] };
+      },
+      maxRetryDelayMs: 1,
+      onDeadLetter: (letter) => void letters.push(letter),
+    });
+
+    await running.drained();
+
+    expect(letters).toEqual([]);
+    expect(delivered).toHaveLength(13);
+    expect(running.stats()).toMatchObject({ recordsSucceeded: 1, deadLettered: 0 });
+  });
+
+  it('dead-letters a record still failing once it is older than maxRecordAgeMs, naming that limit', async () => {
+    oneRecord(0);
+    const letters: DeadLetter[] = [];
+    // Lambda's records carry their creation time in whole seconds: the limit is a little over one.
+    const running = await start([], {
+      handler: async () => ({ batchItemFailures: [{ itemIdentifier: '300' }] }),
+      maxRecordAgeMs: 1_500,
+      maxRetryDelayMs: 20,
+      onDeadLetter: (letter) => void letters.push(letter),
+    });
+
+    await running.drained();
+
+    expect(letters.map((letter) => letter.records.map((item) => item.dynamodb?.SequenceNumber))).toEqual([['300']]);
+    expect(letters[0]?.reason).toContain('record age limit of 1500 ms');
+    expect(letters[0]?.attempts).toBeGreaterThan(1);
   });
 });

@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DeadLetterSink, IndexerDeadLetter } from '../../functions/indexing/dead-letters';
 import { createStreamIndexer, type IndexRetry } from '../../functions/indexing/stream-indexer';
 import { toFileItem, toJobItem } from '../../functions/jobs/items';
 import type { Job } from '../../functions/jobs/model';
@@ -291,6 +292,99 @@ describe('stream indexer', () => {
     expect(response.batchItemFailures).toEqual(
       failuresOf([busyRecords[0], poisonRecord, busyRecords[1]] as DynamoDBRecord[]),
     );
+  });
+
+  describe('with a dead-letter sink', () => {
+    const letters: IndexerDeadLetter[] = [];
+    let sink: DeadLetterSink;
+    const withSink = () =>
+      createStreamIndexer({
+        repository: () => new JobRepository(client, 'jobs'),
+        index: async () => index,
+        retry: { random: () => 0 },
+        deadLetters: () => sink,
+      });
+
+    beforeEach(() => {
+      letters.length = 0;
+      sink = async (letter) => void letters.push(letter);
+    });
+
+    it('dead-letters the records of a job the index refuses and reports them done; a throttled job stays failed', async () => {
+      const good = store(makeJob(), 1);
+      const busy = store(makeJob(), 1);
+      const poison = store(makeJob(), 1);
+      index.answer = (operations) =>
+        operations.map((operation) => {
+          const jobId = jobIdOfOperation(operation);
+          if (jobId === busy.id) return { status: 'retryable', reason: '429 es_rejected_execution_exception' };
+          if (jobId === poison.id)
+            return { status: 'rejected', reason: '400 mapper_parsing_exception failed to parse' };
+          return { status: 'indexed' };
+        });
+      const poisonRecords = [jobRecord(poison.id, { newVersion: 1 }), jobRecord(poison.id, { newVersion: 1 })];
+      const busyRecord = jobRecord(busy.id, { newVersion: 1 });
+      const records = [poisonRecords[0], jobRecord(good.id, { newVersion: 1 }), busyRecord, poisonRecords[1]];
+
+      const response = await withSink()({ Records: records as DynamoDBRecord[] });
+
+      expect(response.batchItemFailures).toEqual(failuresOf([busyRecord]));
+      expect(letters).toEqual([
+        {
+          source: 'indexer',
+          at: expect.any(String),
+          jobId: poison.id,
+          reason: expect.stringContaining('mapper_parsing_exception'),
+          records: poisonRecords.map((record) => ({
+            eventID: record?.eventID,
+            eventName: 'MODIFY',
+            eventSourceARN: record?.eventSourceARN,
+            sequenceNumber: record?.dynamodb?.SequenceNumber,
+            keys: { pk: { S: `JOB#${poison.id}` }, sk: { S: 'JOB' } },
+            approximateCreationDateTime: 1_700_000_000,
+          })),
+        },
+      ]);
+    });
+
+    it('dead-letters a job whose item no search document can be built from', async () => {
+      const malformed = store(makeJob(), 2);
+      table.set(malformed.id, { job: { ...malformed, guid: undefined as unknown as string }, version: 2 });
+      const record = jobRecord(malformed.id, { newVersion: 2 });
+
+      const response = await withSink()({ Records: [record] });
+
+      expect(response.batchItemFailures).toEqual([]);
+      expect(letters.map((letter) => [letter.jobId, letter.reason])).toEqual([
+        [malformed.id, expect.stringContaining('guid')],
+      ]);
+      expect(index.calls).toEqual([]);
+    });
+
+    it('reports a refused job failed, to be retried, when its dead letter cannot be sent', async () => {
+      const poison = store(makeJob(), 1);
+      index.answer = (operations) =>
+        operations.map(() => ({ status: 'rejected', reason: '400 illegal_argument_exception' }));
+      sink = () => Promise.reject(new Error('SQS is unavailable'));
+      const records = [jobRecord(poison.id, { newVersion: 1 })];
+
+      const response = await withSink()({ Records: records });
+
+      expect(response.batchItemFailures).toEqual(failuresOf(records));
+    });
+
+    it('never dead-letters a job the index only throttles or cannot be reached for', async () => {
+      const busy = store(makeJob(), 1);
+      const unread = store(makeJob(), 1);
+      unreadable.add(unread.id);
+      index.answer = (operations) => operations.map(() => ({ status: 'retryable', reason: '503 unavailable' }));
+      const records = [jobRecord(busy.id, { newVersion: 1 }), jobRecord(unread.id, { newVersion: 1 })];
+
+      const response = await withSink()({ Records: records });
+
+      expect(letters).toEqual([]);
+      expect(response.batchItemFailures).toEqual(failuresOf(records));
+    });
   });
 
   it('writes a throttled job again within the invocation, after a jittered delay, and reports no failure', async () => {

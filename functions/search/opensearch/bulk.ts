@@ -1,7 +1,11 @@
 /**
- * The `_bulk` request of an `apply()` and the outcome of each of its items. Every action carries the
+ * The `_bulk` requests of an `apply()` and the outcome of each of their items. Every action carries the
  * job's version as an external version with `external_gte`: a write wins when its version is at least
  * the stored one, so a redelivered or reordered older record can never overwrite newer data.
+ *
+ * The operations of one `apply()` are cut into requests of at most {@link BULK_LIMITS} (5 MiB of body, 1,000
+ * actions): a small domain refuses an HTTP body over 10 MiB whole, which would fail every job of the batch on
+ * every retry. An item that alone exceeds what any domain accepts ({@link MAX_BULK_ITEM_BYTES}) is never sent.
  */
 import { conversionProblem, InvalidDocumentError } from '../document-check';
 import type { IndexOperation, IndexOutcome } from '../search-index';
@@ -22,42 +26,96 @@ export interface BulkRequest {
   slots: ({ sent: number } | { rejected: string })[];
 }
 
-/** Builds the bulk request of a list of operations. */
-export const bulkRequest = (operations: IndexOperation[]): BulkRequest => {
+/** How large one `_bulk` request may grow. */
+export interface BulkLimits {
+  /** Bytes of NDJSON body (a single item larger than this is sent alone). */
+  bytes: number;
+  /** Actions. */
+  actions: number;
+}
+
+/** The limits of every `_bulk` request: 5 MiB, well under the 10 MiB body a small (t3) domain accepts. */
+export const BULK_LIMITS: BulkLimits = { bytes: 5 * 1024 * 1024, actions: 1_000 };
+
+/** The largest HTTP body the smallest domains accept (`http.max_content_length`): an item alone over it is refused. */
+export const MAX_BULK_ITEM_BYTES = 10 * 1024 * 1024;
+
+/** One operation's part of a bulk body: its lines and their bytes on the wire, or why it is not sent. */
+type BulkItemLines = { lines: BulkRequest['body']; bytes: number } | { rejected: string };
+
+/** The bytes of NDJSON lines as the client sends them: each line's JSON and its newline. */
+export const ndjsonBytes = (lines: readonly object[]): number =>
+  lines.reduce((sum, line) => sum + Buffer.byteLength(JSON.stringify(line)) + 1, 0);
+
+/** The lines of one operation, or why it cannot be sent. */
+const itemLines = (operation: IndexOperation): BulkItemLines => {
+  let lines: BulkRequest['body'];
+  if (operation.type === 'delete') {
+    lines = [{ delete: { _id: String(operation.jobId), version: operation.version, version_type: 'external_gte' } }];
+  } else {
+    try {
+      const source = indexedDocument(operation.document);
+      const { id } = operation.document.summary;
+      lines = [
+        { index: { _id: String(id), version: operation.document.version, version_type: 'external_gte' } },
+        source,
+      ];
+    } catch (error) {
+      // The conversion is pure: whatever it throws is about this document alone, never the others.
+      return { rejected: error instanceof InvalidDocumentError ? error.message : conversionProblem(error) };
+    }
+  }
+  const bytes = ndjsonBytes(lines);
+  if (bytes > MAX_BULK_ITEM_BYTES) {
+    return { rejected: `its bulk item has ${bytes} bytes, more than the ${MAX_BULK_ITEM_BYTES} a domain accepts` };
+  }
+  return { lines, bytes };
+};
+
+/** The request of a run of operations' items. */
+const requestOf = (items: readonly BulkItemLines[]): BulkRequest => {
   const body: BulkRequest['body'] = [];
   const slots: BulkRequest['slots'] = [];
   let sent = 0;
-  for (const operation of operations) {
-    if (operation.type === 'delete') {
-      body.push({
-        delete: {
-          _id: String(operation.jobId),
-          version: operation.version,
-          version_type: 'external_gte',
-        },
-      });
-      slots.push({ sent: sent++ });
+  for (const item of items) {
+    if ('rejected' in item) {
+      slots.push({ rejected: item.rejected });
       continue;
     }
-    try {
-      const source = indexedDocument(operation.document);
-      body.push(
-        {
-          index: {
-            _id: String(operation.document.summary.id),
-            version: operation.document.version,
-            version_type: 'external_gte',
-          },
-        },
-        source,
-      );
-      slots.push({ sent: sent++ });
-    } catch (error) {
-      // The conversion is pure: whatever it throws is about this document alone, never the others.
-      slots.push({ rejected: error instanceof InvalidDocumentError ? error.message : conversionProblem(error) });
-    }
+    body.push(...item.lines);
+    slots.push({ sent: sent++ });
   }
   return { body, slots };
+};
+
+/** Builds the one bulk request of a list of operations, whatever its size. */
+export const bulkRequest = (operations: IndexOperation[]): BulkRequest => requestOf(operations.map(itemLines));
+
+/**
+ * Builds the bulk requests of a list of operations, in order, each within `limits`: every operation is in
+ * exactly one of them (a rejected one too, as a slot that sends nothing), so their outcomes, concatenated, are
+ * the operations' outcomes in order.
+ */
+export const bulkRequests = (operations: IndexOperation[], limits: BulkLimits = BULK_LIMITS): BulkRequest[] => {
+  const requests: BulkRequest[] = [];
+  let run: BulkItemLines[] = [];
+  let bytes = 0;
+  let actions = 0;
+  for (const item of operations.map(itemLines)) {
+    const size = 'rejected' in item ? 0 : item.bytes;
+    const action = 'rejected' in item ? 0 : 1;
+    if (actions > 0 && (bytes + size > limits.bytes || actions + action > limits.actions)) {
+      requests.push(requestOf(run));
+      run = [];
+      bytes = 0;
+      actions = 0;
+    }
+    run.push(item);
+    bytes += size;
+    actions += action;
+  }
+  if (run.length > 0) requests.push(requestOf(run));
+  return requests;
 };
 
 /** What the engine reads of one item of a bulk response (the value under its `index`/`delete` key). */

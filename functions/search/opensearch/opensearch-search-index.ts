@@ -45,7 +45,7 @@ import {
 import { autoCreateSettingsBody } from './auto-create';
 import { RebuildSupersededError } from './errors';
 import type { AliasesResponse, GetResponse, SearchRequestBody } from './api-types';
-import { aliasMissing, type BulkAnswer, bulkOutcomes, bulkRequest, INDEX_MISSING } from './bulk';
+import { aliasMissing, type BulkAnswer, bulkOutcomes, type BulkRequest, bulkRequests, INDEX_MISSING } from './bulk';
 import {
   createClient,
   isTransientClientError,
@@ -319,12 +319,21 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * One `_bulk` request: through the alias (`viaAlias`), or into a rebuild's own index, which throws
-   * {@link RebuildSupersededError} when OpenSearch answers that the index is gone.
+   * Writes operations with `_bulk` requests of at most 5 MiB each (./bulk.ts), one after the other: through the
+   * alias (`viaAlias`), or into a rebuild's own index. Each operation's outcome comes from the request that
+   * carried it.
    */
   async #bulk(path: string, operations: IndexOperation[], viaAlias: boolean): Promise<IndexOutcome[]> {
-    if (operations.length === 0) return [];
-    const request = bulkRequest(operations);
+    const outcomes: IndexOutcome[] = [];
+    for (const request of bulkRequests(operations)) outcomes.push(...(await this.#bulkOnce(path, request, viaAlias)));
+    return outcomes;
+  }
+
+  /**
+   * One `_bulk` request, which throws {@link RebuildSupersededError} when it writes into a rebuild's index and
+   * OpenSearch answers that the index is gone.
+   */
+  async #bulkOnce(path: string, request: BulkRequest, viaAlias: boolean): Promise<IndexOutcome[]> {
     if (request.body.length === 0) return bulkOutcomes(request, { errors: false, items: [] });
     const send = () =>
       this.#client.request<BulkAnswer>({

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { toSearchDocument } from '../../../functions/search/search-document';
-import { type BulkAnswer, bulkOutcomes, bulkRequest, itemOutcome } from '../../../functions/search/opensearch/bulk';
+import {
+  type BulkAnswer,
+  bulkOutcomes,
+  bulkRequest,
+  bulkRequests,
+  itemOutcome,
+  MAX_BULK_ITEM_BYTES,
+  ndjsonBytes,
+} from '../../../functions/search/opensearch/bulk';
+import type { IndexOperation } from '../../../functions/search/search-index';
 import { makeFile, makeJob } from '../../support/jobs';
 
 const document = (id: number, version: number) =>
@@ -50,6 +59,56 @@ describe('OpenSearch bulk request', () => {
     expect(request.body).toHaveLength(1);
     expect(request.slots[0]).toEqual({ rejected: expect.stringContaining('createdDate') });
     expect(request.slots[1]).toEqual({ sent: 0 });
+  });
+});
+
+describe('OpenSearch bulk requests within limits', () => {
+  const upserts = (count: number): IndexOperation[] =>
+    Array.from({ length: count }, (_, position) => ({ type: 'upsert', document: document(position + 1, 1) }));
+
+  it('cuts the operations into requests of at most the byte limit, in order, each operation in exactly one', () => {
+    const operations = upserts(10);
+    const one = ndjsonBytes(bulkRequest(operations.slice(0, 1)).body);
+    const requests = bulkRequests(operations, { bytes: one * 3, actions: 1_000 });
+
+    expect(requests.map((request) => request.slots.length)).toEqual([3, 3, 3, 1]);
+    for (const request of requests) expect(ndjsonBytes(request.body)).toBeLessThanOrEqual(one * 3);
+    expect(requests.flatMap((request) => request.body)).toEqual(bulkRequest(operations).body);
+  });
+
+  it('cuts them at the action limit too', () => {
+    const requests = bulkRequests(upserts(5), { bytes: Number.MAX_SAFE_INTEGER, actions: 2 });
+    expect(requests.map((request) => request.slots.length)).toEqual([2, 2, 1]);
+  });
+
+  it('sends an item larger than the byte limit alone, and maps outcomes back across the requests', () => {
+    const operations: IndexOperation[] = [
+      { type: 'delete', jobId: 1, version: 1 },
+      { type: 'upsert', document: document(2, 1) },
+      { type: 'delete', jobId: 3, version: 1 },
+    ];
+    const requests = bulkRequests(operations, { bytes: 100, actions: 1_000 });
+    expect(requests.map((request) => request.body.length)).toEqual([1, 2, 1]);
+    const outcomes = requests.flatMap((request) =>
+      bulkOutcomes(request, { errors: false, items: request.slots.map(() => ({ index: { status: 201 } })) }),
+    );
+    expect(outcomes).toEqual([{ status: 'indexed' }, { status: 'indexed' }, { status: 'indexed' }]);
+  });
+
+  it('never sends an item larger than any domain accepts, and rejects it alone', () => {
+    const huge = document(4, 1);
+    huge.fileInstructions = ['x'.repeat(MAX_BULK_ITEM_BYTES)];
+    const requests = bulkRequests([
+      { type: 'delete', jobId: 5, version: 1 },
+      { type: 'upsert', document: huge },
+    ]);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.body).toHaveLength(1);
+    expect(requests[0]?.slots[1]).toEqual({ rejected: expect.stringContaining('bytes') });
+  });
+
+  it('makes no request for no operations', () => {
+    expect(bulkRequests([])).toEqual([]);
   });
 });
 
