@@ -1297,7 +1297,12 @@ export interface components {
          *     `x-amzn-Remapped-WWW-Authenticate`.
          */
         "WWW-Authenticate": string;
-        /** @description The path of the created job (`/jobs/{id}`). */
+        /**
+         * @description The path of the created job as the caller reaches it, built from the request's own path: behind API
+         *     Gateway's endpoint the stage comes first (`/prod/jobs/{id}`), behind a custom domain its base path
+         *     (`/v1/jobs/{id}`, or `/jobs/{id}` at the root), locally `/jobs/{id}`. Resolve it against the
+         *     request's URL.
+         */
         Location: string;
         /** @description The job's version, quoted (`"<version>"`); send it as `If-Match` to change the job. */
         ETag: string;
