@@ -115,10 +115,11 @@ export interface paths {
          *
          *     Files need the JSON body; a form body creates a job without files (`tags` as repeated keys).
          *
-         *     `Idempotency-Key` makes a create safe to retry: the same key from the same client within 24 hours
-         *     answers the first answer again (status, headers and body) and creates nothing; the same key with
-         *     another body (or from another user of the client) is `409 idempotency_key_reused`; concurrent
-         *     requests with one key create one job.
+         *     `Idempotency-Key` makes a create safe to retry: the same key from the same client for the same
+         *     account within 24 hours answers the first answer again (status, headers and body) and creates
+         *     nothing; the same key for that account with another body is `409 idempotency_key_reused`; a session
+         *     of another account never meets the key (there it creates a job of its own); concurrent requests with
+         *     one key create one job.
          */
         post: operations["createJob"];
         delete?: never;
@@ -183,6 +184,9 @@ export interface paths {
          *     or `accepted`. `nextCursor` continues the listing and is `null` on the last page; a cursor is
          *     bound to the job, the filter and the caller, and a changed one or one from another listing is
          *     `400 invalid_parameter` naming `cursor`. A page reads no more than `limit` files whatever the filter.
+         *     A page may hold fewer than `limit` files while more follow: it ends early, with a `nextCursor`, before
+         *     its files would pass what one response carries (about 5 MiB of heavily reviewed files); only
+         *     `nextCursor: null` says the listing is complete.
          */
         get: operations["listJobFiles"];
         put?: never;
@@ -681,7 +685,7 @@ export interface components {
             jobId: components["schemas"]["Id"];
             /** @description The files of the page, in id order. */
             files: components["schemas"]["JobFile"][];
-            /** @description Continues the listing; `null` on the last page. */
+            /** @description Continues the listing; `null` on the last page (a page short of `limit` may still have one). */
             nextCursor: string | null;
         };
         StatusEntry: {
@@ -1216,7 +1220,7 @@ export interface components {
                 "application/json": components["schemas"]["InvalidTransitionError"] | components["schemas"]["FileNotDeliverableError"];
             };
         };
-        /** @description `idempotency_key_reused`: the key was used within 24 hours for another request (another body, or another user of the client). */
+        /** @description `idempotency_key_reused`: the key was used within 24 hours, by this client for this account, for another request (another body). */
         IdempotencyKeyReused: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1267,7 +1271,9 @@ export interface components {
         JobIdPath: number;
         /**
          * @description 1–255 visible ASCII characters (else `400 invalid_parameter` naming `Idempotency-Key`), chosen by the
-         *     client per create (a UUID). Remembered for 24 hours per client.
+         *     client per create (a UUID). Remembered for 24 hours per client and account (the account the job is
+         *     created in): every session of the client in that account gets the first answer again, and a session
+         *     of another account never meets the key.
          */
         IdempotencyKey: string;
         /**
@@ -1424,7 +1430,9 @@ export interface operations {
             header?: {
                 /**
                  * @description 1–255 visible ASCII characters (else `400 invalid_parameter` naming `Idempotency-Key`), chosen by the
-                 *     client per create (a UUID). Remembered for 24 hours per client.
+                 *     client per create (a UUID). Remembered for 24 hours per client and account (the account the job is
+                 *     created in): every session of the client in that account gets the first answer again, and a session
+                 *     of another account never meets the key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1569,7 +1577,7 @@ export interface operations {
             query?: {
                 /** @description Only the files in this review state; all files when absent. */
                 review?: "pending" | "rejected" | "accepted";
-                /** @description Files per page. */
+                /** @description The most files a page holds (a page of large files may hold fewer). */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
