@@ -1036,6 +1036,7 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -1294,7 +1295,20 @@ export interface components {
         Allow: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
-        /** @description The path of the created job (`/jobs/{id}`). */
+        /**
+         * @description The challenge of a `401` (RFC 9110 requires one): this API's own scheme, naming the headers the
+         *     credentials travel in — `ClientSession` (a client token and a session token; every endpoint but
+         *     `POST /sessions`) or `ClientSecret` (a client token and a client secret; `POST /sessions`). Behind
+         *     API Gateway (REST) a function's `WWW-Authenticate` reaches the client renamed
+         *     `x-amzn-Remapped-WWW-Authenticate`.
+         */
+        "WWW-Authenticate": string;
+        /**
+         * @description The path of the created job as the caller reaches it, built from the request's own path: behind API
+         *     Gateway's endpoint the stage comes first (`/prod/jobs/{id}`), behind a custom domain its base path
+         *     (`/v1/jobs/{id}`, or `/jobs/{id}` at the root), locally `/jobs/{id}`. Resolve it against the
+         *     request's URL.
+         */
         Location: string;
         /** @description The job's version, quoted (`"<version>"`); send it as `If-Match` to change the job. */
         ETag: string;

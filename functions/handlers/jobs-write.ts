@@ -6,6 +6,7 @@
  */
 import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';
+import { callerPathOf } from '../http/caller-path';
 import { httpEndpoint, routedHandler } from '../http/endpoint';
 import { invalidParameter } from '../http/errors';
 import { headerValue } from '../http/headers';
@@ -45,7 +46,10 @@ const createJob = httpEndpoint<CreateJobRequest, EndpointAnswer>(
   async ({ input, principal, event }) => {
     const key = idempotencyKeyOf(headerValue(event, IDEMPOTENCY_KEY_HEADER));
     const created = await new CreateJob(tables()).run(input, principal, key);
-    return new EndpointAnswer(201, created.body, { Location: created.location, ETag: created.etag });
+    // The new job's URL as this caller reaches it: behind API Gateway the stage (or a custom domain's base
+    // path) is part of it.
+    const location = callerPathOf(event, created.location);
+    return new EndpointAnswer(201, created.body, { Location: location, ETag: created.etag });
   },
 );
 

@@ -29,7 +29,7 @@ import { JSON_MEDIA_TYPE } from './media-type';
 import { type Route, type RouteMethod, type RoutePath, routeFor } from './routes';
 import type { Principal } from '../auth/principal';
 import type { Caller, EndpointContext, HttpState } from './state';
-import { CREDENTIAL_HEADERS } from './middlewares/required-headers';
+import { AUTHENTICATION_CHALLENGES, CREDENTIAL_HEADERS } from './middlewares/required-headers';
 
 /** What an endpoint declares besides its handler. */
 export interface EndpointOptions<TInput, TCaller extends Caller> {
@@ -82,7 +82,7 @@ export const httpEndpoint = <TInput, TResult extends object, TCaller extends Cal
     bodySize(),
     bodyParser(),
     validation<TInput, TCaller>({ parse: options.parse, path: route.path }),
-    errorFormatter(),
+    errorFormatter({ challenge: AUTHENTICATION_CHALLENGES[route.credentials] }),
   ]);
   return Object.assign(chain, { route });
 };

@@ -177,7 +177,9 @@ export const toProxyEvent = (
       extendedRequestId: requestId,
       httpMethod,
       identity: callerIdentity(sourceIp, header('user-agent')),
-      path: `/${LOCAL_STAGE}${path}`,
+      // The path as the client sent it, as API Gateway gives it: the local API is served at the root, like a
+      // custom domain mapped there, so no stage precedes the resource (an answer's URLs build on this path).
+      path,
       protocol: `HTTP/${request.httpVersion}`,
       requestId,
       requestTime: requestTimeText(requestTimeEpoch),

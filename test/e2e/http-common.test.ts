@@ -247,6 +247,24 @@ describe('rows 5 and 6: known client, valid session issued to it', () => {
     expectError(await stack.request('/search', { tokens, body: {} }), 401, 'invalid_session');
   });
 
+  it('challenges every 401 with WWW-Authenticate naming the two token headers, and no other answer', async () => {
+    const tokens = await stack.issue();
+    const challenge = 'ClientSession realm="jobs-api", headers="X-Client-Token X-Session-Token"';
+    const unknownClient = await stack.request('/search', {
+      tokens: { clientToken: 'unknown-client-token', sessionToken: tokens.sessionToken },
+      body: {},
+    });
+    const unknownSession = await stack.request('/search/fields', {
+      method: 'GET',
+      tokens: { clientToken: tokens.clientToken, sessionToken: 'unknown-session-token' },
+    });
+    expect(unknownClient.status).toBe(401);
+    expect(unknownClient.headers.get('www-authenticate')).toBe(challenge);
+    expect(unknownSession.status).toBe(401);
+    expect(unknownSession.headers.get('www-authenticate')).toBe(challenge);
+    expect((await stack.request('/search', { tokens, body: {} })).headers.get('www-authenticate')).toBeNull();
+  });
+
   it('answers 401 invalid_client before invalid_session', async () => {
     const response = await stack.request('/search', {
       tokens: { clientToken: 'nobody', sessionToken: 'nothing' },

@@ -89,6 +89,9 @@ describe('POST /jobs', () => {
     const { job, files } = answer.json;
     expect(answer.headers.get('location')).toBe(`/jobs/${job.id}`);
     expect(answer.headers.get('etag')).toBe(`"${job.version}"`);
+    const followed = await stack.request(answer.headers.get('location')!, { method: 'GET', tokens: user });
+    expect(followed.status, followed.text).toBe(200);
+    expect(followed.json.job.id).toBe(job.id);
     expect(answer.json._type).toBe('JobResponseBody');
     expect(job).toEqual({
       id: expect.any(Number),

@@ -378,6 +378,22 @@ describe('DELETE /sessions/current', () => {
     expect((await sessionsOf(backend.clientId)).map((s) => s.sessionId)).not.toContain(opened.json.sessionId);
   });
 
+  it('challenges its 401s: ClientSecret on POST /sessions, ClientSession on a logout replayed', async () => {
+    const refused = await openSession(backend, { userId: 'dora', accountId: 9 }, { 'X-Client-Secret': 'jsk_wrong' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe(
+      'ClientSecret realm="jobs-api", headers="X-Client-Token X-Client-Secret"',
+    );
+    const opened = await openSession(backend, { userId: 'dora', accountId: 9 });
+    const tokens = { clientToken: backend.clientToken, sessionToken: opened.json.token as string };
+    expect((await logout(tokens)).status).toBe(200);
+    const replay = await logout(tokens);
+    expect(replay.status).toBe(401);
+    expect(replay.headers.get('www-authenticate')).toBe(
+      'ClientSession realm="jobs-api", headers="X-Client-Token X-Session-Token"',
+    );
+  });
+
   it('answers 401 invalid_session for another client’s session and leaves it working', async () => {
     const victim = await issue();
     const attacker = await issue();

@@ -7,6 +7,8 @@
  * - A dependency failure (see `isDependencyFailure`): `503 service_unavailable` with `Retry-After`.
  * - Anything else: `500 internal_error`, whose body says nothing about the cause.
  *
+ * A `401` also carries the route's `WWW-Authenticate` challenge (RFC 9110 requires one on every `401`).
+ *
  * Client errors are logged at INFO with their code; server errors at ERROR with the real error (the
  * logger redacts tokens; headers are never logged).
  */
@@ -33,9 +35,16 @@ export interface ErrorFormatterOptions {
   metrics: ErrorMetrics;
   /** `Retry-After` seconds for dependency failures that do not state their own. */
   retryAfterSeconds: number;
+  /** The `WWW-Authenticate` challenge of a `401` answer (the route's credentials); none by default. */
+  challenge: string | undefined;
 }
 
-const defaults: ErrorFormatterOptions = { logger: defaultLogger, metrics: defaultMetrics, retryAfterSeconds: 1 };
+const defaults: ErrorFormatterOptions = {
+  logger: defaultLogger,
+  metrics: defaultMetrics,
+  retryAfterSeconds: 1,
+  challenge: undefined,
+};
 
 /** The metric counted for each kind of server error. */
 export const ERROR_METRICS = {
@@ -91,7 +100,11 @@ export const errorFormatter = (opts: Partial<ErrorFormatterOptions> = {}): HttpM
     } catch {
       // Reporting must never change the answer.
     }
-    request.response = errorResponse(apiError, requestId);
+    const response = errorResponse(apiError, requestId);
+    if (ERROR_STATUS[apiError.code] === 401 && options.challenge !== undefined) {
+      response.headers = { ...response.headers, 'WWW-Authenticate': options.challenge };
+    }
+    request.response = response;
   };
 
   return { name: 'errorFormatter', onError: errorFormatterOnError };

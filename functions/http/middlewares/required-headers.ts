@@ -19,6 +19,17 @@ export const CREDENTIAL_HEADERS = {
   secret: [CLIENT_TOKEN_HEADER, CLIENT_SECRET_HEADER],
 } as const satisfies Record<Credentials, readonly string[]>;
 
+/**
+ * The `WWW-Authenticate` challenge a `401` carries (RFC 9110 §11.6.1), for each kind of credentials. The
+ * tokens travel in headers of their own rather than in `Authorization`, so the scheme is this API's own and
+ * names what it expects: `ClientSession` (a client token and a session token) or `ClientSecret` (a client token
+ * and one of the client's secrets, `POST /sessions`), with the headers that carry them.
+ */
+export const AUTHENTICATION_CHALLENGES = {
+  session: `ClientSession realm="jobs-api", headers="${CLIENT_TOKEN_HEADER} ${SESSION_TOKEN_HEADER}"`,
+  secret: `ClientSecret realm="jobs-api", headers="${CLIENT_TOKEN_HEADER} ${CLIENT_SECRET_HEADER}"`,
+} as const satisfies Record<Credentials, string>;
+
 export interface RequiredHeadersOptions {
   /** Header names (as the error names them), checked in order. */
   headers: readonly string[];

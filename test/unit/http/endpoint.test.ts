@@ -210,8 +210,15 @@ describe('the shared chain around a POST endpoint', () => {
       });
     });
 
-    it('answers 401 to a too-large body with an unknown client', async () => {
-      await expectCode({ headers: { ...good, 'X-Client-Token': 'unknown' }, body: tooLarge }, 401, 'invalid_client');
+    it('answers 401 to a too-large body with an unknown client, challenging with the session scheme', async () => {
+      const result = await expectCode(
+        { headers: { ...good, 'X-Client-Token': 'unknown' }, body: tooLarge },
+        401,
+        'invalid_client',
+      );
+      expect(result.headers?.['WWW-Authenticate']).toBe(
+        'ClientSession realm="jobs-api", headers="X-Client-Token X-Session-Token"',
+      );
     });
 
     it('answers 403 before 413 when the client lacks the grant', async () => {

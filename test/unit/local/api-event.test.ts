@@ -79,7 +79,7 @@ describe('HTTP request to API Gateway REST v1 proxy event', () => {
       requestTimeEpoch: Date.UTC(2016, 4, 6, 15, 22, 2, 860),
       requestTime: '06/May/2016:15:22:02 +0000',
       httpMethod: 'POST',
-      path: '/local/search',
+      path: '/search',
       resourcePath: '/search',
       protocol: 'HTTP/1.1',
       domainName: 'localhost:3000',
@@ -87,6 +87,12 @@ describe('HTTP request to API Gateway REST v1 proxy event', () => {
     });
     expect(event.requestContext.accountId).toMatch(/^\d{12}$/);
     expect(event.requestContext.apiId).toBeTruthy();
+  });
+
+  it('gives as requestContext.path the path the client asked for, as API Gateway does (no stage: served at the root)', () => {
+    const event = toProxyEvent(head({ url: '/jobs?x=1' }), Buffer.alloc(0), { resource: '/jobs' });
+    expect(event.requestContext.path).toBe('/jobs');
+    expect(event.requestContext.stage).toBe('local');
   });
 
   it('uses the request path as the resource when no route is given, and a fresh uuid request id', () => {

@@ -5,14 +5,14 @@ import { errorFormatter, toApiError } from '../../../../functions/http/middlewar
 import { SearchRejectedError, SearchUnavailableError } from '../../../../functions/search/search-index';
 import { requestFor } from './harness';
 
-const quiet = () => {
+const quiet = (challenge?: string) => {
   const logger = { info: vi.fn(), error: vi.fn() };
   const metrics = { addMetric: vi.fn(), publishStoredMetrics: vi.fn() };
-  return { logger, metrics, middleware: errorFormatter({ logger, metrics }) };
+  return { logger, metrics, middleware: errorFormatter({ logger, metrics, challenge }) };
 };
 
-const format = async (error: unknown) => {
-  const parts = quiet();
+const format = async (error: unknown, challenge?: string) => {
+  const parts = quiet(challenge);
   const request = requestFor({ requestId: 'req-9' });
   request.error = error as Error;
   await parts.middleware.onError?.(request);
@@ -38,6 +38,21 @@ describe('error formatter middleware', () => {
       headerName: 'X-Client-Token',
       requestId: 'req-9',
     });
+  });
+
+  it.each(['invalid_client', 'invalid_session'] as const)(
+    'answers %s (401) with the route’s WWW-Authenticate challenge',
+    async (code) => {
+      const challenge = 'ClientSession realm="jobs-api", headers="X-Client-Token X-Session-Token"';
+      const { response } = await format(new ApiError(code), challenge);
+      expect(response.statusCode).toBe(401);
+      expect(response.headers).toEqual({ ...COMMON, 'WWW-Authenticate': challenge });
+    },
+  );
+
+  it('adds the challenge to no answer but a 401', async () => {
+    const { response } = await format(new ApiError('forbidden'), 'ClientSession realm="jobs-api"');
+    expect(response.headers).toEqual(COMMON);
   });
 
   it('keeps the extra headers of an ApiError', async () => {
