@@ -1,13 +1,14 @@
 /**
  * Reading jobs through the API (docs/contract.md §6a): one job by id — one strongly consistent GetItem of
  * its job item, which carries the review counts — and a page of its files for review, whose cost is bounded
- * by the page size whatever the filter: the `byReview` index lists the ids of one state's files (for every
- * file, the four states' lists are merged), then the page's files are read by key, strongly consistently.
+ * by the page size whatever the filter: every file is one strongly consistent Query of the partition's
+ * padded file keys; one state's files are listed by the `byReview` index, then read by key. The job item is
+ * read beside either, in the same round. A job not yet moved to padded file keys (no `fileKeys` mark) is
+ * listed by the index in every case, and its files read at both key forms.
  *
  * A large delivery committed but not yet written to every file (`pending-delivery.ts`) is read as done: its
  * job item lists the delivered ids, which are merged into the `pending` listing and taken out of the other
- * states' listings, and each listed file is read as delivered — one more read of nothing, since the job
- * item is read anyway.
+ * states' listings, and each listed file is read as delivered.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountScope, type Principal } from '../auth/principal';
