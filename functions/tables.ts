@@ -35,8 +35,10 @@ export interface TableDefinition {
 
 /**
  * Jobs table: a job item (`pk = JOB#<id>`, `sk = JOB`) and one item per file under the job's partition
- * (`sk = FILE#<fileId>`). File items carry `fileId`, which makes them (and only them) part of the sparse
- * `byFileId` index. Each file item also carries `reviewKey` (`<jobId>#<review state>`): the `byReview`
+ * (`sk = FILE#<fileId>`, the id zero-padded to 16 digits so the keys sort by id: a page of files is one Query
+ * of a key range). Items written before the padding (`FILE#42`) are moved to the padded key by the CLI's
+ * `migrate`; a job item whose files all have padded keys says so (`fileKeys = padded`, {@link FILE_KEYS}).
+ * File items carry `fileId`, which makes them (and only them) part of the sparse `byFileId` index. Each file item also carries `reviewKey` (`<jobId>#<review state>`): the `byReview`
  * index lists a job's files of one review state in id order, reading nothing else. The job item's
  * `version` is incremented in the same transaction as every write to the job or its files; the stream
  * feeds the search indexer.
@@ -95,14 +97,46 @@ export const AUTH_TABLE = {
 
 export const TABLES = [JOBS_TABLE, AUTH_TABLE] as const;
 
+/** The digits of the largest id (2^53 − 1): every file sort key pads its id to this width. */
+const FILE_ID_DIGITS = 16;
+
+/** The sort key of a file as written before the padding (`FILE#42`); read until the migration moved it. */
+const legacyFileSk = (fileId: number): string => `FILE#${fileId}`;
+
+/** The sort key of a file: `FILE#` and the id zero-padded to 16 digits, so keys sort as ids do. */
+const fileSk = (fileId: number): string => `FILE#${String(fileId).padStart(FILE_ID_DIGITS, '0')}`;
+
+/**
+ * The job item attribute that says every file of the job has its padded sort key: written with every job
+ * item from now on, and by the migration once it moved a job's files. A job item without it may still
+ * have files at their former keys, which readers then look up in both forms.
+ */
+export const FILE_KEYS = { attribute: 'fileKeys', padded: 'padded' } as const;
+
+/** Whether a job item says every file of its job has its padded sort key. */
+export const hasPaddedFileKeys = (jobItem: Readonly<Record<string, unknown>> | undefined): boolean =>
+  jobItem?.[FILE_KEYS.attribute] === FILE_KEYS.padded;
+
 /** Key helpers of the jobs table. */
 export const jobKeys = {
   pk: (jobId: number): string => `JOB#${jobId}`,
   /** The leading key prefix of every item of a job's partition (IAM `dynamodb:LeadingKeys` conditions). */
   jobPrefix: 'JOB#',
   jobSk: 'JOB',
-  fileSk: (fileId: number): string => `FILE#${fileId}`,
+  fileSk,
+  /** The sort key a file had before the padding. */
+  legacyFileSk,
+  /** Every sort key a file may have until the migration ran: the padded one first, no key twice. */
+  fileSks: (fileId: number): string[] => [...new Set([fileSk(fileId), legacyFileSk(fileId)])],
   filePrefix: 'FILE#',
+  /**
+   * The sort key range of a job's files after a file id (every file without one), in id order, for a Query
+   * `sk BETWEEN from AND to`; `undefined` when no id can follow.
+   */
+  filesAfter: (afterFileId: number | undefined): { from: string; to: string } | undefined =>
+    afterFileId !== undefined && afterFileId >= Number.MAX_SAFE_INTEGER
+      ? undefined
+      : { from: fileSk((afterFileId ?? 0) + 1), to: fileSk(Number.MAX_SAFE_INTEGER) },
   /** The id allocator's counter item. */
   counter: { pk: 'IDS', sk: 'COUNTER' },
   /**

@@ -103,6 +103,14 @@ export class OperatorPolicy extends Construct {
         resources: [jobs],
       },
       {
+        purpose:
+          'migrate moves file items written before the padded sort keys: transactions that check the job item ' +
+          'still has the version read (ConditionCheckItem), delete each old item and put it at its new key; it ' +
+          'reads each partition (Query), scans for the job items still to migrate and marks them (UpdateItem).',
+        actions: dynamodb('ConditionCheckItem'),
+        resources: [jobs],
+      },
+      {
         purpose: 'reindex and verify-index scan the jobs table; seed-demo reads one page of it (does it hold jobs?).',
         actions: dynamodb('Scan'),
         resources: [jobs],

@@ -27,7 +27,7 @@ import { runSuite } from '../lib/suite';
  * `GET /jobs/{id}` can read, with the file count and review counts of its files — and the review jobs' files:
  * DynamoDB Local in memory keeps about 3 KB per item, so the population's 6.6M items (about 5.5M of them files)
  * would take about 20 GB, more than a 24 GiB machine has beside the rest of a run. A page of files reads its own
- * job's partition and that job's `byReview` entries, never another job's files.
+ * job's partition (one Query of its file keys) or that job's `byReview` entries, never another job's files.
  */
 const POPULATIONS: Record<'full' | 'quick', Population & { files: boolean }> = {
   full: { jobs: 1_000_000, accounts: 1_000, largeAccountJobs: 100_000, files: false },
@@ -39,7 +39,7 @@ const TARGET_P99_MS = 10;
 /** What each read sends to DynamoDB (after authentication, which the warm cache skips). */
 const REQUESTS: Record<string, string> = {
   'get-job': 'one request',
-  'files-page': 'six requests in two rounds',
+  'files-page': 'one Query beside one GetItem, in one round',
   'files-page-pending': 'three requests in two rounds',
 };
 /** The jobs in review the review actions work on: an account of their own, many files each. */
@@ -249,7 +249,7 @@ await runSuite('jobs-read', 'Reading jobs and reviewing files', async ({ mode, l
       figures,
       notes: [
         'Handler time: the deployed handler module with its whole middy chain, a warm authentication cache, DynamoDB Local in memory.',
-        'A page of every file merges four review states from the byReview index (four Queries of at most 51 keys, in parallel) and reads the page by key (one BatchGetItem); a page of one state sends one Query and one BatchGetItem.',
+        "A page of every file is one strongly consistent Query of the partition's padded file keys, sent beside the job item's GetItem (one round); a page of one state sends the byReview Query beside the GetItem, then one BatchGetItem of the page's files.",
       ],
       histograms,
     };

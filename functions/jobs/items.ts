@@ -4,7 +4,7 @@
  * (`review.ts`); each file is an item of its own under the job's partition, carrying its review state in
  * `reviewKey`.
  */
-import { jobKeys } from '../tables';
+import { FILE_KEYS, jobKeys } from '../tables';
 import type { Job, JobFile } from './model';
 import { effectiveFileItem, pendingDelivery } from './pending-delivery';
 import {
@@ -29,6 +29,11 @@ export interface JobItem extends Omit<Job, 'files'> {
    * edit) changed the job since, and an import leaves it alone.
    */
   importedVersion?: number;
+  /**
+   * `padded` once every file of the job has its padded sort key (`tables.ts`): every job item written from
+   * its files as they are written now, and every job the migration moved.
+   */
+  fileKeys?: typeof FILE_KEYS.padded;
   /** The counts of the job's files by review state (absent on items written before they existed). */
   reviewPending?: number;
   reviewRejected?: number;
@@ -69,6 +74,7 @@ export const toJobItem = (job: Job, version: number): JobItem => {
     fileCount: files.length,
     version,
     ...countAttributes(reviewCountsOf(job)),
+    [FILE_KEYS.attribute]: FILE_KEYS.padded,
   };
 };
 

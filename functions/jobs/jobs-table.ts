@@ -84,6 +84,19 @@ const BATCH_WRITE_ITEMS = 25;
 /** What one attempt of a retried operation came to: done, or to be tried again for a reason. */
 type Attempt<T> = { done: true; value: T } | { done: false; reason: unknown };
 
+/** Keys as the `byFileId` index lists them, each job's padded key of the file added where it is missing. */
+const withPaddedKeys = (keys: readonly ItemKey[], fileId: number): ItemKey[] => {
+  const seen = new Set<string>();
+  const all: ItemKey[] = [];
+  for (const key of [...keys, ...keys.map(({ pk }) => ({ pk, sk: jobKeys.fileSk(fileId) }))]) {
+    const id = `${key.pk}\u0000${key.sk}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    all.push(key);
+  }
+  return all;
+};
+
 /** The jobs table, request by request. */
 export class JobsTable {
   public readonly tableName: string;
@@ -235,16 +248,44 @@ export class JobsTable {
   }
 
   /**
+   * Up to `limit` file items of a job after `afterFileId` (every file without one), in id order: one
+   * strongly consistent Query of the padded sort keys' range. DynamoDB ends a Query at 1 MB of items, so
+   * `more` also says when it stopped before `limit` items with more to read.
+   */
+  public async filesAfter(
+    jobId: number,
+    afterFileId: number | undefined,
+    limit: number,
+  ): Promise<{ items: Item[]; more: boolean }> {
+    const range = jobKeys.filesAfter(afterFileId);
+    if (range === undefined) return { items: [], more: false };
+    const { Items, LastEvaluatedKey } = await this.call(() =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+          ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+          ExpressionAttributeValues: { ':pk': jobKeys.pk(jobId), ':from': range.from, ':to': range.to },
+          ConsistentRead: true,
+          Limit: limit,
+        }),
+      ),
+    );
+    return { items: Items ?? [], more: LastEvaluatedKey !== undefined };
+  }
+
+  /**
    * The ids of up to `limit` files of a job in one review state, after `afterFileId`, in id order, from the
-   * `byReview` index (one Query that reads only those keys; the index is eventually consistent).
+   * `byReview` index (one Query that reads only those keys; the index is eventually consistent). `cut`
+   * says DynamoDB ended the Query at its 1 MB before `limit` ids: ids after the last one may follow.
    */
   public async reviewFileIds(
     jobId: number,
     state: ReviewState,
     afterFileId: number | undefined,
     limit: number,
-  ): Promise<number[]> {
-    const { Items } = await this.call(() =>
+  ): Promise<{ ids: number[]; cut: boolean }> {
+    const { Items, LastEvaluatedKey } = await this.call(() =>
       this.client.send(
         new QueryCommand({
           TableName: this.tableName,
@@ -263,12 +304,15 @@ export class JobsTable {
         }),
       ),
     );
-    return (Items ?? []).map((item) => item.fileId).filter((id): id is number => typeof id === 'number');
+    const ids = (Items ?? []).map((item) => item.fileId).filter((id): id is number => typeof id === 'number');
+    return { ids, cut: LastEvaluatedKey !== undefined && ids.length < limit };
   }
 
   /**
    * The keys of every file item a file id names, from the sparse `byFileId` index, all pages. File ids are
-   * unique only within a job, so there may be several; the index is eventually consistent.
+   * unique only within a job, so there may be several; the index is eventually consistent. Each job the
+   * index names is given the file's padded key too (no key twice): while the migration moves a file to it,
+   * the index may still name the former key a moment, and a read of both finds the file where it is.
    */
   public async locateFile(fileId: number): Promise<ItemKey[]> {
     const keys: ItemKey[] = [];
@@ -291,7 +335,7 @@ export class JobsTable {
       }
       startKey = LastEvaluatedKey;
     } while (startKey !== undefined);
-    return keys;
+    return withPaddedKeys(keys, fileId);
   }
 
   /**

@@ -1,21 +1,22 @@
 /**
  * Reading jobs through the API (docs/contract.md §6a): one job by id — one strongly consistent GetItem of
  * its job item, which carries the review counts — and a page of its files for review, whose cost is bounded
- * by the page size whatever the filter: the `byReview` index lists the ids of one state's files (for every
- * file, the four states' lists are merged), then the page's files are read by key, strongly consistently.
+ * by the page size whatever the filter: every file is one strongly consistent Query of the partition's
+ * padded file keys; one state's files are listed by the `byReview` index, then read by key. The job item is
+ * read beside either, in the same round. A job not yet moved to padded file keys (no `fileKeys` mark) is
+ * listed by the index in every case, and its files read at both key forms.
  *
  * A large delivery committed but not yet written to every file (`pending-delivery.ts`) is read as done: its
  * job item lists the delivered ids, which are merged into the `pending` listing and taken out of the other
- * states' listings, and each listed file is read as delivered — one more read of nothing, since the job
- * item is read anyway.
+ * states' listings, and each listed file is read as delivered.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountScope, type Principal } from '../auth/principal';
 import { ApiError } from '../errors';
-import { jobKeys } from '../tables';
+import { hasPaddedFileKeys, jobKeys } from '../tables';
 import { filesWithinBudget } from './files-page-budget';
 import { type FileItem, fromFileItem, type JobItem, jobItemCounts } from './items';
-import { JobsTable, type RetryPolicy } from './jobs-table';
+import { type Item, JobsTable, type RetryPolicy } from './jobs-table';
 import { jobView, type JobView } from './job-view';
 import type { JobFile } from './model';
 import { effectiveFileItem, pendingDelivery } from './pending-delivery';
@@ -99,36 +100,75 @@ export class JobReader {
 
   /**
    * A page of a job's files: at most `limit` files after `afterFileId`, in id order, of one review state or
-   * of all. Reads the job item (to answer 404 for a job the caller may not see), the ids of at most
-   * `limit + 1` files per state listed, and the page's files by key. The page covers the first `limit` ids
-   * listed; those a committed delivery moved out of the state asked for are left out of it.
+   * of all, and at most what one response carries ({@link filesWithinBudget}). The job item (to answer 404
+   * for a job the caller may not see, and to apply a committed delivery) is read beside the listing, in the
+   * same round. Every file: one strongly consistent Query of the partition's file keys, which sort by id.
+   * One state: the `byReview` index lists the ids of at most `limit + 1` files of that state, and the page's
+   * files are read by key (see {@link indexedPage}).
    */
   public async files(
     jobId: number,
     principal: Pick<Principal, 'role' | 'accountId'>,
     query: FilesQuery,
   ): Promise<FilesPage> {
-    const states: readonly ReviewState[] = query.review === undefined ? REVIEW_STATES : [query.review];
-    const [item, lists] = await Promise.all([
+    if (query.review !== undefined) {
+      const [item, listed] = await Promise.all([
+        this.table.getJobItem(jobId),
+        this.table.reviewFileIds(jobId, query.review, query.afterFileId, query.limit + 1),
+      ]);
+      if (!visible(item, principal)) throw new JobNotFoundError(jobId);
+      return this.indexedPage(jobId, item!, query, [listed]);
+    }
+    const [item, listing] = await Promise.all([
       this.table.getJobItem(jobId),
-      Promise.all(states.map((state) => this.table.reviewFileIds(jobId, state, query.afterFileId, query.limit + 1))),
+      this.table.filesAfter(jobId, query.afterFileId, query.limit + 1),
     ]);
     if (!visible(item, principal)) throw new JobNotFoundError(jobId);
+    if (!hasPaddedFileKeys(item)) {
+      // Files may still be at their former keys, which the Query's range does not order: listed by the index.
+      const lists = await Promise.all(
+        REVIEW_STATES.map((state) => this.table.reviewFileIds(jobId, state, query.afterFileId, query.limit + 1)),
+      );
+      return this.indexedPage(jobId, item!, query, lists);
+    }
     const pending = pendingDelivery(item);
-    const listed = lists.flat();
+    const found = (listing.items as unknown as FileItem[]).filter((file) => file.entity === 'file');
+    const files = found.slice(0, query.limit).map((file) => fromFileItem(effectiveFileItem(file, pending)));
+    return budgeted(files, found.length > query.limit || listing.more);
+  }
+
+  /**
+   * A page from the ids the `byReview` index lists (of one state, or of every state merged): the first
+   * `limit` of them, read by key, strongly consistently — at the padded key, and at the former one too while
+   * the job item does not say its files were moved. The page covers the first `limit` ids listed; those a
+   * committed delivery moved out of the state asked for are left out of it, as are files the lagging index
+   * still lists in a state they have left.
+   */
+  private async indexedPage(
+    jobId: number,
+    item: Item,
+    query: FilesQuery,
+    lists: ReadonlyArray<{ ids: number[]; cut: boolean }>,
+  ): Promise<FilesPage> {
+    // A listing DynamoDB cut short covers the ids up to its last one only; the page ends there.
+    const cuts = lists.filter((list) => list.cut).map((list) => list.ids.at(-1) ?? Number.POSITIVE_INFINITY);
+    const bound = Math.min(...cuts);
+    const listed = lists.flatMap((list) => list.ids).filter((fileId) => fileId <= bound);
+    const pending = pendingDelivery(item);
     if (pending !== undefined && query.review === 'pending') {
       const after = query.afterFileId ?? Number.NEGATIVE_INFINITY;
-      listed.push(...pending.fileIds.filter((fileId) => fileId > after).slice(0, query.limit + 1));
+      listed.push(...pending.fileIds.filter((fileId) => fileId > after && fileId <= bound).slice(0, query.limit + 1));
     }
     const ids = [...new Set(listed)].sort((a, b) => a - b);
     const window = ids.slice(0, query.limit);
-    const more = ids.length > query.limit;
+    const more = ids.length > query.limit || cuts.length > 0;
     const page =
       pending === undefined || query.review === undefined || query.review === 'pending'
         ? window
         : window.filter((fileId) => !pending.has(fileId));
+    const sortKeys = hasPaddedFileKeys(item) ? (fileId: number) => [jobKeys.fileSk(fileId)] : jobKeys.fileSks;
     const items = await this.table.batchGet(
-      page.map((fileId) => ({ pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId) })),
+      page.flatMap((fileId) => sortKeys(fileId).map((sk) => ({ pk: jobKeys.pk(jobId), sk }))),
     );
     // The index lags the table: a file whose state changed since is left out of a filtered page.
     const files = (items as unknown as FileItem[])
@@ -137,8 +177,17 @@ export class JobReader {
       .filter((file) => query.review === undefined || currentState(file) === query.review)
       .map(fromFileItem)
       .sort((a, b) => a.id - b.id);
-    const fitting = filesWithinBudget(files);
-    if (fitting < files.length) return { files: files.slice(0, fitting), continueAfter: files[fitting - 1]!.id };
-    return { files, continueAfter: more ? window.at(-1) : undefined };
+    const last = window.at(-1);
+    return budgeted(files, more, last);
   }
 }
+
+/**
+ * A page of files (in id order) cut to what one response carries: when files are left out, or `more`
+ * follow, the page continues after its last file (or after `last`, the last id a listing covered).
+ */
+const budgeted = (files: JobFile[], more: boolean, last: number | undefined = files.at(-1)?.id): FilesPage => {
+  const fitting = filesWithinBudget(files);
+  if (fitting < files.length) return { files: files.slice(0, fitting), continueAfter: files[fitting - 1]!.id };
+  return { files, continueAfter: more ? last : undefined };
+};

@@ -18,7 +18,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../functions/auth/tokens';
 import { autoCreateRule } from '../../functions/search/opensearch/auto-create';
-import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
+import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
+import { toFileItems, toJobItem } from '../../functions/jobs/items';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { demoJobs } from '../../local/demo/data';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
 import { ensureTable } from '../../local/dynamodb/tables';
@@ -57,7 +59,7 @@ interface Step {
   /** The command line before `--stack <name> --region <region>`. */
   args: () => string[];
   /** Prepares the stand-ins (a state the command must meet). */
-  before?: () => void;
+  before?: () => void | Promise<void>;
   check: (result: CliResult) => void;
 }
 
@@ -238,6 +240,32 @@ const STEPS: Step[] = [
     check: (result) => {
       expect(result.code, result.stderr).toBe(0);
       expect(json(result)).toMatchObject({ imported: 4, failed: [] });
+    },
+  },
+  {
+    title: 'migrate moves the files of a job written before the padded keys and gives it its review counts',
+    before: async () => {
+      const documents = DynamoDBDocumentClient.from(
+        new DynamoDBClient({
+          endpoint: sharedDynamodbEndpoint(),
+          region: REGION,
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }),
+      );
+      const job = makeJob({ files: [makeFile(), makeFile()] });
+      const { fileKeys: _mark, reviewPending: _pending, ...jobItem } = toJobItem(job, 1);
+      await documents.send(new PutCommand({ TableName: TABLES.jobs, Item: jobItem }));
+      for (const item of toFileItems(job)) {
+        await documents.send(
+          new PutCommand({ TableName: TABLES.jobs, Item: { ...item, sk: jobKeys.legacyFileSk(item.fileId) } }),
+        );
+      }
+      documents.destroy();
+    },
+    args: () => ['migrate'],
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(json(result)).toEqual({ found: 1, migrated: 1, filesMoved: 2, countsWritten: 1, failed: [] });
     },
   },
   {
@@ -435,7 +463,7 @@ describe('the operator rehearsal: each --stack command under OperatorPolicyArn',
 
   for (const step of STEPS) {
     it(step.title, async () => {
-      step.before?.();
+      await step.before?.();
       const from = standIns.calls.length;
       const result = await cli(step.args());
       produced.printed.push(result.stdout, result.stderr);

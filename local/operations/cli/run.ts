@@ -30,6 +30,7 @@ import { type CliCommand, CommandFailedError, message, type OptionValues, UsageE
 import { attachDashValues } from './dash-values';
 import { importCommand } from './import-command';
 import { reindexCommand, verifyIndexCommand } from './index-commands';
+import { migrateCommand } from './migrate-command';
 import { seedDemoCommand } from './seed-demo-command';
 import { statusCommand } from './status-command';
 import { resetCommandsClient, selectTarget } from './target';
@@ -47,6 +48,7 @@ export const COMMANDS: readonly CliCommand[] = [
   listSessionsCommand,
   revokeSessionCommand,
   importCommand,
+  migrateCommand,
   reindexCommand,
   verifyIndexCommand,
   statusCommand,

@@ -13,6 +13,7 @@ import { auditLine, cloudWatchAuditSink, createLogsClient } from '../../../funct
 import { AuthStore } from '../../../functions/auth/store';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config, resetConfig } from '../../../functions/config';
+import { JobsTable } from '../../../functions/jobs/jobs-table';
 import { JobRepository } from '../../../functions/jobs/repository';
 import { batchDocumentClient } from '../../dynamodb/batch-client';
 import { fileAuditSink } from '../../logs/audit-file';
@@ -134,6 +135,9 @@ export const authAdministration = (): AuthAdministration =>
   new AuthAdministration(commandsClient(), process.env.AUTH_TABLE as string, { audit: cliAudit() });
 
 /** The jobs table of the target. */
+/** The jobs table's gateway on the commands' client (`migrate`). */
+export const jobsTable = (): JobsTable => new JobsTable(commandsClient(), process.env.JOBS_TABLE as string);
+
 export const jobRepository = (): JobRepository => new JobRepository(commandsClient(), process.env.JOBS_TABLE as string);
 
 /**

@@ -123,12 +123,13 @@ describe('a create', () => {
       deliveredDate: null,
       reviewedDate: null,
       fileCount: 2,
+      fileKeys: 'padded',
       version: NOW.getTime(),
       ...countAttributes({ pending: 0, rejected: 0, accepted: 0 }),
     });
     expect(items?.slice(1).map((item) => item.Put?.Item)).toEqual([
       expect.objectContaining({
-        sk: 'FILE#5000000001',
+        sk: 'FILE#0000005000000001',
         fileId: 5_000_000_001,
         fileName: 'a.jpg',
         tags: ['front'],
@@ -137,7 +138,7 @@ describe('a create', () => {
         isRejected: false,
         acceptedByUser: false,
       }),
-      expect.objectContaining({ sk: 'FILE#5000000002', fileId: 5_000_000_002, fileName: 'b.jpg' }),
+      expect.objectContaining({ sk: 'FILE#0000005000000002', fileId: 5_000_000_002, fileName: 'b.jpg' }),
     ]);
 
     expect(created).toEqual({

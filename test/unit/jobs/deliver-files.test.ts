@@ -136,8 +136,8 @@ describe('the delivery use case with a mocked DynamoDB', () => {
     const [first, second, jobWrite, ...rest] = transactions()[0]!;
     expect(rest).toEqual([]);
     expect([first?.Update?.Key, second?.Update?.Key]).toEqual([
-      { pk: 'JOB#42', sk: 'FILE#1' },
-      { pk: 'JOB#42', sk: 'FILE#2' },
+      { pk: 'JOB#42', sk: 'FILE#0000000000000001' },
+      { pk: 'JOB#42', sk: 'FILE#0000000000000002' },
     ]);
     // File 1's review moves to its history; file 2 had none to move.
     expect(first?.Update?.UpdateExpression).toBe(
@@ -207,7 +207,7 @@ describe('the delivery use case with a mocked DynamoDB', () => {
   it('counts the files it does not deliver as they are stored', async () => {
     await useCase().run(42, [2], operator);
     const items = transactions()[0]!;
-    expect(items.map((item) => item.Update?.Key?.sk)).toEqual(['FILE#2', 'JOB']);
+    expect(items.map((item) => item.Update?.Key?.sk)).toEqual(['FILE#0000000000000002', 'JOB']);
     expect(items[1]?.Update?.ExpressionAttributeValues).toMatchObject({
       ':reviewPending': 1,
       ':reviewRejected': 1,
@@ -235,7 +235,7 @@ describe('the delivery use case with a mocked DynamoDB', () => {
     expect(typeof jobWrite?.ExpressionAttributeValues?.[':delivery']).toBe('string');
     // Three files, three items a transaction: one roll-forward transaction, in file order.
     expect(rollForward.map((items) => items.map((item) => item.Update?.Key?.sk))).toEqual([
-      ['FILE#1', 'FILE#2', 'FILE#4'],
+      ['FILE#0000000000000001', 'FILE#0000000000000002', 'FILE#0000000000000004'],
     ]);
     expect(dynamo.commandCalls(UpdateCommand)[0]?.args[0].input).toEqual({
       TableName: 'jobs',
@@ -259,8 +259,8 @@ describe('the delivery use case with a mocked DynamoDB', () => {
     await useCase({ transactionItems: 1 }).run(42, [4, 2, 1], operator);
     expect(transactions().map((items) => items.map((item) => item.Update?.Key?.sk))).toEqual([
       ['JOB'],
-      ['FILE#1', 'FILE#2'],
-      ['FILE#4'],
+      ['FILE#0000000000000001', 'FILE#0000000000000002'],
+      ['FILE#0000000000000004'],
     ]);
   });
 
@@ -382,8 +382,8 @@ describe('the delivery use case with a mocked DynamoDB', () => {
       .resolves({ Items: [one, two, three, alreadyDelivered, jobItem('CJ_REJECT_READY')] });
     await useCase().run(42, [1], operator);
     expect(transactions().map((items) => items.map((item) => item.Update?.Key?.sk))).toEqual([
-      ['FILE#2'],
-      ['FILE#1', 'JOB'],
+      ['FILE#0000000000000002'],
+      ['FILE#0000000000000001', 'JOB'],
     ]);
     expect(dynamo.commandCalls(UpdateCommand)[0]?.args[0].input.ExpressionAttributeValues).toEqual({
       ':delivery': 'earlier',

@@ -74,7 +74,7 @@ describe('model', () => {
 });
 
 describe('job and file items', () => {
-  it('writes the job item with its keys, file count, version and review counts', () => {
+  it('writes the job item with its keys, file count, version, review counts and its files keys padded', () => {
     const { files: _files, ...fields } = job;
     expect(toJobItem(job, 4)).toEqual({
       pk: 'JOB#7',
@@ -86,6 +86,7 @@ describe('job and file items', () => {
       reviewPending: 1,
       reviewRejected: 1,
       reviewAccepted: 1,
+      fileKeys: 'padded',
     });
   });
 
@@ -98,7 +99,7 @@ describe('job and file items', () => {
     const [first] = job.files;
     expect(toFileItem(7, first!)).toEqual({
       pk: 'JOB#7',
-      sk: 'FILE#30',
+      sk: 'FILE#0000000000000030',
       entity: 'file',
       fileId: 30,
       jobId: 7,

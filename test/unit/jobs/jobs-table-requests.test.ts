@@ -116,7 +116,7 @@ describe('the reads', () => {
   it('lists the file ids of one review state from the byReview index, keeping only numbers', async () => {
     mock.on(QueryCommand).resolves({ Items: [{ fileId: 4 }, { fileId: '5' }, {}, { fileId: 6 }] });
 
-    await expect(table().reviewFileIds(12, 'rejected', undefined, 3)).resolves.toEqual([4, 6]);
+    await expect(table().reviewFileIds(12, 'rejected', undefined, 3)).resolves.toEqual({ ids: [4, 6], cut: false });
     await table().reviewFileIds(12, 'pending', 4, 2);
 
     expect(inputs(QueryCommand)).toStrictEqual([
@@ -138,21 +138,41 @@ describe('the reads', () => {
       },
     ]);
     mock.on(QueryCommand).resolves({});
-    await expect(table().reviewFileIds(12, 'rejected', 0, 3)).resolves.toEqual([]);
+    await expect(table().reviewFileIds(12, 'rejected', 0, 3)).resolves.toEqual({ ids: [], cut: false });
+  });
+
+  it('adds the padded key of a file the index still names at its former key, and no key twice', async () => {
+    mock.on(QueryCommand).resolves({
+      Items: [
+        { pk: 'JOB#1', sk: 'FILE#7', fileId: 7 },
+        { pk: 'JOB#1', sk: 'FILE#0000000000000007', fileId: 7 },
+        { pk: 'JOB#2', sk: 'FILE#0000000000000007', fileId: 7 },
+      ],
+    });
+
+    await expect(table().locateFile(7)).resolves.toEqual([
+      { pk: 'JOB#1', sk: 'FILE#7' },
+      { pk: 'JOB#1', sk: 'FILE#0000000000000007' },
+      { pk: 'JOB#2', sk: 'FILE#0000000000000007' },
+    ]);
   });
 
   it('locates a file id on the byFileId index, every page, keeping the keys only', async () => {
     mock
       .on(QueryCommand)
       .resolvesOnce({
-        Items: [{ pk: 'JOB#1', sk: 'FILE#7', fileId: 7 }, { pk: 'JOB#2' }, { sk: 'FILE#7' }],
-        LastEvaluatedKey: { fileId: 7, pk: 'JOB#1', sk: 'FILE#7' },
+        Items: [
+          { pk: 'JOB#1', sk: 'FILE#0000000000000007', fileId: 7 },
+          { pk: 'JOB#2' },
+          { sk: 'FILE#0000000000000007' },
+        ],
+        LastEvaluatedKey: { fileId: 7, pk: 'JOB#1', sk: 'FILE#0000000000000007' },
       })
-      .resolves({ Items: [{ pk: 'JOB#3', sk: 'FILE#7' }] });
+      .resolves({ Items: [{ pk: 'JOB#3', sk: 'FILE#0000000000000007' }] });
 
     await expect(table().locateFile(7)).resolves.toEqual([
-      { pk: 'JOB#1', sk: 'FILE#7' },
-      { pk: 'JOB#3', sk: 'FILE#7' },
+      { pk: 'JOB#1', sk: 'FILE#0000000000000007' },
+      { pk: 'JOB#3', sk: 'FILE#0000000000000007' },
     ]);
     expect(inputs(QueryCommand)).toStrictEqual([
       {
@@ -162,7 +182,7 @@ describe('the reads', () => {
         ExpressionAttributeNames: { '#fileId': 'fileId' },
         ExpressionAttributeValues: { ':fileId': 7 },
       },
-      expect.objectContaining({ ExclusiveStartKey: { fileId: 7, pk: 'JOB#1', sk: 'FILE#7' } }),
+      expect.objectContaining({ ExclusiveStartKey: { fileId: 7, pk: 'JOB#1', sk: 'FILE#0000000000000007' } }),
     ]);
     mock.on(QueryCommand).resolves({});
     await expect(table().locateFile(7)).resolves.toEqual([]);

@@ -140,7 +140,7 @@ describe('the contention policy', () => {
 
   describe('of a rejection', () => {
     beforeEach(() => {
-      dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#70', fileId: 70 }] });
+      dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#0000000000000070', fileId: 70 }] });
       dynamo
         .on(BatchGetCommand)
         .resolves({ Responses: { jobs: [toJobItem(reviewed, 3), toFileItem(7, reviewed.files[0]!)] } });
@@ -252,7 +252,7 @@ describe('items a batch left unprocessed', () => {
 
   describe('of a rejection', () => {
     beforeEach(() => {
-      dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#70', fileId: 70 }] });
+      dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#0000000000000070', fileId: 70 }] });
     });
 
     it('retries the keys a batch read left unprocessed', async () => {
@@ -262,13 +262,13 @@ describe('items a batch left unprocessed', () => {
         .resolvesOnce({ Responses: { jobs: [toJobItem(reviewed, 3)] } })
         .resolvesOnce({
           Responses: { jobs: [toJobItem(reviewed, 3)] },
-          UnprocessedKeys: { jobs: { Keys: [{ pk: 'JOB#7', sk: 'FILE#70' }] } },
+          UnprocessedKeys: { jobs: { Keys: [{ pk: 'JOB#7', sk: 'FILE#0000000000000070' }] } },
         })
         .resolves({ Responses: { jobs: [toFileItem(7, reviewed.files[0]!)] } });
       dynamo.on(TransactWriteCommand).resolves({});
       await expect(rejectFiles().run(request, principal)).resolves.toMatchObject({ jobs: [{ id: 7 }] });
       expect(dynamo.commandCalls(BatchGetCommand)[2]?.args[0].input.RequestItems?.jobs?.Keys).toEqual([
-        { pk: 'JOB#7', sk: 'FILE#70' },
+        { pk: 'JOB#7', sk: 'FILE#0000000000000070' },
       ]);
     });
 

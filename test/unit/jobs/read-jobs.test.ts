@@ -16,6 +16,7 @@ import { type FileItem, type JobItem, toFileItem, toJobItem } from '../../../fun
 import { jobView } from '../../../functions/jobs/job-view';
 import type { Job, JobFile, Review } from '../../../functions/jobs/model';
 import { type FilesQuery, JobNotFoundError, JobReader } from '../../../functions/jobs/read-jobs';
+import { jobKeys } from '../../../functions/tables';
 import { makeFile, makeJob } from '../../support/jobs';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
@@ -48,7 +49,19 @@ const serveTable = (): void => {
     .callsFake(
       async (input: { IndexName?: string; ExpressionAttributeValues: Record<string, unknown>; Limit?: number }) => {
         if (input.IndexName === undefined) {
-          return { Items: [...(jobItem === undefined ? [] : [jobItem]), ...fileItems] };
+          const values = input.ExpressionAttributeValues as { ':from'?: string; ':to'?: string };
+          if (values[':from'] === undefined)
+            return { Items: [...(jobItem === undefined ? [] : [jobItem]), ...fileItems] };
+          const inRange = fileItems
+            .filter((item) => item.sk >= values[':from']! && item.sk <= values[':to']!)
+            .sort((a, b) => (a.sk < b.sk ? -1 : 1));
+          const taken = inRange.slice(0, input.Limit);
+          return {
+            Items: taken,
+            ...(taken.length < inRange.length || taken.length === input.Limit
+              ? { LastEvaluatedKey: { pk: taken.at(-1)?.pk, sk: taken.at(-1)?.sk } }
+              : {}),
+          };
         }
         const after = (input.ExpressionAttributeValues[':after'] as number | undefined) ?? -1;
         const listed = fileItems
@@ -154,7 +167,60 @@ describe('a job', () => {
 });
 
 describe('a page of files', () => {
-  it('lists every state from the byReview index, at most limit + 1 ids each, and reads the page by key', async () => {
+  it('reads a page of every file with one strongly consistent Query of the file keys, beside the job item', async () => {
+    const answer = await page({ limit: 4 });
+
+    expect(ids(answer)).toEqual([1, 2, 3, 4]);
+    expect(answer.continueAfter).toBe(4);
+    expect(mock.commandCalls(QueryCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        TableName: 'jobs',
+        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+        ExpressionAttributeValues: {
+          ':pk': `JOB#${JOB_ID}`,
+          ':from': 'FILE#0000000000000001',
+          ':to': 'FILE#9007199254740991',
+        },
+        ConsistentRead: true,
+        Limit: 5,
+      },
+    ]);
+    expect(mock.commandCalls(GetCommand)).toHaveLength(1);
+    expect(mock.commandCalls(BatchGetCommand)).toHaveLength(0);
+    expect(answer.files[0]).toEqual(files[0]);
+  });
+
+  it('continues after the cursor, and ends with no cursor when nothing follows', async () => {
+    const answer = await page({ limit: 2, afterFileId: 4 });
+
+    expect(ids(answer)).toEqual([5, 6]);
+    expect(answer.continueAfter).toBeUndefined();
+    expect(mock.commandCalls(QueryCommand)[0]?.args[0].input.ExpressionAttributeValues).toMatchObject({
+      ':from': 'FILE#0000000000000005',
+    });
+  });
+
+  it('asks for nothing after the largest id', async () => {
+    const answer = await page({ afterFileId: Number.MAX_SAFE_INTEGER });
+
+    expect(answer).toEqual({ files: [], continueAfter: undefined });
+    expect(mock.commandCalls(QueryCommand)).toHaveLength(0);
+  });
+
+  it('continues after the last file read when DynamoDB ended the Query at 1 MB before limit items', async () => {
+    mock.on(QueryCommand).resolves({ Items: fileItems.slice(0, 2), LastEvaluatedKey: { pk: 'x', sk: 'y' } });
+
+    const answer = await page({ limit: 10 });
+    expect(ids(answer)).toEqual([1, 2]);
+    expect(answer.continueAfter).toBe(2);
+  });
+
+  it('lists every state from the byReview index for a job item not marked as moved, reading both keys of each file', async () => {
+    const { fileKeys: _marker, ...unmoved } = jobItem as Record<string, unknown>;
+    jobItem = unmoved;
+    fileItems = fileItems.map((item) => (item.fileId === 2 ? { ...item, sk: 'FILE#2' } : item));
+
     const answer = await page({ limit: 4 });
 
     expect(ids(answer)).toEqual([1, 2, 3, 4]);
@@ -169,22 +235,13 @@ describe('a page of files', () => {
         Limit: 5,
       })),
     );
-    expect(batchKeys()).toEqual([1, 2, 3, 4].map((id) => ({ pk: `JOB#${JOB_ID}`, sk: `FILE#${id}` })));
+    expect(batchKeys()).toEqual(
+      [1, 2, 3, 4].flatMap((id) => [
+        { pk: `JOB#${JOB_ID}`, sk: `FILE#${String(id).padStart(16, '0')}` },
+        { pk: `JOB#${JOB_ID}`, sk: `FILE#${id}` },
+      ]),
+    );
     expect(mock.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.jobs?.ConsistentRead).toBe(true);
-    expect(answer.files[0]).toEqual(files[0]);
-  });
-
-  it('continues after the cursor, and ends with no cursor when nothing follows', async () => {
-    const answer = await page({ limit: 2, afterFileId: 4 });
-
-    expect(ids(answer)).toEqual([5, 6]);
-    expect(answer.continueAfter).toBeUndefined();
-    expect(reviewQueries()[0]).toMatchObject({
-      KeyConditionExpression: '#reviewKey = :key AND #fileId > :after',
-      ExpressionAttributeNames: { '#reviewKey': 'reviewKey', '#fileId': 'fileId' },
-      ExpressionAttributeValues: { ':key': `${JOB_ID}#none`, ':after': 4 },
-      Limit: 3,
-    });
   });
 
   it('gives a cursor when exactly one more file follows, and none for a page that ends the listing', async () => {
@@ -193,6 +250,8 @@ describe('a page of files', () => {
   });
 
   it('shows a file the lagging index lists in two states once, and the page in id order whatever order reads answer in', async () => {
+    const { fileKeys: _marker, ...unmoved } = jobItem as Record<string, unknown>;
+    jobItem = unmoved;
     // File 2 was just rejected: the index still lists it as pending too.
     fileItems = fileItems.map((item) =>
       item.fileId === 2 ? { ...item, isRejected: true, isReviewed: true, reviewKey: `${JOB_ID}#rejected` } : item,
@@ -209,7 +268,7 @@ describe('a page of files', () => {
 
     const answer = await page({ limit: 4 });
     expect(ids(answer)).toEqual([1, 2, 3, 4]);
-    expect(batchKeys().map((key) => key.sk)).toEqual(['FILE#1', 'FILE#2', 'FILE#3', 'FILE#4']);
+    expect(batchKeys().map((key) => key.sk)).toEqual([1, 2, 3, 4].flatMap((id) => jobKeys.fileSks(id)));
   });
 
   it('lists one state alone when a filter is given', async () => {
@@ -246,7 +305,9 @@ describe('a page of files', () => {
 
   it('leaves out items that are no files', async () => {
     mock.on(BatchGetCommand).resolves({ Responses: { jobs: [jobItem as Record<string, unknown>, fileItems[0]!] } });
+    expect(ids(await page({ review: 'pending' }))).toEqual([1]);
 
+    mock.on(QueryCommand).resolves({ Items: [jobItem as Record<string, unknown>, fileItems[0]!] });
     expect(ids(await page({}))).toEqual([1]);
   });
 
@@ -286,12 +347,12 @@ describe('a page of files under a committed delivery not yet written to every fi
 
     expect(ids(answer)).toEqual([1, 2]);
     expect(answer.continueAfter).toBe(2);
-    expect(batchKeys().map((key) => key.sk)).toEqual(['FILE#1', 'FILE#2']);
+    expect(batchKeys().map((key) => key.sk)).toEqual([1, 2].map((id) => jobKeys.fileSk(id)));
   });
 
   it('leaves the delivered files out of the other states', async () => {
     expect(ids(await page({ review: 'rejected' }))).toEqual([5]);
-    expect(batchKeys().map((key) => key.sk)).toEqual(['FILE#5']);
+    expect(batchKeys().map((key) => key.sk)).toEqual([jobKeys.fileSk(5)]);
   });
 
   it('pages the other states by the ids their index lists, not by the delivered ids', async () => {

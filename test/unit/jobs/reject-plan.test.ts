@@ -322,7 +322,7 @@ describe('the transaction of a plan', () => {
   it('updates each file guarded by what was read, and the job guarded by its review status and no committed delivery still being written, adding one to its version', () => {
     const plan = planRejection({ files: [rejection(1)] }, files, user, NOW);
     const [fileWrite, jobWrite] = transactItems('jobs', plan, NOW);
-    expect(fileWrite?.Update?.Key).toEqual({ pk: 'JOB#100', sk: 'FILE#1' });
+    expect(fileWrite?.Update?.Key).toEqual({ pk: 'JOB#100', sk: 'FILE#0000000000000001' });
     expect(fileWrite?.Update?.ConditionExpression).toContain('attribute_exists(#pk)');
     expect(fileWrite?.Update?.ExpressionAttributeValues).toMatchObject({
       ':was_reviewDate': EARLIER,
@@ -368,7 +368,7 @@ describe('the transaction of a plan', () => {
       ConditionExpression: expect.stringContaining('#status IN'),
     });
     expect(fileCheck?.ConditionCheck).toMatchObject({
-      Key: { pk: 'JOB#200', sk: 'FILE#2' },
+      Key: { pk: 'JOB#200', sk: 'FILE#0000000000000002' },
       ExpressionAttributeValues: { ':was_reviewDate': EARLIER, ':was_isRejected': true },
     });
   });

@@ -37,7 +37,7 @@ describe('the reject use case with a mocked DynamoDB', () => {
   beforeEach(() => {
     dynamo.reset();
     delays.length = 0;
-    dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#70', fileId: 70 }] });
+    dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#0000000000000070', fileId: 70 }] });
     dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(job, 3), toFileItem(7, job.files[0]!)] } });
   });
 
@@ -53,7 +53,7 @@ describe('the reject use case with a mocked DynamoDB', () => {
       { Keys: [{ pk: 'JOB#7', sk: 'JOB' }], ConsistentRead: true },
       {
         Keys: [
-          { pk: 'JOB#7', sk: 'FILE#70' },
+          { pk: 'JOB#7', sk: 'FILE#0000000000000070' },
           { pk: 'JOB#7', sk: 'JOB' },
         ],
         ConsistentRead: true,
@@ -85,7 +85,7 @@ describe('the reject use case with a mocked DynamoDB', () => {
     dynamo.on(TransactWriteCommand).resolves({});
     await expect(useCase().run(request, principal)).resolves.toMatchObject({ files: [{ fileId: 70 }] });
     const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
-    const fileWrite = items.find((item) => item.Update?.Key?.sk === 'FILE#70')?.Update;
+    const fileWrite = items.find((item) => item.Update?.Key?.sk === 'FILE#0000000000000070')?.Update;
     expect(fileWrite?.UpdateExpression).toContain('#previousReviews = :moved');
     expect(fileWrite?.ExpressionAttributeValues?.[':moved']).toEqual([...history.slice(-4), review(0)]);
   });
@@ -131,8 +131,8 @@ describe('the reject use case with a mocked DynamoDB', () => {
     const second = { ...job, id: 8 };
     dynamo.on(QueryCommand).resolves({
       Items: [
-        { pk: 'JOB#7', sk: 'FILE#70', fileId: 70 },
-        { pk: 'JOB#8', sk: 'FILE#70', fileId: 70 },
+        { pk: 'JOB#7', sk: 'FILE#0000000000000070', fileId: 70 },
+        { pk: 'JOB#8', sk: 'FILE#0000000000000070', fileId: 70 },
       ],
     });
     dynamo.on(BatchGetCommand).resolves({
@@ -173,7 +173,7 @@ describe('the reject use case with a mocked DynamoDB', () => {
     dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [legacy, toFileItem(7, job.files[0]!, true)] } });
     dynamo
       .on(QueryCommand, { IndexName: 'byFileId' })
-      .resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#70', fileId: 70 }] });
+      .resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#0000000000000070', fileId: 70 }] });
     dynamo.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'JOB#7' } }).resolves({
       Items: [toFileItem(7, job.files[0]!, true), toJobItem(job, 3)],
     });
@@ -208,7 +208,7 @@ describe('the reject use case with a mocked DynamoDB', () => {
       .resolves({ Responses: { jobs: [archived, toFileItem(7, job.files[0]!)] } });
     dynamo
       .on(QueryCommand, { IndexName: 'byFileId' })
-      .resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#70', fileId: 70 }] });
+      .resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#0000000000000070', fileId: 70 }] });
     dynamo.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'JOB#7' } }).resolves({
       Items: [toFileItem(7, job.files[0]!), committed],
     });

@@ -24,6 +24,7 @@ import {
   MAX_TRANSACTION_ITEMS,
 } from '../../../functions/jobs/repository';
 import { makeFile, makeJob } from '../../support/jobs';
+import { jobKeys } from '../../../functions/tables';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const mock = mockClient(documents);
@@ -234,7 +235,7 @@ describe('the size of one transaction', () => {
     await repository().putJob({ ...job, files: job.files.slice(0, 1) });
 
     expect(transactions()[0]?.slice(1)).toEqual([
-      { Delete: { TableName: 'jobs', Key: { pk: `JOB#${job.id}`, sk: `FILE#${dropped}` } } },
+      { Delete: { TableName: 'jobs', Key: { pk: `JOB#${job.id}`, sk: jobKeys.fileSk(dropped) } } },
     ]);
   });
 
@@ -245,7 +246,7 @@ describe('the size of one transaction', () => {
     await repository({ maxTransactionItems: 2 }).putJob({ ...job, name: 'Renamed', files: [] });
 
     expect(batches()[0]).toEqual(
-      job.files.map((file) => ({ DeleteRequest: { Key: { pk: `JOB#${job.id}`, sk: `FILE#${file.id}` } } })),
+      job.files.map((file) => ({ DeleteRequest: { Key: { pk: `JOB#${job.id}`, sk: jobKeys.fileSk(file.id) } } })),
     );
   });
 });
@@ -334,7 +335,7 @@ describe('a delete', () => {
           },
         },
         ...job.files.map((file) => ({
-          Delete: { TableName: 'jobs', Key: { pk: `JOB#${job.id}`, sk: `FILE#${file.id}` } },
+          Delete: { TableName: 'jobs', Key: { pk: `JOB#${job.id}`, sk: jobKeys.fileSk(file.id) } },
         })),
       ],
     ]);
@@ -378,7 +379,7 @@ describe('a delete', () => {
     await expect(repository().deleteJob(job.id)).resolves.toBe(false);
 
     expect(transactions()).toEqual([
-      [{ Delete: { TableName: 'jobs', Key: { pk: `JOB#${job.id}`, sk: `FILE#${job.files[0]!.id}` } } }],
+      [{ Delete: { TableName: 'jobs', Key: { pk: `JOB#${job.id}`, sk: jobKeys.fileSk(job.files[0]!.id) } } }],
     ]);
   });
 

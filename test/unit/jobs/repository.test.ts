@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { toFileItem, toJobItem } from '../../../functions/jobs/items';
 import { JobRepository, planWrite, sameItem } from '../../../functions/jobs/repository';
 import { makeFile, makeJob } from '../../support/jobs';
+import { jobKeys } from '../../../functions/tables';
 
 describe('item comparison', () => {
   it('ignores key order and attributes holding undefined', () => {
@@ -92,7 +93,7 @@ describe('write planning', () => {
 
   it('deletes the files the job no longer has', () => {
     const plan = planWrite({ ...job, files: job.files.slice(0, 1) }, stored);
-    expect(plan.fileDeletes).toEqual([`FILE#${job.files[1]?.id}`]);
+    expect(plan.fileDeletes).toEqual([jobKeys.fileSk(job.files[1]!.id)]);
     expect(plan.jobItem?.fileCount).toBe(1);
   });
 });

@@ -83,7 +83,7 @@ const holdItems = (items: ReadonlyArray<{ pk: string; sk: string }>) => {
 /** Answers every read with the foreign job's items, as a table that holds them would. */
 const holdForeignJob = (fileCount: number) => {
   const { jobItem, files } = foreignItems(fileCount);
-  dynamo.on(QueryCommand, { IndexName: 'byFileId' }).resolves({ Items: [{ pk: 'JOB#8', sk: 'FILE#70', fileId: 70 }] });
+  dynamo.on(QueryCommand, { IndexName: 'byFileId' }).resolves({ Items: [{ pk: 'JOB#8', sk: 'FILE#0000000000000070', fileId: 70 }] });
   holdItems([jobItem, ...files]);
   dynamo.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'JOB#8' } }).resolves({ Items: [jobItem, ...files] });
   dynamo.on(GetCommand).resolves({ Item: jobItem });
@@ -137,7 +137,7 @@ describe.each(Object.entries(actions))('POST /%s at the tenant boundary', (_name
     await run(operator).catch(() => undefined);
     // No read of whose job it is: the first read is of the file with its job.
     expect(dynamo.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.jobs?.Keys).toEqual([
-      { pk: 'JOB#8', sk: 'FILE#70' },
+      { pk: 'JOB#8', sk: 'FILE#0000000000000070' },
       { pk: 'JOB#8', sk: 'JOB' },
     ]);
     expect(dynamo.commandCalls(UpdateCommand)[0]?.args[0].input).toMatchObject({
@@ -151,8 +151,8 @@ describe.each(Object.entries(actions))('POST /%s at the tenant boundary', (_name
     const { jobItem: foreignJobItem, files } = foreignItems(3);
     dynamo.on(QueryCommand, { IndexName: 'byFileId' }).resolves({
       Items: [
-        { pk: 'JOB#7', sk: 'FILE#70', fileId: 70 },
-        { pk: 'JOB#8', sk: 'FILE#70', fileId: 70 },
+        { pk: 'JOB#7', sk: 'FILE#0000000000000070', fileId: 70 },
+        { pk: 'JOB#8', sk: 'FILE#0000000000000070', fileId: 70 },
       ],
     });
     holdItems([toJobItem(own, 3), toFileItem(7, own.files[0]!, true), foreignJobItem, ...files]);
@@ -165,7 +165,7 @@ describe.each(Object.entries(actions))('POST /%s at the tenant boundary', (_name
         { pk: 'JOB#8', sk: 'JOB' },
       ],
       [
-        { pk: 'JOB#7', sk: 'FILE#70' },
+        { pk: 'JOB#7', sk: 'FILE#0000000000000070' },
         { pk: 'JOB#7', sk: 'JOB' },
       ],
     ]);

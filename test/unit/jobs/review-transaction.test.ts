@@ -45,7 +45,7 @@ const change = (job: JobSnapshot, overrides: Partial<JobChange> = {}): JobChange
 const jobWrite = (jobChange: JobChange) => {
   const plan: ReviewPlan<null> = { changedJobs: [jobChange], unchangedJobs: [], unchangedFiles: [], response: null };
   const items = transactItems('jobs', plan, NOW);
-  expect(items.map((item) => item.Update?.Key?.sk)).toEqual(['FILE#1', 'JOB']);
+  expect(items.map((item) => item.Update?.Key?.sk)).toEqual(['FILE#0000000000000001', 'JOB']);
   return items[1]!.Update!;
 };
 
@@ -207,7 +207,7 @@ describe("a file's write of a review", () => {
     const accepted = change(snapshot(true)).files[0]!;
     expect(fileWrite({ ...accepted, after: { ...accepted.after, reviewDate: null } })).toEqual({
       TableName: 'jobs',
-      Key: { pk: 'JOB#9', sk: 'FILE#1' },
+      Key: { pk: 'JOB#9', sk: 'FILE#0000000000000001' },
       UpdateExpression: FILE_SETS,
       ConditionExpression:
         'attribute_exists(#pk) AND #isRejected = :was_isRejected AND #acceptedByUser = :was_acceptedByUser' +
@@ -258,7 +258,7 @@ describe("a file's write of a review", () => {
     for (const history of [[], [1, 2, 3, 4].map(review)]) {
       expect(fileWrite(rejectAgain(rejectedItem(history)))).toEqual({
         TableName: 'jobs',
-        Key: { pk: 'JOB#9', sk: 'FILE#2' },
+        Key: { pk: 'JOB#9', sk: 'FILE#0000000000000002' },
         UpdateExpression: `${FILE_SETS}, #reviews = :review, #previousReviews = list_append(if_not_exists(#previousReviews, :empty), :moved)`,
         ConditionExpression: `${REJECTED_GUARD.condition} AND size(#previousReviews) = :was_previousReviewCount`,
         ExpressionAttributeNames: REJECTED_GUARD.names,
@@ -275,7 +275,7 @@ describe("a file's write of a review", () => {
   it('starts the history of an item without one, requiring it still absent', () => {
     expect(fileWrite(rejectAgain(rejectedItem(undefined)))).toEqual({
       TableName: 'jobs',
-      Key: { pk: 'JOB#9', sk: 'FILE#2' },
+      Key: { pk: 'JOB#9', sk: 'FILE#0000000000000002' },
       UpdateExpression: `${FILE_SETS}, #reviews = :review, #previousReviews = list_append(if_not_exists(#previousReviews, :empty), :moved)`,
       ConditionExpression: `${REJECTED_GUARD.condition} AND attribute_not_exists(#previousReviews)`,
       ExpressionAttributeNames: REJECTED_GUARD.names,
@@ -288,7 +288,7 @@ describe("a file's write of a review", () => {
     expect(full).toHaveLength(MAX_PREVIOUS_REVIEWS);
     expect(fileWrite(rejectAgain(rejectedItem(full)))).toEqual({
       TableName: 'jobs',
-      Key: { pk: 'JOB#9', sk: 'FILE#2' },
+      Key: { pk: 'JOB#9', sk: 'FILE#0000000000000002' },
       UpdateExpression: `${FILE_SETS}, #reviews = :review, #previousReviews = :moved`,
       ConditionExpression: `${REJECTED_GUARD.condition} AND size(#previousReviews) = :was_previousReviewCount`,
       ExpressionAttributeNames: REJECTED_GUARD.names,
@@ -303,7 +303,7 @@ describe("a file's write of a review", () => {
   it('replaces a history that is no list with the one review, requiring it still as read', () => {
     expect(fileWrite(rejectAgain(rejectedItem(null)))).toEqual({
       TableName: 'jobs',
-      Key: { pk: 'JOB#9', sk: 'FILE#2' },
+      Key: { pk: 'JOB#9', sk: 'FILE#0000000000000002' },
       UpdateExpression: `${FILE_SETS}, #reviews = :review, #previousReviews = :moved`,
       ConditionExpression: `${REJECTED_GUARD.condition} AND attribute_type(#previousReviews, :nullType)`,
       ExpressionAttributeNames: REJECTED_GUARD.names,
@@ -346,7 +346,7 @@ describe('the checks of what a review leaves unchanged', () => {
       {
         ConditionCheck: {
           TableName: 'jobs',
-          Key: { pk: 'JOB#9', sk: 'FILE#2' },
+          Key: { pk: 'JOB#9', sk: 'FILE#0000000000000002' },
           ConditionExpression: REJECTED_GUARD.condition,
           ExpressionAttributeNames: {
             '#pk': 'pk',
@@ -372,7 +372,7 @@ describe('the checks of what a review leaves unchanged', () => {
     expect(check).toEqual({
       ConditionCheck: {
         TableName: 'jobs',
-        Key: { pk: 'JOB#9', sk: 'FILE#2' },
+        Key: { pk: 'JOB#9', sk: 'FILE#0000000000000002' },
         ConditionExpression:
           'attribute_exists(#pk) AND attribute_not_exists(#isRejected) AND attribute_not_exists(#acceptedByUser)' +
           ' AND attribute_not_exists(#reviewDate) AND attribute_not_exists(#reviewKey)',

@@ -1,0 +1,143 @@
+/**
+ * A page of a job's files on DynamoDB Local: one Query of the partition's padded file keys beside the
+ * job item's GetItem (requests counted on the wire), every file once across pages, a page of heavily
+ * reviewed files ended early with a cursor and continued with no file lost or repeated, and a job whose
+ * files are still at their former keys listed correctly until the migration moves them.
+ */
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PAGE_BYTES_BUDGET, payloadBytesOf } from '../../functions/jobs/files-page-budget';
+import { toFileItems, toJobItem } from '../../functions/jobs/items';
+import type { Job, Review } from '../../functions/jobs/model';
+import { type FilesQuery, JobReader } from '../../functions/jobs/read-jobs';
+import { JobRepository } from '../../functions/jobs/repository';
+import type { ReviewFilter } from '../../functions/jobs/review';
+import { FILE_KEYS, jobKeys } from '../../functions/tables';
+import { createTestTables, localClient } from '../support/dynamo';
+import { makeFile, makeJob } from '../support/jobs';
+
+const documents = DynamoDBDocumentClient.from(localClient(), { marshallOptions: { removeUndefinedValues: true } });
+const operator = { role: 'operator' as const, accountId: 0 };
+/** The commands sent to DynamoDB Local, by name, since the last reset. */
+const sent: string[] = [];
+documents.middlewareStack.add(
+  (next, context) => async (args) => {
+    sent.push(context.commandName ?? 'unknown');
+    return next(args);
+  },
+  { step: 'initialize', name: 'countCommands' },
+);
+
+let tableName: string;
+let reader: JobReader;
+let repository: JobRepository;
+
+beforeAll(async () => {
+  tableName = (await createTestTables()).jobsTable;
+  reader = new JobReader({ client: documents, tableName });
+  repository = new JobRepository(documents, tableName);
+});
+beforeEach(() => {
+  sent.length = 0;
+});
+
+/** Every file id of a listing, page by page, and the commands each page sent. */
+const listAll = async (jobId: number, query: Partial<FilesQuery> = {}) => {
+  const ids: number[] = [];
+  const pages: Array<{ count: number; bytes: number; commands: string[] }> = [];
+  let afterFileId: number | undefined;
+  do {
+    sent.length = 0;
+    const page = await reader.files(jobId, operator, { review: undefined, limit: 50, ...query, afterFileId });
+    pages.push({
+      count: page.files.length,
+      bytes: page.files.reduce((sum, file) => sum + payloadBytesOf(file), 0),
+      commands: [...sent].sort(),
+    });
+    ids.push(...page.files.map((file) => file.id));
+    afterFileId = page.continueAfter;
+  } while (afterFileId !== undefined && pages.length < 100);
+  return { ids, pages };
+};
+
+describe('a page of every file', () => {
+  it('is one Query of the file keys beside one GetItem of the job item, in id order across ids of any length', async () => {
+    const fileIds = [9, 10, 11, 99, 100, 1_000, 12_345, 5_000_000_001, 1_234_567_890_123_456];
+    const job = makeJob({ files: fileIds.map((id) => makeFile({ id })).reverse() });
+    await repository.putJob(job);
+
+    const { ids, pages } = await listAll(job.id, { limit: 4 });
+
+    expect(ids).toEqual(fileIds);
+    expect(pages.map((page) => page.count)).toEqual([4, 4, 1]);
+    for (const page of pages) expect(page.commands).toEqual(['GetItemCommand', 'QueryCommand']);
+  });
+});
+
+describe('a page of heavily reviewed files', () => {
+  /** A review of about 55 KB: a file with it and five earlier ones is an item of about 330 KB. */
+  const largeReview = (fileId: number, index: number): Review => ({
+    reviewDate: '2026-11-01T10:00:00.000Z',
+    customRejection: `${fileId}-${index} `.padEnd(55_000, 'x'),
+    rejects: [{ reason: 'Cropping', positions: [{ xPercent: 0.5, yPercent: 0.5 }] }],
+  });
+  const heavyJob = (): Job => {
+    const base = makeJob({ status: 'CJ_REJECT_READY', deliveredDate: '2026-11-01T09:00:00.000Z' });
+    return {
+      ...base,
+      files: Array.from({ length: 16 }, (_, index) => {
+        const id = base.id * 100 + index + 1;
+        return makeFile({
+          id,
+          isRejected: true,
+          isReviewed: true,
+          rejectionReason: 'Cropping',
+          reviews: largeReview(id, 0),
+          previousReviews: [1, 2, 3, 4, 5].map((previous) => largeReview(id, previous)),
+        });
+      }),
+    };
+  };
+
+  it.each([undefined, 'rejected'] as const)(
+    'ends a page early with a cursor, and the cursor goes on with no file lost or repeated (review %s)',
+    async (review: ReviewFilter | undefined) => {
+      const job = heavyJob();
+      // Item by item: the whole job passes one transaction's 4 MB.
+      for (const item of [toJobItem(job, 1), ...toFileItems(job)]) {
+        await documents.send(new PutCommand({ TableName: tableName, Item: item }));
+      }
+
+      const { ids, pages } = await listAll(job.id, { review, limit: 100 });
+
+      expect(ids).toEqual(job.files.map((file) => file.id));
+      expect(pages.length).toBeGreaterThan(1);
+      for (const page of pages) {
+        expect(page.count).toBeGreaterThan(0);
+        expect(page.bytes).toBeLessThanOrEqual(PAGE_BYTES_BUDGET);
+      }
+    },
+  );
+});
+
+describe('a job whose files are still at their former keys', () => {
+  /** Writes a job as items were written before the padding: unpadded file keys, no mark on the job item. */
+  const putFormer = async (job: Job): Promise<void> => {
+    const { [FILE_KEYS.attribute]: _mark, ...jobItem } = toJobItem(job, 1) as unknown as Record<string, unknown>;
+    await documents.send(new PutCommand({ TableName: tableName, Item: jobItem }));
+    for (const item of toFileItems(job)) {
+      await documents.send(
+        new PutCommand({ TableName: tableName, Item: { ...item, sk: jobKeys.legacyFileSk(item.fileId) } }),
+      );
+    }
+  };
+
+  it('is listed whole and in id order, every file once, by the index', async () => {
+    const fileIds = [9, 10, 95, 100, 1_000];
+    const job = makeJob({ files: fileIds.map((id) => makeFile({ id })) });
+    await putFormer(job);
+
+    const { ids } = await listAll(job.id, { limit: 2 });
+    expect(ids).toEqual(fileIds);
+  });
+});
