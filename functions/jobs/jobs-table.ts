@@ -64,8 +64,16 @@ export interface RetryPolicy {
   budgetMs: number;
 }
 
-/** The policy of every caller; an answer within the API's 10 s leaves room after the 7 s budget. */
+/** The policy of every request the API answers; an answer within the API's 10 s leaves room after the 7 s budget. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 20, maxDelayMs: 400, budgetMs: 7_000 };
+
+/** An operator's batch (import, seed-demo) has no answer budget: a busy or locked table is waited out for minutes. */
+export const OPERATOR_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 12,
+  baseDelayMs: 500,
+  maxDelayMs: 20_000,
+  budgetMs: 180_000,
+};
 
 /** How the gateway reaches the world; tests replace the policy, the clock, the randomness and the waiting. */
 export interface JobsTableOptions {
@@ -164,6 +172,25 @@ export class JobsTable {
         }
       },
       exhausted,
+      since,
+    );
+  }
+
+  /**
+   * Runs `attempt` (safe to run again: a read-check-write) and, while DynamoDB is unavailable (throttled, a
+   * 5xx, a lost lock), again after the policy's backoff; throws the last failure once the policy is spent.
+   */
+  public untilAvailable<T>(attempt: (number: number) => Promise<T>, since?: number): Promise<T> {
+    return this.retrying(
+      async (number) => {
+        try {
+          return { done: true, value: await attempt(number) };
+        } catch (error) {
+          if (!(error instanceof DependencyUnavailableError)) throw error;
+          return { done: false, reason: error };
+        }
+      },
+      (_attempts, reason) => reason as Error,
       since,
     );
   }
