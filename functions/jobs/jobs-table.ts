@@ -34,7 +34,7 @@ import { sleep } from '../async';
 import { DYNAMODB, dynamoFailure, isWriteConflict } from '../aws/failures';
 import { DependencyUnavailableError } from '../errors';
 import { JOBS_TABLE, jobKeys } from '../tables';
-import { fromItems, type StoredJob } from './items';
+import { fromItems, SEARCHED_ATTRIBUTES, type StoredJob } from './items';
 import { reviewKey, type ReviewState } from './review';
 
 /** An item as DynamoDB returns it. */
@@ -52,28 +52,9 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 /** One request of a BatchWriteItem call. */
 export type WriteRequest = { PutRequest: { Item: object } } | { DeleteRequest: { Key: ItemKey } };
 
-/** Retry timing: full-jitter exponential backoff, bounded in attempts and in total time. */
-export interface RetryPolicy {
-  /** Attempts of one operation (a read-check-write, a batch with unprocessed keys), the first included. */
-  maxAttempts: number;
-  /** Upper bound of the first backoff, in milliseconds; doubles per attempt. */
-  baseDelayMs: number;
-  /** Upper bound of any one backoff, in milliseconds. */
-  maxDelayMs: number;
-  /** No new attempt starts once this much time has passed since the operation began, in milliseconds. */
-  budgetMs: number;
-}
+import { type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy';
 
-/** The policy of every request the API answers; an answer within the API's 10 s leaves room after the 7 s budget. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 20, maxDelayMs: 400, budgetMs: 7_000 };
-
-/** An operator's batch (import, seed-demo) has no answer budget: a busy or locked table is waited out for minutes. */
-export const OPERATOR_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 12,
-  baseDelayMs: 500,
-  maxDelayMs: 20_000,
-  budgetMs: 180_000,
-};
+export { DEFAULT_RETRY_POLICY, OPERATOR_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 /** How the gateway reaches the world; tests replace the policy, the clock, the randomness and the waiting. */
 export interface JobsTableOptions {
@@ -176,10 +157,7 @@ export class JobsTable {
     );
   }
 
-  /**
-   * Runs `attempt` (safe to run again: a read-check-write) and, while DynamoDB is unavailable (throttled, a
-   * 5xx, a lost lock), again after the policy's backoff; throws the last failure once the policy is spent.
-   */
+  /** Runs `attempt` (safe to repeat) again after a backoff while DynamoDB is unavailable, as the policy allows. */
   public untilAvailable<T>(attempt: (number: number) => Promise<T>, since?: number): Promise<T> {
     return this.retrying(
       async (number) => {
@@ -195,8 +173,20 @@ export class JobsTable {
     );
   }
 
-  /** Every item of a job's partition, all pages (strongly consistent when `consistent`). */
-  public async readPartition(jobId: number, consistent: boolean): Promise<Item[]> {
+  /**
+   * Every item of a job's partition, all pages (strongly consistent when `consistent`): each item whole, or
+   * only the named attributes when `attributes` is given.
+   */
+  public async readPartition(jobId: number, consistent: boolean, attributes?: readonly string[]): Promise<Item[]> {
+    const projection =
+      attributes === undefined
+        ? {}
+        : {
+            ProjectionExpression: attributes.map((_, position) => `#a${position}`).join(', '),
+            ExpressionAttributeNames: Object.fromEntries(
+              attributes.map((attribute, position) => [`#a${position}`, attribute]),
+            ),
+          };
     const items: Item[] = [];
     let exclusiveStartKey: Item | undefined;
     do {
@@ -208,6 +198,7 @@ export class JobsTable {
             ExpressionAttributeValues: { ':pk': jobKeys.pk(jobId) },
             ConsistentRead: consistent,
             ExclusiveStartKey: exclusiveStartKey,
+            ...projection,
           }),
         ),
       );
@@ -223,6 +214,15 @@ export class JobsTable {
    */
   public async readJob(jobId: number, options: { consistent?: boolean } = {}): Promise<StoredJob | undefined> {
     return fromItems(await this.readPartition(jobId, options.consistent ?? true));
+  }
+
+  /**
+   * What a job's search document is built from, read strongly consistently: the job with only the fields
+   * {@link SEARCHED_ATTRIBUTES} names (its files' reviews are never read), or undefined when the table has no job
+   * item for it.
+   */
+  public async readSearchedJob(jobId: number): Promise<StoredJob | undefined> {
+    return fromItems(await this.readPartition(jobId, true, SEARCHED_ATTRIBUTES));
   }
 
   /** The job item of a job, read strongly consistently (one GetItem), or undefined when there is none. */

@@ -1,10 +1,15 @@
 /**
  * The customer's review as a use case, shared by `POST /reject` and `POST /accept`: locate each requested
- * file among the files the caller may change, read the files and their jobs, decide with the action's pure
+ * file, keep the places that lie in jobs the caller may see — decided from the job items alone, before
+ * anything of a file is read or written — read those files and their jobs, decide with the action's pure
  * rules (`reject.ts`, `accept.ts`, through `review-plan.ts`), and write the plan as one conditional
  * transaction (`review-transaction.ts`), deciding again from a fresh read when a concurrent writer got
  * there first. A job whose committed delivery is not yet written to every file (`pending-delivery.ts`) has
- * it finished before its files are read.
+ * it finished before its files are read: only ever a job the caller may see.
+ *
+ * So another account's job costs a user what a file id no job has costs, but for the read of its one job
+ * item: none of its files is read, its committed delivery is not finished, its counts are not counted, and
+ * nothing of the other job's size reaches the answer or its time.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountScope, type Principal } from '../auth/principal';
@@ -70,7 +75,7 @@ export class ReviewFiles {
     principal: Pick<Principal, 'role' | 'accountId'>,
   ): Promise<TResponse> {
     const started = this.now().getTime();
-    const locations = await this.locate(fileIds);
+    const locations = await this.visible(await this.locate(fileIds), principal);
     return this.table.underContention(
       async () => {
         const { stored, ambiguous } = await this.read(locations, principal);
@@ -98,9 +103,33 @@ export class ReviewFiles {
   }
 
   /**
+   * The places of each file id that lie in jobs the caller may see. An operator sees every account, so
+   * every place, with no read. For a user, the job item of each job a place lies in (one consistent
+   * BatchGetItem of at most one key per place) says whose job it is, and only the places in jobs of the
+   * user's account are kept; nothing else of any job is read before this. A job's account never changes,
+   * so this is decided once per request, like the places themselves.
+   */
+  private async visible(
+    locations: ReadonlyMap<number, readonly ItemKey[]>,
+    principal: Pick<Principal, 'role' | 'accountId'>,
+  ): Promise<Map<number, ItemKey[]>> {
+    const scope = accountScope(principal);
+    if (scope === undefined) return new Map([...locations].map(([fileId, places]) => [fileId, [...places]]));
+    const partitions = new Set([...locations.values()].flat().map((key) => key.pk));
+    const jobItems = await this.table.batchGet([...partitions].map((pk) => ({ pk, sk: jobKeys.jobSk })));
+    const owned = new Set(
+      jobItems
+        .filter((item) => item.sk === jobKeys.jobSk && item.entity === 'job' && item.accountId === scope)
+        .map((item) => item.pk),
+    );
+    return new Map([...locations].map(([fileId, places]) => [fileId, places.filter((key) => owned.has(key.pk))]));
+  }
+
+  /**
    * The current state of each file id's file within the caller's accounts, read strongly consistently by
-   * key with its job. A file of an account the caller may not see is never a candidate, so it can be
-   * neither found nor changed; an id naming several files the caller may see is `ambiguous`.
+   * key with its job. A file of an account the caller may not see is never a candidate ({@link visible}),
+   * so it can be neither read, found nor changed; an id naming several files the caller may see is
+   * `ambiguous`.
    */
   private async read(
     locations: ReadonlyMap<number, readonly ItemKey[]>,

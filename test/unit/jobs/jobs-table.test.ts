@@ -154,7 +154,8 @@ describe('the contention policy', () => {
         .resolves({});
       await expect(rejectFiles().run(request, principal)).resolves.toMatchObject({ _type: 'RejectResponseBody' });
       expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(3);
-      expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(3);
+      // Whose job it is, once per request; then the file and its job, once per attempt.
+      expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(4);
       expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
       expect(delays).toEqual([10, 20]);
     });
@@ -257,6 +258,8 @@ describe('items a batch left unprocessed', () => {
     it('retries the keys a batch read left unprocessed', async () => {
       dynamo
         .on(BatchGetCommand)
+        // Whose job it is, then the file and its job: the file's key left unprocessed.
+        .resolvesOnce({ Responses: { jobs: [toJobItem(reviewed, 3)] } })
         .resolvesOnce({
           Responses: { jobs: [toJobItem(reviewed, 3)] },
           UnprocessedKeys: { jobs: { Keys: [{ pk: 'JOB#7', sk: 'FILE#70' }] } },
@@ -264,7 +267,7 @@ describe('items a batch left unprocessed', () => {
         .resolves({ Responses: { jobs: [toFileItem(7, reviewed.files[0]!)] } });
       dynamo.on(TransactWriteCommand).resolves({});
       await expect(rejectFiles().run(request, principal)).resolves.toMatchObject({ jobs: [{ id: 7 }] });
-      expect(dynamo.commandCalls(BatchGetCommand)[1]?.args[0].input.RequestItems?.jobs?.Keys).toEqual([
+      expect(dynamo.commandCalls(BatchGetCommand)[2]?.args[0].input.RequestItems?.jobs?.Keys).toEqual([
         { pk: 'JOB#7', sk: 'FILE#70' },
       ]);
     });

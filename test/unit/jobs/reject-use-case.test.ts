@@ -48,13 +48,17 @@ describe('the reject use case with a mocked DynamoDB', () => {
       IndexName: 'byFileId',
       ExpressionAttributeValues: { ':fileId': 70 },
     });
-    expect(dynamo.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.jobs).toEqual({
-      Keys: [
-        { pk: 'JOB#7', sk: 'FILE#70' },
-        { pk: 'JOB#7', sk: 'JOB' },
-      ],
-      ConsistentRead: true,
-    });
+    // Whose job it is first, from its job item alone; then the file with its job.
+    expect(dynamo.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems?.jobs)).toEqual([
+      { Keys: [{ pk: 'JOB#7', sk: 'JOB' }], ConsistentRead: true },
+      {
+        Keys: [
+          { pk: 'JOB#7', sk: 'FILE#70' },
+          { pk: 'JOB#7', sk: 'JOB' },
+        ],
+        ConsistentRead: true,
+      },
+    ]);
     // No committed delivery read: no partition is read, and the stored counts are added to, not written whole.
     expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
     const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
@@ -199,6 +203,7 @@ describe('the reject use case with a mocked DynamoDB', () => {
     const archived = toJobItem({ ...job, status: 'CJ_ARCHIVED' }, 4);
     dynamo
       .on(BatchGetCommand)
+      .resolvesOnce({ Responses: { jobs: [committed] } })
       .resolvesOnce({ Responses: { jobs: [committed, toFileItem(7, job.files[0]!)] } })
       .resolves({ Responses: { jobs: [archived, toFileItem(7, job.files[0]!)] } });
     dynamo
@@ -215,7 +220,8 @@ describe('the reject use case with a mocked DynamoDB', () => {
       UpdateExpression: 'REMOVE #deliveryCommitted, #deliveryFileIds',
       ExpressionAttributeValues: { ':delivery': 'd-1' },
     });
-    expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(2);
+    // Whose job it is, the read that finds the delivery, the read after it.
+    expect(dynamo.commandCalls(BatchGetCommand)).toHaveLength(3);
     // The index lookup and the one partition the committed delivery lives in: no other job is finished.
     expect(dynamo.commandCalls(QueryCommand)).toHaveLength(2);
   });

@@ -1,0 +1,28 @@
+/**
+ * The dependency timeout's ceiling (functions/config.ts): 9 s against AWS, where two attempts must answer inside
+ * API Gateway's limit; up to 120 s against a DynamoDB endpoint of its own, so a local test of size limits does not
+ * fail for a busy machine's speed.
+ */
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '../../functions/config';
+
+const env = { JOBS_TABLE: 'jobs', AUTH_TABLE: 'auth', SEARCH_ENGINE: 'embedded' };
+
+describe('DEPENDENCY_TIMEOUT_MS', () => {
+  it('defaults to 3 s', () => {
+    expect(readConfig(env).dependencyTimeoutMs).toBe(3_000);
+  });
+
+  it('is at most 9 s against AWS', () => {
+    expect(readConfig({ ...env, DEPENDENCY_TIMEOUT_MS: '9000' }).dependencyTimeoutMs).toBe(9_000);
+    expect(() => readConfig({ ...env, DEPENDENCY_TIMEOUT_MS: '9001' })).toThrow(
+      'Environment variable DEPENDENCY_TIMEOUT_MS must be an integer in [100, 9000], got "9001"',
+    );
+  });
+
+  it('may reach 120 s against a local DynamoDB endpoint, and no further', () => {
+    const local = { ...env, DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' };
+    expect(readConfig({ ...local, DEPENDENCY_TIMEOUT_MS: '120000' }).dependencyTimeoutMs).toBe(120_000);
+    expect(() => readConfig({ ...local, DEPENDENCY_TIMEOUT_MS: '120001' })).toThrow(/\[100, 120000\]/);
+  });
+});
