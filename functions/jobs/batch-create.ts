@@ -7,7 +7,9 @@
  * version are still written atomically (all of them in one transaction), and an existing job is never
  * overwritten blindly. When a transaction is cancelled, its per-item cancellation reasons say which jobs
  * already exist; those go the careful way (`fallback`: read, compare, conditional write) and the rest are
- * sent again. Jobs that would not fit in a shared transaction go the careful way straight away.
+ * sent again. Jobs that would not fit in a shared transaction go the careful way straight away. A table that
+ * is unavailable for a moment (throttling, a 5xx such as DynamoDB Local's "waiting for a lock") is waited out
+ * under the table's retry policy, shared and careful writes alike; the jobs fail only once it stays so.
  */
 import { settleConcurrently } from '../async';
 import { cancellationCodes } from '../aws/failures';
@@ -38,6 +40,8 @@ export interface BatchCreateOptions {
   fallbackConcurrency?: number;
   /** The clock a new job's first version is taken from. */
   now?: () => number;
+  /** Ids known to exist already: those jobs go the careful way at once (a transaction could only be cancelled). */
+  existing?: ReadonlySet<number>;
 }
 
 export interface BatchCreateTarget {
@@ -146,7 +150,12 @@ export const createJobsInBatches = async (
   const version = now();
   jobs.forEach((job, position) => {
     const entry = plan(job, position, version);
-    if (entry.items.length <= maxItems && entry.bytes <= TRANSACTION_BYTE_LIMIT) shared.push(entry);
+    if (
+      options.existing?.has(job.id) !== true &&
+      entry.items.length <= maxItems &&
+      entry.bytes <= TRANSACTION_BYTE_LIMIT
+    )
+      shared.push(entry);
     else careful.push(entry);
   });
 
@@ -185,6 +194,10 @@ export const createJobsInBatches = async (
    */
   const write = async (initial: Planned[], firstAttempt = 0): Promise<void> => {
     let group = initial;
+    // Unavailability other than a timeout (throttled past the SDK's retries, a 5xx, a lost lock) is waited out
+    // under the table's retry policy — an operator's batch has one far longer than a request's — from here.
+    const started = Date.now();
+    let unavailableAttempts = 0;
     for (let attempt = firstAttempt; group.length > 0; attempt++) {
       if (unavailable !== undefined) {
         fail(group, unavailable);
@@ -237,6 +250,14 @@ export const createJobsInBatches = async (
             fail(group, error);
             return;
           }
+          unavailableAttempts += 1;
+          const { maxAttempts, budgetMs } = target.table.retry;
+          if (!TIMEOUT_ERROR_NAMES.has(name) && unavailableAttempts < maxAttempts && Date.now() - started < budgetMs) {
+            await target.table.pause(unavailableAttempts);
+            // Not a cancellation: the attempts that lead to the careful path stay as they were.
+            attempt -= 1;
+            continue;
+          }
           unavailable ??= error;
           fail(group, unavailable);
           return;
@@ -261,9 +282,11 @@ export const createJobsInBatches = async (
 
   await settleConcurrently(pack(shared, maxItems), options.concurrency ?? 8, (group) => write(group));
   careful.sort((a, b) => a.position - b.position);
-  const settled = await settleConcurrently(careful, options.fallbackConcurrency ?? 8, (entry) =>
-    target.fallback(entry.job),
-  );
+  const settled = await settleConcurrently(careful, options.fallbackConcurrency ?? 8, async (entry) => {
+    if (unavailable !== undefined) throw unavailable;
+    // Read, compare and write conditioned on what was read: safe to run again once the table answers.
+    return target.table.untilAvailable(() => target.fallback(entry.job));
+  });
   careful.forEach((entry, index) => {
     results[entry.position] = settled[index] as PromiseSettledResult<CreateResult>;
   });

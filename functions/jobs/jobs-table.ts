@@ -52,20 +52,9 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 /** One request of a BatchWriteItem call. */
 export type WriteRequest = { PutRequest: { Item: object } } | { DeleteRequest: { Key: ItemKey } };
 
-/** Retry timing: full-jitter exponential backoff, bounded in attempts and in total time. */
-export interface RetryPolicy {
-  /** Attempts of one operation (a read-check-write, a batch with unprocessed keys), the first included. */
-  maxAttempts: number;
-  /** Upper bound of the first backoff, in milliseconds; doubles per attempt. */
-  baseDelayMs: number;
-  /** Upper bound of any one backoff, in milliseconds. */
-  maxDelayMs: number;
-  /** No new attempt starts once this much time has passed since the operation began, in milliseconds. */
-  budgetMs: number;
-}
+import { type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy';
 
-/** The policy of every caller; an answer within the API's 10 s leaves room after the 7 s budget. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 20, maxDelayMs: 400, budgetMs: 7_000 };
+export { DEFAULT_RETRY_POLICY, OPERATOR_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 /** How the gateway reaches the world; tests replace the policy, the clock, the randomness and the waiting. */
 export interface JobsTableOptions {
@@ -177,6 +166,22 @@ export class JobsTable {
         }
       },
       exhausted,
+      since,
+    );
+  }
+
+  /** Runs `attempt` (safe to repeat) again after a backoff while DynamoDB is unavailable, as the policy allows. */
+  public untilAvailable<T>(attempt: (number: number) => Promise<T>, since?: number): Promise<T> {
+    return this.retrying(
+      async (number) => {
+        try {
+          return { done: true, value: await attempt(number) };
+        } catch (error) {
+          if (!(error instanceof DependencyUnavailableError)) throw error;
+          return { done: false, reason: error };
+        }
+      },
+      (_attempts, reason) => reason as Error,
       since,
     );
   }

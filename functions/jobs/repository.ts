@@ -157,6 +157,16 @@ export class JobRepository {
   }
 
   /**
+   * Which of these job ids the table holds a job item for (consistent BatchGetItem reads, 100 keys each),
+   * so that writing them again (`seed-demo --force`) goes the careful way at once instead of sending
+   * transactions that can only be cancelled.
+   */
+  public async existingJobIds(ids: readonly number[]): Promise<Set<number>> {
+    const items = await this.table.batchGet(ids.map((id) => ({ pk: jobKeys.pk(id), sk: jobKeys.jobSk })));
+    return new Set(items.map((item) => item.id as number));
+  }
+
+  /**
    * Claims the ids an import is about to write: answers those the API assigned (not to be written) and
    * keeps the API from ever assigning the others (`id-allocator.ts`).
    */

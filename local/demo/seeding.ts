@@ -7,6 +7,7 @@ import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AuthStore } from '../../functions/auth/store';
 import type { AuditSink } from '../../functions/auth/audit';
+import { OPERATOR_RETRY_POLICY } from '../../functions/jobs/jobs-table';
 import { JobRepository } from '../../functions/jobs/repository';
 import { words } from '../../functions/search/text';
 import {
@@ -114,7 +115,11 @@ const seedOrLoadDemo = async (
     return { demo, seeded: false };
   }
   log('Seeding demo clients, sessions and jobs…');
-  const demo = await seedDemoData(store, new JobRepository(documents, tables.jobsTable), keepIn(paths));
+  const demo = await seedDemoData(
+    store,
+    new JobRepository(documents, tables.jobsTable, { retry: OPERATOR_RETRY_POLICY }),
+    keepIn(paths),
+  );
   log(`Seeded ${demoJobs().length} demo jobs.`);
   return { demo, seeded: true };
 };
@@ -151,16 +156,21 @@ export class DemoJobsNotWrittenError extends Error {
  */
 export const seedDemoData = async (
   store: DemoAuthStore,
-  repository: Pick<JobRepository, 'importJobs'>,
+  repository: Pick<JobRepository, 'importJobs' | 'existingJobIds'>,
   keep: (tokens: DemoTokens) => Promise<void> = async () => undefined,
 ): Promise<DemoTokens> => {
   const demo = await createDemoAuth(store, demoAccounts());
   await keep(demo);
   // The demo jobs are valid by construction: written as an import writes a batch, without its line checks.
   const jobs = demoJobs();
+  // Over a stack that already holds the demo (`seed-demo --force`), its jobs are read and compared one by one;
+  // sending them in shared transactions first would only have every transaction cancelled, their items locked
+  // together (DynamoDB Local answers transactions that wait on each other's locks too long with a 500).
+  const existing = await repository.existingJobIds(jobs.map((job) => job.id));
   const settled = await repository.importJobs(jobs, {
     concurrency: DEMO_WRITE_CONCURRENCY,
     fallbackConcurrency: DEMO_WRITE_CONCURRENCY,
+    existing,
   });
   const failed = settled.flatMap((outcome, position) =>
     outcome.status === 'rejected' ? [{ jobId: jobs[position]?.id, reason: outcome.reason as unknown }] : [],

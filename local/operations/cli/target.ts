@@ -13,7 +13,7 @@ import { auditLine, cloudWatchAuditSink, createLogsClient } from '../../../funct
 import { AuthStore } from '../../../functions/auth/store';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config, resetConfig } from '../../../functions/config';
-import { JobsTable } from '../../../functions/jobs/jobs-table';
+import { JobsTable, OPERATOR_RETRY_POLICY } from '../../../functions/jobs/jobs-table';
 import { JobRepository } from '../../../functions/jobs/repository';
 import { batchDocumentClient } from '../../dynamodb/batch-client';
 import { fileAuditSink } from '../../logs/audit-file';
@@ -134,11 +134,13 @@ export const authStore = async (): Promise<AuthStore> =>
 export const authAdministration = (): AuthAdministration =>
   new AuthAdministration(commandsClient(), process.env.AUTH_TABLE as string, { audit: cliAudit() });
 
-/** The jobs table of the target. */
-/** The jobs table's gateway on the commands' client (`migrate`). */
-export const jobsTable = (): JobsTable => new JobsTable(commandsClient(), process.env.JOBS_TABLE as string);
+/** The jobs table's gateway on the commands' client (`migrate`), under the operators' retry policy. */
+export const jobsTable = (): JobsTable =>
+  new JobsTable(commandsClient(), process.env.JOBS_TABLE as string, { retry: OPERATOR_RETRY_POLICY });
 
-export const jobRepository = (): JobRepository => new JobRepository(commandsClient(), process.env.JOBS_TABLE as string);
+/** The jobs table of the target, under the operators' retry policy (batch work: no answer budget). */
+export const jobRepository = (): JobRepository =>
+  new JobRepository(commandsClient(), process.env.JOBS_TABLE as string, { retry: OPERATOR_RETRY_POLICY });
 
 /**
  * Before a deployed index is rebuilt or verified: the domain exists, is created, is not being deleted and

@@ -147,18 +147,67 @@ describe('batched creates', () => {
     expect(results[0]?.status).toBe('fulfilled');
   });
 
-  it('reports an unreachable table for every job as unavailable, without sending the rest', async () => {
+  it('reports a table that stays unreachable for every job as unavailable once the policy gives up, without sending the rest', async () => {
+    waits = [];
     mock.on(TransactWriteCommand).rejects(Object.assign(named('Error'), { code: 'ECONNREFUSED' }));
     const jobs = Array.from({ length: 3 }, () => makeJob({ files: Array.from({ length: 40 }, () => makeFile()) }));
 
-    const results = await createJobsInBatches(target, jobs, { ...noWait, concurrency: 1 });
+    const results = await createJobsInBatches(pacedTarget, jobs, { ...noWait, concurrency: 1 });
 
     for (const result of results) {
       expect(result.status).toBe('rejected');
       expect((result as PromiseRejectedResult).reason).toBeInstanceOf(DependencyUnavailableError);
     }
     expect(fallbacks).toEqual([]);
-    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    // The first group's attempts under the policy (10), and none of the other groups.
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(pacedTarget.table.retry.maxAttempts);
+  });
+
+  it('waits out a table that answers 5xx for a while (a lock DynamoDB Local waited on too long), and writes every job', async () => {
+    waits = [];
+    const locked = Object.assign(named('InternalServerError'), {
+      message: 'This action timed out because it took too long waiting for a lock',
+      $metadata: { httpStatusCode: 500 },
+    });
+    mock.on(TransactWriteCommand).rejectsOnce(locked).rejectsOnce(locked).rejectsOnce(locked).resolves({});
+    const jobs = Array.from({ length: 3 }, () => makeJob());
+
+    const results = await createJobsInBatches(pacedTarget, jobs, noWait);
+
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    expect(waits).toEqual([20, 40, 80]);
+    expect(fallbacks).toEqual([]);
+  });
+
+  it('sends the jobs known to exist the careful way at once, and no transaction for them', async () => {
+    mock.on(TransactWriteCommand).resolves({});
+    const [known, fresh] = [makeJob(), makeJob()];
+
+    const results = await createJobsInBatches(target, [known!, fresh!], { ...noWait, existing: new Set([known!.id]) });
+
+    expect(sentJobIds()).toEqual([[fresh!.id]]);
+    expect(fallbacks).toEqual([known!.id]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
+  });
+
+  it('waits out a table that is unavailable for a while on the careful path too', async () => {
+    waits = [];
+    mock.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None']));
+    let refusals = 2;
+    const job = makeJob({ files: [makeFile()] });
+    const flaky = {
+      table: pacedTarget.table,
+      fallback: async (written: Job): Promise<CreateResult> => {
+        if (refusals-- > 0) throw new DependencyUnavailableError('dynamodb', named('ThrottlingException'));
+        return target.fallback(written);
+      },
+    };
+
+    const results = await createJobsInBatches(flaky, [job], noWait);
+
+    expect(results[0]?.status).toBe('fulfilled');
+    expect(fallbacks).toEqual([job.id]);
+    expect(waits).toEqual([20, 40]);
   });
 
   it('hands jobs that stay throttled to the careful path after a bounded number of attempts', async () => {

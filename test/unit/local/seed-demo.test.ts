@@ -21,6 +21,7 @@ describe('seeding the demo jobs', () => {
       name: 'TimeoutError',
     });
     const repository = {
+      existingJobIds: async () => new Set<number>(),
       importJobs: async (): Promise<PromiseSettledResult<PutResult>[]> =>
         jobs.map((job, position) =>
           position < 3
@@ -37,8 +38,30 @@ describe('seeding the demo jobs', () => {
     expect(error.message).toContain('running the command again writes the rest');
   });
 
+  it('sends the demo jobs the table already holds the careful way, without a transaction that can only be cancelled', async () => {
+    const held = new Set(
+      demoJobs()
+        .slice(0, 5)
+        .map((job) => job.id),
+    );
+    let passed: ReadonlySet<number> | undefined;
+    const repository = {
+      existingJobIds: async (ids: readonly number[]) => new Set(ids.filter((id) => held.has(id))),
+      importJobs: async (
+        jobs: readonly { id: number }[],
+        options?: { existing?: ReadonlySet<number> },
+      ): Promise<PromiseSettledResult<PutResult>[]> => {
+        passed = options?.existing;
+        return jobs.map((job) => ({ status: 'fulfilled', value: { jobId: job.id, outcome: 'unchanged', version: 1 } }));
+      },
+    };
+    await seedDemoData(store, repository);
+    expect([...(passed ?? [])].sort()).toEqual([...held].sort());
+  });
+
   it('resolves with the demo credentials when every job is written', async () => {
     const repository = {
+      existingJobIds: async () => new Set<number>(),
       importJobs: async (jobs: readonly { id: number }[]): Promise<PromiseSettledResult<PutResult>[]> =>
         jobs.map((job) => ({ status: 'fulfilled', value: { jobId: job.id, outcome: 'unchanged', version: 1 } })),
     };
