@@ -15,6 +15,7 @@ import {
   portFrom,
   UnsupportedNodeError,
 } from '../local/paths';
+import { demoExportsFor } from '../local/demo/seeding';
 import { demoCommandsFor, type LocalStack, PortInUseError, startLocalStack } from '../local/stack/runtime';
 import '../local/search/use-embedded-engine';
 
@@ -42,14 +43,20 @@ const printDemo = (stack: LocalStack, baseUrl: string): void => {
     out(command);
   }
   out();
-  const app = stack.demo.clients.demoApp;
-  out(
-    '# The "Demo app" client (every account; the "Search-only app" serves the first demo account only), for signing ' +
-      'users in from a backend with POST /sessions (README, "Signing users in"):',
-  );
-  out(`CLIENT_TOKEN=${app.clientToken}`);
-  out(`CLIENT_SECRET=${app.clientSecret}   # a secret: it stays on the application's server`);
+};
+
+/**
+ * The last lines printed: the shell set-up of the README's examples, after a line saying what it is, so
+ * that a reader pastes the block that ends the output and nothing else.
+ */
+const printExports = (stack: LocalStack, baseUrl: string): void => {
+  if (stack.demo === undefined) return;
   out();
+  out(
+    '# Paste these lines into a shell to run the README\'s examples there (CLIENT_SECRET is the "Demo app" ' +
+      "client's secret, used with its CLIENT_TOKEN by a backend only):",
+  );
+  for (const line of demoExportsFor(stack.demo, baseUrl)) out(line);
 };
 
 const main = async (): Promise<void> => {
@@ -117,6 +124,7 @@ const main = async (): Promise<void> => {
   // Announced only now: whoever waits for this line (a terminal, a test, a process manager) may stop the
   // stack the moment it reads it, and the handlers above must already be there to stop it cleanly.
   out(`Listening on ${baseUrl}`);
+  printExports(stack, baseUrl);
 };
 
 main().catch((error: unknown) => {

@@ -116,10 +116,11 @@ export interface paths {
          *
          *     Files need the JSON body; a form body creates a job without files (`tags` as repeated keys).
          *
-         *     `Idempotency-Key` makes a create safe to retry: the same key from the same client within 24 hours
-         *     answers the first answer again (status, headers and body) and creates nothing; the same key with
-         *     another body (or from another user of the client) is `409 idempotency_key_reused`; concurrent
-         *     requests with one key create one job.
+         *     `Idempotency-Key` makes a create safe to retry: the same key from the same client for the same
+         *     account within 24 hours answers the first answer again (status, headers and body) and creates
+         *     nothing; the same key for that account with another body is `409 idempotency_key_reused`; a session
+         *     of another account never meets the key (there it creates a job of its own); concurrent requests with
+         *     one key create one job.
          */
         post: operations["createJob"];
         delete?: never;
@@ -151,8 +152,10 @@ export interface paths {
         /**
          * Edit a job or move its status
          * @description Changes the fields sent, under optimistic concurrency: `If-Match` must carry the job's current
-         *     `ETag` (`428 precondition_required` without it; `412 precondition_failed` with another version,
-         *     carrying the current `ETag`). Needs the `jobs` grant.
+         *     `ETag` (`428 precondition_required` without it or with `*`, which names no version;
+         *     `400 invalid_parameter` naming `If-Match` when it is not a list of strong, quoted ETags — an unquoted
+         *     `1764147600000` or a weak `W/"1764147600000"`; `412 precondition_failed` with another version,
+         *     carrying the current version as `ETag` and as `currentVersion` in the body). Needs the `jobs` grant.
          *
          *     `realCost` (≥ 0, at most two decimals) and `accountName` are for operators (`403 forbidden` for a
          *     user). A user edits fields only while the job is `CJ_NEW` or `CJ_REQUEST_OFFER`
@@ -160,8 +163,10 @@ export interface paths {
          *     (`409 invalid_transition`); entering `CJ_ACCEPT` sets `acceptedDate`, `CJ_JOB_PAID` `orderedDate`.
          *     A value equal to the stored one is no change; a request that changes nothing answers the job
          *     unchanged. The change is one write conditioned on the version: of two edits holding one version,
-         *     exactly one wins. Checks in order: fields (400), `If-Match` (428), operator fields (403), the job
-         *     (404), the version (412), editable (409), the move (409).
+         *     exactly one wins. An archived job changes no more: any PATCH of it (fields or status, by a user or an
+         *     operator, an empty change too) is `410 job_archived`, whatever version `If-Match` names. Checks in
+         *     order: fields (400), `If-Match` present and naming a version (428), well formed (400), operator fields
+         *     (403), the job (404), archived (410), the version (412), editable (409), the move (409).
          */
         patch: operations["updateJob"];
         trace?: never;
@@ -180,6 +185,9 @@ export interface paths {
          *     or `accepted`. `nextCursor` continues the listing and is `null` on the last page; a cursor is
          *     bound to the job, the filter and the caller, and a changed one or one from another listing is
          *     `400 invalid_parameter` naming `cursor`. A page reads no more than `limit` files whatever the filter.
+         *     A page may hold fewer than `limit` files while more follow: it ends early, with a `nextCursor`, before
+         *     its files would pass what one response carries (about 5 MiB of heavily reviewed files); only
+         *     `nextCursor: null` says the listing is complete.
          */
         get: operations["listJobFiles"];
         put?: never;
@@ -679,7 +687,7 @@ export interface components {
             jobId: components["schemas"]["Id"];
             /** @description The files of the page, in id order. */
             files: components["schemas"]["JobFile"][];
-            /** @description Continues the listing; `null` on the last page. */
+            /** @description Continues the listing; `null` on the last page (a page short of `limit` may still have one). */
             nextCursor: string | null;
         };
         StatusEntry: {
@@ -831,6 +839,14 @@ export interface components {
             /** @constant */
             code: "forbidden";
             message: components["schemas"]["ErrorMessage"];
+            /**
+             * @description The grant the client lacks (`search`, `reject`, `jobs`, `sessions`, …), when the refusal is check 7;
+             *     an operator adds it to the client. Absent when the client holds the grant and the refusal is about
+             *     something else the message names (a field only operators may set, another account, a role the
+             *     client may not open sessions for).
+             * @example jobs
+             */
+            grant?: string;
             requestId: components["schemas"]["RequestId"];
         };
         FileNotFoundError: {
@@ -878,6 +894,12 @@ export interface components {
              * @description The first file of the request whose job is archived.
              */
             fileId: number;
+            requestId: components["schemas"]["RequestId"];
+        };
+        ArchivedJobError: {
+            /** @constant */
+            code: "job_archived";
+            message: components["schemas"]["ErrorMessage"];
             requestId: components["schemas"]["RequestId"];
         };
         InternalError: {
@@ -947,6 +969,11 @@ export interface components {
             /** @constant */
             code: "precondition_failed";
             message: components["schemas"]["ErrorMessage"];
+            /**
+             * Format: int64
+             * @description The job's current version, the one the answer's `ETag` quotes; send `If-Match` with it (quoted) once the change is decided again on the current job.
+             */
+            currentVersion: number;
             requestId: components["schemas"]["RequestId"];
         };
         PreconditionRequiredError: {
@@ -1017,7 +1044,7 @@ export interface components {
                 "application/json": components["schemas"]["InvalidClientError"] | components["schemas"]["InvalidSessionError"];
             };
         };
-        /** @description `forbidden`: the client is not granted this operation. */
+        /** @description `forbidden`: the client is not granted this operation (`grant` names the grant it lacks), or the caller may not do what the message names. */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1194,7 +1221,7 @@ export interface components {
                 "application/json": components["schemas"]["InvalidTransitionError"] | components["schemas"]["FileNotDeliverableError"];
             };
         };
-        /** @description `idempotency_key_reused`: the key was used within 24 hours for another request (another body, or another user of the client). */
+        /** @description `idempotency_key_reused`: the key was used within 24 hours, by this client for this account, for another request (another body). */
         IdempotencyKeyReused: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1205,7 +1232,18 @@ export interface components {
                 "application/json": components["schemas"]["IdempotencyKeyReusedError"];
             };
         };
-        /** @description `precondition_failed`: the job changed since the version in `If-Match`; `ETag` is its current one. Nothing was changed. */
+        /** @description `job_archived`: the job is `CJ_ARCHIVED`, which is terminal; nothing was changed. */
+        ArchivedJobUnchangeable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ArchivedJobError"];
+            };
+        };
+        /** @description `precondition_failed`: the job changed since the version in `If-Match`; `ETag` and the body's `currentVersion` give its current one. Nothing was changed. */
         PreconditionFailed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1217,7 +1255,7 @@ export interface components {
                 "application/json": components["schemas"]["PreconditionFailedError"];
             };
         };
-        /** @description `precondition_required`: the request carries no `If-Match`. */
+        /** @description `precondition_required`: the request carries no `If-Match`, or `If-Match: *`, which names no version. */
         PreconditionRequired: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1234,10 +1272,16 @@ export interface components {
         JobIdPath: number;
         /**
          * @description 1–255 visible ASCII characters (else `400 invalid_parameter` naming `Idempotency-Key`), chosen by the
-         *     client per create (a UUID). Remembered for 24 hours per client.
+         *     client per create (a UUID). Remembered for 24 hours per client and account (the account the job is
+         *     created in): every session of the client in that account gets the first answer again, and a session
+         *     of another account never meets the key.
          */
         IdempotencyKey: string;
-        /** @description The job's `ETag` as last read (`"<version>"`); required (`428` without it). */
+        /**
+         * @description The job's `ETag` as last read, quoted (`"<version>"`; a list of them is allowed). Required: `428`
+         *     without it or with `*`; `400 invalid_parameter` naming `If-Match` for anything but strong, quoted
+         *     entity-tags (an unquoted version, a weak `W/"…"` tag).
+         */
         IfMatch: string;
         /** @description An `ETag` the caller holds; when it is the job's current one the answer is `304` with no body. */
         IfNoneMatch: string;
@@ -1374,7 +1418,9 @@ export interface operations {
             header?: {
                 /**
                  * @description 1–255 visible ASCII characters (else `400 invalid_parameter` naming `Idempotency-Key`), chosen by the
-                 *     client per create (a UUID). Remembered for 24 hours per client.
+                 *     client per create (a UUID). Remembered for 24 hours per client and account (the account the job is
+                 *     created in): every session of the client in that account gets the first answer again, and a session
+                 *     of another account never meets the key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1465,7 +1511,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The job's `ETag` as last read (`"<version>"`); required (`428` without it). */
+                /**
+                 * @description The job's `ETag` as last read, quoted (`"<version>"`; a list of them is allowed). Required: `428`
+                 *     without it or with `*`; `400 invalid_parameter` naming `If-Match` for anything but strong, quoted
+                 *     entity-tags (an unquoted version, a weak `W/"…"` tag).
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
@@ -1500,6 +1550,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["JobNotChangeable"];
+            410: components["responses"]["ArchivedJobUnchangeable"];
             411: components["responses"]["LengthRequired"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -1514,7 +1565,7 @@ export interface operations {
             query?: {
                 /** @description Only the files in this review state; all files when absent. */
                 review?: "pending" | "rejected" | "accepted";
-                /** @description Files per page. */
+                /** @description The most files a page holds (a page of large files may hold fewer). */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;

@@ -25,6 +25,12 @@ export interface Config {
   authCacheTtlMs: number;
   /** Time limit of one attempt of a DynamoDB or OpenSearch request, in milliseconds (then retried once or answered 503). */
   dependencyTimeoutMs: number;
+  /**
+   * Time limit of one `_bulk` request to OpenSearch, in milliseconds: the indexer's and `reindex`'s writes, which
+   * no API caller waits for, get longer than {@link dependencyTimeoutMs} (a bulk of several MiB on a small domain
+   * takes seconds). The deployed indexer's function timeout leaves room for one such request after another.
+   */
+  indexWriteTimeoutMs: number;
   /** The CloudWatch Logs group audit records go to (AWS); unset locally, where the runtime chooses the sink. */
   auditLogGroup: string | undefined;
   /**
@@ -95,6 +101,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     opensearchIndex: env.OPENSEARCH_INDEX?.trim() || 'jobs',
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 60_000, 0, 60_000),
     dependencyTimeoutMs: integer(env, 'DEPENDENCY_TIMEOUT_MS', 3_000, 100, 9_000),
+    indexWriteTimeoutMs: integer(env, 'INDEX_WRITE_TIMEOUT_MS', 15_000, 100, 300_000),
     auditLogGroup: env.AUDIT_LOG_GROUP?.trim() || undefined,
     cursorKey: cursorKeySource(env),
   };

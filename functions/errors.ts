@@ -42,6 +42,10 @@ export interface ErrorContext {
   headerName?: string;
   parameter?: string;
   fileId?: number;
+  /** `precondition_failed`: the job's current version, which the answer's `ETag` quotes. */
+  currentVersion?: number;
+  /** `forbidden` by check 7: the grant the client lacks. */
+  grant?: string;
 }
 
 /** A request refused under the contract: its error code, and what the refusal is about. */

@@ -43,7 +43,7 @@ export interface TableDefinition {
  *
  * Two more kinds of item live beside the jobs, each in a partition of its own that no job key can take:
  * the id allocator's counter (`pk = IDS`, `sk = COUNTER`) and the idempotency records of `POST /jobs`
- * (`pk = IDEMPOTENCY#<client id>#<sha256(key)>`, `sk = IDEMPOTENCY`), which expire by TTL on `ttl` (epoch
+ * (`pk = IDEMPOTENCY#<account id>#<client id>#<sha256(key)>`, `sk = IDEMPOTENCY`), which expire by TTL on `ttl` (epoch
  * seconds). Neither has a `fileId`, a `reviewKey` nor the job sort key, so the indexes, the indexer and
  * scans of jobs pass them by.
  */
@@ -105,9 +105,12 @@ export const jobKeys = {
   filePrefix: 'FILE#',
   /** The id allocator's counter item. */
   counter: { pk: 'IDS', sk: 'COUNTER' },
-  /** The idempotency record of a key (already hashed) sent by a client. */
-  idempotency: (clientId: string, keyHash: string): { pk: string; sk: string } => ({
-    pk: `IDEMPOTENCY#${clientId}#${keyHash}`,
+  /**
+   * The idempotency record of a key (already hashed) sent by a client for an account (the account first: it is
+   * a number, so no client id can make two scopes' keys meet).
+   */
+  idempotency: (clientId: string, accountId: number, keyHash: string): { pk: string; sk: string } => ({
+    pk: `IDEMPOTENCY#${accountId}#${clientId}#${keyHash}`,
     sk: 'IDEMPOTENCY',
   }),
   /** The leading key prefix of idempotency records (IAM `dynamodb:LeadingKeys` conditions). */

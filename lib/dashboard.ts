@@ -20,7 +20,13 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Domain } from 'aws-cdk-lib/aws-opensearchservice';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ITERATOR_AGE_THRESHOLD_MS } from './alarms';
+import {
+  API_5XX_ALARM,
+  apiServerErrorRate,
+  freeStorageThresholdMiB,
+  ITERATOR_AGE_THRESHOLD_MS,
+  SEARCH_CAPACITY_ALARMS,
+} from './alarms';
 
 /** One API path and how it is shown (`POST /search`). */
 export interface DashboardEndpoint {
@@ -40,6 +46,8 @@ export interface JobsApiDashboardProps {
   indexer: IFunction;
   deadLetterQueue: IQueue;
   domain: Domain;
+  /** The EBS volume of each data node, in GiB (the free-storage graph marks its alarm's threshold). */
+  searchVolumeSizeGiB: number;
 }
 
 /** The granularity of every graph: API Gateway and Lambda publish per minute. */
@@ -103,6 +111,14 @@ export class JobsApiDashboard extends Construct {
         props.api.metricClientError({ statistic: 'Sum', label: '4xx' }),
         props.api.metricServerError({ statistic: 'Sum', label: '5xx' }),
       ]),
+      graph(
+        `API 5xx share of requests (%, per ${API_5XX_ALARM.windowMinutes} minutes)`,
+        [apiServerErrorRate(props.api)],
+        {
+          period: Duration.minutes(API_5XX_ALARM.windowMinutes),
+          leftAnnotations: [{ value: API_5XX_ALARM.thresholdPercent, label: 'Alarm' }],
+        },
+      ),
     ];
   }
 
@@ -142,12 +158,16 @@ export class JobsApiDashboard extends Construct {
         domain.metricClusterStatusRed({ statistic: 'Maximum', label: 'Red' }),
         domain.metricClusterIndexWritesBlocked({ statistic: 'Maximum', label: 'Writes blocked' }),
       ]),
-      graph('Search JVM memory pressure (%)', [
-        domain.metricJVMMemoryPressure({ statistic: 'Maximum', label: 'Highest node' }),
-      ]),
-      graph('Search free storage (MiB)', [
-        domain.metricFreeStorageSpace({ statistic: 'Minimum', label: 'Lowest node' }),
-      ]),
+      graph(
+        'Search JVM memory pressure (%)',
+        [domain.metricJVMMemoryPressure({ statistic: 'Maximum', label: 'Highest node' })],
+        { leftAnnotations: [{ value: SEARCH_CAPACITY_ALARMS.jvmMemoryPressurePercent, label: 'Alarm' }] },
+      ),
+      graph(
+        'Search free storage (MiB)',
+        [domain.metricFreeStorageSpace({ statistic: 'Minimum', label: 'Lowest node' })],
+        { leftAnnotations: [{ value: freeStorageThresholdMiB(props.searchVolumeSizeGiB), label: 'Alarm' }] },
+      ),
     ];
   }
 }

@@ -25,16 +25,38 @@ import { SearchDomain } from './search-domain';
 import { SearchIndexSetup } from './search-index-setup';
 import type { JobsApiConfig } from './stack-config';
 import { STACK_OUTPUTS } from './stack-outputs';
-import { StreamIndexer } from './stream-indexer';
+import { INDEX_WRITE_TIMEOUT, StreamIndexer } from './stream-indexer';
 import { TableDeletionProtection } from './table-deletion-protection';
 
 /** The OpenSearch alias the functions use (created at deploy time by {@link SearchIndexSetup}). */
 export const SEARCH_INDEX_NAME = 'jobs';
 
-/** How long an API function may run: the contract's 10-second ceiling on any answer. */
-export const API_TIMEOUT = Duration.seconds(10);
+/**
+ * How long API Gateway waits for an API function: the contract's 10-second ceiling on any answer. Past it the
+ * client gets `503` with `Retry-After` (the `INTEGRATION_TIMEOUT` gateway response).
+ */
+export const INTEGRATION_TIMEOUT = Duration.seconds(10);
 
-/** How long the indexer may work on one batch. */
+/**
+ * How long an API function may run: a second less than API Gateway waits for it. On a cold start API Gateway's
+ * wait also covers the function's initialisation (well under a second for these bundles), so with equal
+ * timeouts API Gateway gave up first and answered 503 while the function might still commit, say, a create.
+ * Now the function's own chain answers 503 just before its deadline (middy's early timeout), and that answer
+ * reaches the client.
+ */
+export const API_FUNCTION_TIMEOUT = Duration.seconds(9);
+
+/**
+ * The time limit of one attempt of an API function's DynamoDB or OpenSearch request (`DEPENDENCY_TIMEOUT_MS`).
+ * A DynamoDB call makes at most two attempts, so two successive calls that hang (an authentication lookup,
+ * then the endpoint's own) fail as unavailable within 4 × 2 s = 8 s, inside {@link API_FUNCTION_TIMEOUT}.
+ */
+export const API_DEPENDENCY_TIMEOUT = Duration.seconds(2);
+
+/**
+ * How long the indexer may work on one batch: reading its jobs, and two `_bulk` requests of their whole time
+ * budget ({@link INDEX_WRITE_TIMEOUT}) with the indexer's 5-second reserve, with room to spare.
+ */
 export const INDEXER_TIMEOUT = Duration.seconds(60);
 
 /**
@@ -158,9 +180,13 @@ export class JobsApiStack extends Stack {
         logicalId: `${endpoint.name}Function`,
         description: `Jobs API ${endpoint.description}`,
         memoryMiB: config.apiMemoryMiB,
-        timeout: API_TIMEOUT,
+        timeout: API_FUNCTION_TIMEOUT,
         detailedTracing: config.detailedTracing,
-        environment: { ...environment, ...ownEnvironment[endpoint.name] },
+        environment: {
+          ...environment,
+          DEPENDENCY_TIMEOUT_MS: String(API_DEPENDENCY_TIMEOUT.toMilliseconds()),
+          ...ownEnvironment[endpoint.name],
+        },
         logRetention,
       });
     }
@@ -171,7 +197,7 @@ export class JobsApiStack extends Stack {
       memoryMiB: 512,
       timeout: INDEXER_TIMEOUT,
       detailedTracing: config.detailedTracing,
-      environment,
+      environment: { ...environment, INDEX_WRITE_TIMEOUT_MS: String(INDEX_WRITE_TIMEOUT.toMilliseconds()) },
       logRetention,
     });
     this.functions = functions as Record<FunctionName, HandlerFunction>;
@@ -201,7 +227,7 @@ export class JobsApiStack extends Stack {
       throttleRateLimit: config.throttleRateLimit,
       throttleBurstLimit: config.throttleBurstLimit,
       logRetention,
-      integrationTimeout: API_TIMEOUT,
+      integrationTimeout: INTEGRATION_TIMEOUT,
     });
     this.rateLimits =
       config.ipRateLimit === undefined && config.clientRateLimit === undefined
@@ -241,6 +267,7 @@ export class JobsApiStack extends Stack {
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       api: this.restApi.api,
       domain: this.searchDomain.domain,
+      searchVolumeSizeGiB: config.searchVolumeSizeGiB,
       topicArn: config.alarmTopicArn,
       email: config.alarmEmail,
       topicDisplayName: `Jobs API ${config.stage} alarms`,
@@ -255,6 +282,7 @@ export class JobsApiStack extends Stack {
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       domain: this.searchDomain.domain,
+      searchVolumeSizeGiB: config.searchVolumeSizeGiB,
     });
 
     this.addOutputs();
@@ -315,13 +343,13 @@ export class JobsApiStack extends Stack {
     allow(JobsRead, ['secretsmanager:GetSecretValue'], [this.cursorKey.secretArn]);
 
     // The job writes touch job partitions, the id counter and idempotency records only: a create claims
-    // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in a transaction of
-    // Puts (or its files with BatchWriteItem first), stores its answer or releases the key (UpdateItem);
+    // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in transactions of
+    // conditional Puts (a large job's files first), stores its answer or releases the key (UpdateItem);
     // an edit reads the job item (GetItem) and updates it; a delivery reads the job item (GetItem), then the
     // partition (Query), and updates files and job in transactions of Updates. Nothing on the search domain.
     allow(
       JobsWrite,
-      dynamodb('GetItem', 'PutItem', 'UpdateItem', 'BatchWriteItem', 'Query'),
+      dynamodb('GetItem', 'PutItem', 'UpdateItem', 'Query'),
       [jobs],
       [jobKeys.jobPrefix, jobKeys.counter.pk, jobKeys.idempotencyPrefix],
     );

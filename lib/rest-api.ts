@@ -15,6 +15,7 @@ import {
   EndpointType,
   LambdaIntegration,
   LogGroupLogDestination,
+  type MethodDeploymentOptions,
   MethodLoggingLevel,
   ResponseType,
   RestApi,
@@ -23,6 +24,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ERROR_CATALOGUE, type ErrorCode } from '../functions/http/errors';
+import { shareStageThrottle, type ThrottledMethod } from './stage-throttle';
 
 /** One method of one resource path and the function that serves it. */
 export interface ApiRoute {
@@ -39,7 +41,9 @@ export interface JobsRestApiProps {
   /** Stage name (the first path segment of the URL). */
   stageName: string;
   routes: ApiRoute[];
+  /** The stage's total steady rate (requests a second), shared over its methods (`lib/stage-throttle.ts`). */
   throttleRateLimit: number;
+  /** The stage's total burst (requests at once), shared over its methods likewise. */
   throttleBurstLimit: number;
   logRetention: RetentionDays;
   /** How long API Gateway waits for a function; past it the client gets 503. */
@@ -100,11 +104,83 @@ const quoted = (headers: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`]));
 
 /**
+ * The access log's fields: one JSON object per request, each value an API Gateway `$context` variable for REST
+ * access logs. Beside who called what and the answer's status, size and latency, the fields tell apart what
+ * went wrong: API Gateway's own answer (`errorResponseType`: `THROTTLED`, `WAF_FILTERED`, `INTEGRATION_TIMEOUT`,
+ * `INTEGRATION_FAILURE`, `DEFAULT_5XX`, …, and its message), what Lambda said (`integrationServiceStatus`, the
+ * Lambda service's status; `integrationStatus`, the function's own answer; `integrationError`, a function that
+ * threw or ran out of time), how long the function took, and what AWS WAF decided. `integrationRequestId` is the
+ * Lambda request id, the `function_request_id` of the function's log lines. docs/deploy.md shows how to read it.
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  extendedRequestId: '$context.extendedRequestId',
+  ip: '$context.identity.sourceIp',
+  requestTime: '$context.requestTime',
+  httpMethod: '$context.httpMethod',
+  resourcePath: '$context.resourcePath',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  errorMessage: '$context.error.messageString',
+  errorResponseType: '$context.error.responseType',
+  integrationServiceStatus: '$context.integration.integrationStatus',
+  integrationStatus: '$context.integration.status',
+  integrationError: '$context.integration.error',
+  integrationErrorMessage: '$context.integrationErrorMessage',
+  integrationLatency: '$context.integration.latency',
+  integrationRequestId: '$context.integration.requestId',
+  wafResponseCode: '$context.wafResponseCode',
+  wafStatus: '$context.waf.status',
+  wafError: '$context.waf.error',
+  wafLatency: '$context.waf.latency',
+  xrayTraceId: '$context.xrayTraceId',
+} as const;
+
+/** Variables whose value API Gateway writes already quoted (`$context.error.messageString`: the message, escaped). */
+const QUOTED_BY_API_GATEWAY: ReadonlySet<string> = new Set(['$context.error.messageString']);
+
+/** The access log format: {@link ACCESS_LOG_FIELDS} as one JSON object per line. */
+export const accessLogFormat = (): string =>
+  `{${Object.entries(ACCESS_LOG_FIELDS)
+    .map(([key, variable]) => `"${key}":${QUOTED_BY_API_GATEWAY.has(variable) ? variable : `"${variable}"`}`)
+    .join(',')}}`;
+
+/**
  * The log group API Gateway writes a stage's execution logs to. API Gateway creates it on its first write
  * unless it exists, and then it never expires and outlives the stack; so the stack creates it first.
  */
 export const executionLogGroupName = (restApiId: string, stageName: string): string =>
   `API-Gateway-Execution-Logs_${restApiId}/${stageName}`;
+
+/** One API Gateway method: a resource path, `ANY` or a verb, the function behind it and the endpoints it serves. */
+export interface ApiMethod extends ThrottledMethod {
+  handler: IFunction;
+}
+
+/**
+ * The API Gateway methods of the routes: per path, `ANY` for the function of the path's first route (it serves
+ * that function's endpoints of the path and answers other methods with 405), and the own method of each endpoint
+ * another function serves.
+ */
+export const methodsOf = (routes: readonly ApiRoute[]): ApiMethod[] =>
+  [...new Set(routes.map((route) => route.path))].flatMap((path) => {
+    const onPath = routes.filter((route) => route.path === path);
+    const fallback = onPath[0]!.handler;
+    const endpoint = (route: ApiRoute) => ({ method: route.method, path: route.path });
+    return [
+      {
+        path,
+        httpMethod: 'ANY',
+        handler: fallback,
+        endpoints: onPath.filter((route) => route.handler === fallback).map(endpoint),
+      },
+      ...onPath
+        .filter((route) => route.handler !== fallback)
+        .map((route) => ({ path, httpMethod: route.method, handler: route.handler, endpoints: [endpoint(route)] })),
+    ];
+  });
 
 /** The REST API of the endpoints. */
 export class JobsRestApi extends Construct {
@@ -114,6 +190,19 @@ export class JobsRestApi extends Construct {
 
   public constructor(scope: Construct, id: string, props: JobsRestApiProps) {
     super(scope, id);
+    const methods = methodsOf(props.routes);
+    const throttles = shareStageThrottle(methods, {
+      rateLimit: props.throttleRateLimit,
+      burstLimit: props.throttleBurstLimit,
+    });
+    const logging = { loggingLevel: MethodLoggingLevel.ERROR, dataTraceEnabled: false, metricsEnabled: true };
+    // Each method's own share; the stage default (every method without one, none today) gets the smallest share.
+    const methodOptions = Object.fromEntries(
+      throttles.map((throttle): [string, MethodDeploymentOptions] => [
+        `${throttle.path}/${throttle.httpMethod}`,
+        { ...logging, throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit },
+      ]),
+    );
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -128,23 +217,12 @@ export class JobsRestApi extends Construct {
       deployOptions: {
         stageName: props.stageName,
         tracingEnabled: true,
-        metricsEnabled: true,
-        loggingLevel: MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
-        throttlingRateLimit: props.throttleRateLimit,
-        throttlingBurstLimit: props.throttleBurstLimit,
+        ...logging,
+        throttlingRateLimit: Math.min(...throttles.map((throttle) => throttle.rateLimit)),
+        throttlingBurstLimit: Math.min(...throttles.map((throttle) => throttle.burstLimit)),
+        methodOptions,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields({
-          caller: false,
-          httpMethod: true,
-          ip: true,
-          protocol: true,
-          requestTime: true,
-          resourcePath: true,
-          responseLength: true,
-          status: true,
-          user: false,
-        }),
+        accessLogFormat: AccessLogFormat.custom(accessLogFormat()),
       },
     });
 
@@ -156,16 +234,13 @@ export class JobsRestApi extends Construct {
     // The stage starts logging once it exists, so the group must exist before it.
     this.api.deploymentStage.node.addDependency(this.executionLogs);
 
-    for (const path of [...new Set(props.routes.map((route) => route.path))]) {
-      const resource = this.api.root.resourceForPath(path);
-      const routes = props.routes.filter((route) => route.path === path);
-      const integrationOf = (handler: IFunction): LambdaIntegration =>
-        new LambdaIntegration(handler, { proxy: true, timeout: props.integrationTimeout });
-      const fallback = routes[0]!.handler;
-      resource.addMethod('ANY', integrationOf(fallback));
-      for (const route of routes.filter((candidate) => candidate.handler !== fallback)) {
-        resource.addMethod(route.method, integrationOf(route.handler));
-      }
+    for (const method of methods) {
+      this.api.root
+        .resourceForPath(method.path)
+        .addMethod(
+          method.httpMethod,
+          new LambdaIntegration(method.handler, { proxy: true, timeout: props.integrationTimeout }),
+        );
     }
 
     for (const answer of GATEWAY_ANSWERS) {

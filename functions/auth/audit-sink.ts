@@ -2,10 +2,14 @@
  * The container's audit sink: the stack's audit log group when `AUDIT_LOG_GROUP` is set (AWS), otherwise one
  * `audit` line of the function's structured log — unless the local runtime handed it one of its own
  * (`$DATA_DIR/audit.ndjson`) with {@link useAuditSink}.
+ *
+ * A record the audit group refuses is kept in the function's own log (which is deleted with the stack) and
+ * counted: one `AuditWriteFailed` (EMF, the service's metrics namespace), which the stack alarms on.
  */
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { config } from '../config';
-import { logger } from '../observability';
-import type { AuditSink } from './audit';
+import { logger, metrics } from '../observability';
+import { AUDIT_WRITE_FAILED_METRIC, type AuditRecord, type AuditSink } from './audit';
 import { cloudWatchAuditSink, createLogsClient } from './cloudwatch-audit';
 
 let sink: AuditSink | undefined;
@@ -14,6 +18,16 @@ let sink: AuditSink | undefined;
 export const loggerAuditSink: AuditSink = (record) => {
   logger.info('audit', { audit: record });
   return Promise.resolve();
+};
+
+/**
+ * What becomes of a record the audit group refused: the function's own log keeps it, with why, and the
+ * `AuditWriteFailed` metric counts it at once, so the alarm fires long before the stack and that log go.
+ */
+export const auditNotDelivered = (record: AuditRecord, error: unknown): void => {
+  logger.error('Audit record not delivered', { audit: record, error });
+  metrics.addMetric(AUDIT_WRITE_FAILED_METRIC, MetricUnit.Count, 1);
+  metrics.publishStoredMetrics();
 };
 
 /** The sink the container's functions write audit records to, chosen on first use. */
@@ -27,8 +41,7 @@ export const containerAuditSink = (): AuditSink => {
             logGroupName: settings.auditLogGroup,
             streamPrefix: 'sessions',
             client: createLogsClient(settings),
-            // Never lost: the function's own log keeps a record the audit group refused, with why.
-            fallback: (record, error) => logger.error('Audit record not delivered', { audit: record, error }),
+            fallback: auditNotDelivered,
           });
   }
   return sink;

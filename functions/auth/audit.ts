@@ -12,6 +12,12 @@ import { userInfo } from 'node:os';
 import type { ClientAccounts } from './records';
 import type { Grant, Role } from './principal';
 
+/**
+ * The metric counting audit records the audit log group refused (kept only in the writer's own log): one
+ * per record, in the service's metrics namespace with the `service` dimension; the stack alarms on it.
+ */
+export const AUDIT_WRITE_FAILED_METRIC = 'AuditWriteFailed';
+
 /** What happened. */
 export type AuditAction =
   | 'client.created'

@@ -16,6 +16,7 @@ import { searchIndex } from '../search/engine';
 export const indexer = createStreamIndexer({
   repository: () => new JobRepository(documentClient(), config().jobsTable),
   index: searchIndex,
+  writeTimeoutMs: () => config().indexWriteTimeoutMs,
   logger,
 });
 

@@ -68,7 +68,8 @@ const openSession = httpEndpoint<SessionRequest, SessionResponseBody, ClientReco
       return { _type: 'SessionResponseBody', ...session };
     } catch (error) {
       if (error instanceof SessionRoleNotAllowedError || error instanceof AccountNotAllowedError) {
-        throw new ApiError('forbidden', {}, { cause: error });
+        // The caller is the client's own backend: it is told which role or account its client may not serve.
+        throw new ApiError('forbidden', {}, { message: `${error.message}.`, cause: error });
       }
       if (error instanceof InvalidAuthInputError) throw invalidParameter(error.field, error.message);
       throw error;

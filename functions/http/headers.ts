@@ -14,6 +14,20 @@ export const commonHeaders = (requestId: string): Record<string, string> => ({
   'X-Request-Id': requestId,
 });
 
+/** Whether an answer of this status has content: a `204` or a `304` never has (RFC 9110 §15.3.5, §15.4.5). */
+export const hasContent = (status: number): boolean => status !== 204 && status !== 304;
+
+/**
+ * The common headers of an answer of `status`: all of {@link commonHeaders}, except `Content-Type` on an
+ * answer that has no content (a `304 Not Modified` describes no body, so it names no media type).
+ */
+export const answerHeaders = (requestId: string, status: number): Record<string, string> => {
+  const headers = commonHeaders(requestId);
+  if (hasContent(status)) return headers;
+  const { 'Content-Type': _none, ...rest } = headers;
+  return rest;
+};
+
 type HeaderSource = Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>;
 
 /**

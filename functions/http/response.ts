@@ -3,7 +3,7 @@
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { type ApiError, ERROR_STATUS, errorBody } from './errors';
-import { commonHeaders } from './headers';
+import { answerHeaders, commonHeaders } from './headers';
 
 /** A JSON answer with the common headers (and any extra ones). */
 export const jsonResponse = (
@@ -33,10 +33,17 @@ export class EndpointAnswer {
   }
 }
 
-/** The proxy result of an {@link EndpointAnswer}, with the common headers; an empty body when it has none. */
+/**
+ * The proxy result of an {@link EndpointAnswer}, with the common headers; an empty body when it has none, and
+ * then no `Content-Type` either when its status has no content (`304`).
+ */
 export const answerResponse = (answer: EndpointAnswer, requestId: string): APIGatewayProxyResult =>
   answer.body === undefined
-    ? { statusCode: answer.status, headers: { ...answer.headers, ...commonHeaders(requestId) }, body: '' }
+    ? {
+        statusCode: answer.status,
+        headers: { ...answer.headers, ...answerHeaders(requestId, answer.status) },
+        body: '',
+      }
     : jsonResponse(answer.status, answer.body, requestId, answer.headers);
 
 /** The answer for an {@link ApiError}: its status, its headers and the contract error body. */

@@ -22,7 +22,7 @@ export type IndexerLogger = Pick<Logger, 'debug' | 'warn' | 'error'>;
 
 export interface StreamIndexerOptions {
   /** The jobs store of this invocation (called once per batch, so configuration changes are seen). */
-  repository: () => Pick<JobRepository, 'getJob'>;
+  repository: () => Pick<JobRepository, 'getSearchedJob'>;
   /** The search index to write to. */
   index: () => Promise<SearchIndex>;
   /** How many jobs are read from the table at once. */
@@ -32,6 +32,11 @@ export interface StreamIndexerOptions {
    * after a full-jitter exponential delay, before they are reported as failures.
    */
   retry?: Partial<IndexRetry>;
+  /**
+   * The time budget of one write to the index, in milliseconds (read per batch): a write is sent again within
+   * the invocation only while the invocation has that much time left, and {@link IndexRetry.reserveMs} more.
+   */
+  writeTimeoutMs?: () => number;
   logger?: IndexerLogger;
 }
 
@@ -43,7 +48,10 @@ export interface IndexRetry {
   baseDelayMs: number;
   /** The cap of any delay, in milliseconds. */
   maxDelayMs: number;
-  /** Time the invocation keeps in hand after the last retry, in milliseconds: no retry eats into it. */
+  /**
+   * Time the invocation keeps in hand after the last retry may have taken its whole time budget, in
+   * milliseconds: no retry eats into it.
+   */
   reserveMs: number;
   /** A number in [0, 1) (tests fix it). */
   random: () => number;
@@ -107,8 +115,9 @@ export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexe
   /** Reads the current state of each job; a job whose read failed gets its failure instead. */
   const readJobs = async (changes: JobChange[]): Promise<Map<number, ReadResult>> => {
     const repository = options.repository();
+    // Only what the document is built from, strongly consistent: the files' reviews are never read.
     const reads = await settleConcurrently(changes, readConcurrency, (change) =>
-      repository.getJob(change.jobId, { consistent: true }),
+      repository.getSearchedJob(change.jobId),
     );
     const states = new Map<number, ReadResult>();
     reads.forEach((read, index) => {
@@ -167,6 +176,7 @@ export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexe
       }
       return;
     }
+    const writeTimeoutMs = options.writeTimeoutMs?.() ?? 0;
     let pendingIds = jobIds;
     let pending = operations;
     for (let attempt = 0; pending.length > 0; attempt++) {
@@ -180,7 +190,7 @@ export const createStreamIndexer = (options: StreamIndexerOptions): StreamIndexe
       const mayRetry =
         anyRetryable &&
         attempt < retry.attempts &&
-        (context === undefined || context.getRemainingTimeInMillis() - delay > retry.reserveMs);
+        (context === undefined || context.getRemainingTimeInMillis() - delay > writeTimeoutMs + retry.reserveMs);
       outcomes.forEach((outcome, index) => {
         const jobId = pendingIds[index] as number;
         if (outcome.status === 'indexed' || outcome.status === 'stale') {

@@ -96,8 +96,8 @@ export class CreateJob {
   }
 
   /**
-   * Creates the job, or — with an `Idempotency-Key` seen before from this client — answers the first
-   * answer again.
+   * Creates the job, or — with an `Idempotency-Key` this client used before for the same account — answers
+   * the first answer again.
    */
   public async run(
     request: CreateJobRequest,
@@ -106,12 +106,10 @@ export class CreateJob {
   ): Promise<CreatedJob> {
     const accountId = accountOf(request, principal);
     if (idempotencyKey === undefined) return this.answer(await this.create(request, accountId), request, false);
-    const fingerprint = fingerprintOf({
-      caller: { userId: principal.userId, accountId: principal.accountId, role: principal.role },
-      request,
-    });
+    // What the request asks for, whoever of the account sends it: the account it creates in, named or not.
+    const fingerprint = fingerprintOf({ ...request, accountId, accountName: request.accountName ?? '' });
     const { answer, replayed } = await new IdempotencyStore(this.table).run(
-      principal.clientId,
+      { clientId: principal.clientId, accountId },
       idempotencyKey,
       fingerprint,
       () => this.create(request, accountId),

@@ -1,10 +1,11 @@
 /**
- * `Idempotency-Key` of `POST /jobs` (docs/contract.md §6a): the same key from the same client within
- * 24 hours answers the first answer again and creates nothing; the same key with another request is
- * refused; two requests racing with one key create one job.
+ * `Idempotency-Key` of `POST /jobs` (docs/contract.md §6a): the same key from the same client for the same
+ * account within 24 hours answers the first answer again and creates nothing; the same key with another
+ * request is refused; two requests racing with one key create one job.
  *
  * Each key has one record in the jobs table (`jobKeys.idempotency`, expiring by TTL on `ttl`), keyed by
- * the client and the SHA-256 of the key. The first request claims it with a conditional put (`pending`,
+ * the account, the client and the SHA-256 of the key: a key is one client's name for one create in one
+ * account, so a session of another account never meets it. The first request claims it with a conditional put (`pending`,
  * with the request's fingerprint), does the work and stores its answer (`done`). A request that finds the
  * key claimed compares fingerprints (another request → `409 idempotency_key_reused`), answers a stored
  * answer, or waits for the one in progress. A claim whose request failed is released (marked so), so the
@@ -37,10 +38,16 @@ export class IdempotencyKeyReusedError extends ApiError {
 /** A stored answer; the caller turns it into the response it replays. */
 export type StoredAnswer = Record<string, unknown>;
 
+/** Whose keys a key is one of: a client's, for one account. */
+export interface IdempotencyScope {
+  clientId: string;
+  accountId: number;
+}
+
 /** The SHA-256 of a text, hex. */
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** The fingerprint of a request: who sent it and what it asked for (any JSON value, in a fixed key order). */
+/** The fingerprint of a request: what it asked for (any JSON value, in a fixed key order). */
 export const fingerprintOf = (request: unknown): string => sha256(JSON.stringify(request));
 
 interface Claim {
@@ -67,18 +74,18 @@ export class IdempotencyStore {
   }
 
   /**
-   * Runs `work` once per client and key: the first request does it and stores what `work` answers; a
+   * Runs `work` once per scope and key: the first request does it and stores what `work` answers; a
    * later request with the same fingerprint gets that answer (`replayed: true`), one with another
    * fingerprint {@link IdempotencyKeyReusedError}.
    */
   public async run<T extends StoredAnswer>(
-    clientId: string,
+    scope: IdempotencyScope,
     key: string,
     fingerprint: string,
     work: () => Promise<T>,
   ): Promise<{ answer: T; replayed: boolean }> {
     const started = this.now();
-    const keys = jobKeys.idempotency(clientId, sha256(key));
+    const keys = jobKeys.idempotency(scope.clientId, scope.accountId, sha256(key));
     for (let attempt = 1; ; attempt += 1) {
       const claim = await this.claim(keys, fingerprint);
       if ('token' in claim) return { answer: await this.complete(claim, work), replayed: false };

@@ -132,6 +132,21 @@ export const jobFieldsOf = (item: JobItem): Omit<Job, 'files'> => ({
   reviewedDate: item.reviewedDate ?? null,
 });
 
+/**
+ * The attributes of a job's items its search document is built from (`search/search-document.ts`): `entity`,
+ * which tells the job item from file items; the job item's own fields and `version`; each file's id, name, tags
+ * and instructions. Not the files' `reviews` and `previousReviews`, most of a reviewed file item's size: the
+ * stream indexer reads a job's partition with this projection.
+ */
+export const SEARCHED_ATTRIBUTES = [
+  ...new Set([
+    'entity',
+    'version',
+    ...(Object.keys(jobFieldsOf({} as JobItem)) as (keyof JobItem)[]),
+    ...(['id', 'fileName', 'tags', 'remarkToProcessor'] as const satisfies readonly (keyof FileItem)[]),
+  ]),
+] as readonly string[];
+
 /** A job as stored, with the version of its job item. */
 export interface StoredJob {
   job: Job;

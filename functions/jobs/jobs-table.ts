@@ -34,7 +34,7 @@ import { sleep } from '../async';
 import { DYNAMODB, dynamoFailure, isWriteConflict } from '../aws/failures';
 import { DependencyUnavailableError } from '../errors';
 import { JOBS_TABLE, jobKeys } from '../tables';
-import { fromItems, type StoredJob } from './items';
+import { fromItems, SEARCHED_ATTRIBUTES, type StoredJob } from './items';
 import { reviewKey, type ReviewState } from './review';
 
 /** An item as DynamoDB returns it. */
@@ -168,8 +168,20 @@ export class JobsTable {
     );
   }
 
-  /** Every item of a job's partition, all pages (strongly consistent when `consistent`). */
-  public async readPartition(jobId: number, consistent: boolean): Promise<Item[]> {
+  /**
+   * Every item of a job's partition, all pages (strongly consistent when `consistent`): each item whole, or
+   * only the named attributes when `attributes` is given.
+   */
+  public async readPartition(jobId: number, consistent: boolean, attributes?: readonly string[]): Promise<Item[]> {
+    const projection =
+      attributes === undefined
+        ? {}
+        : {
+            ProjectionExpression: attributes.map((_, position) => `#a${position}`).join(', '),
+            ExpressionAttributeNames: Object.fromEntries(
+              attributes.map((attribute, position) => [`#a${position}`, attribute]),
+            ),
+          };
     const items: Item[] = [];
     let exclusiveStartKey: Item | undefined;
     do {
@@ -181,6 +193,7 @@ export class JobsTable {
             ExpressionAttributeValues: { ':pk': jobKeys.pk(jobId) },
             ConsistentRead: consistent,
             ExclusiveStartKey: exclusiveStartKey,
+            ...projection,
           }),
         ),
       );
@@ -196,6 +209,15 @@ export class JobsTable {
    */
   public async readJob(jobId: number, options: { consistent?: boolean } = {}): Promise<StoredJob | undefined> {
     return fromItems(await this.readPartition(jobId, options.consistent ?? true));
+  }
+
+  /**
+   * What a job's search document is built from, read strongly consistently: the job with only the fields
+   * {@link SEARCHED_ATTRIBUTES} names (its files' reviews are never read), or undefined when the table has no job
+   * item for it.
+   */
+  public async readSearchedJob(jobId: number): Promise<StoredJob | undefined> {
+    return fromItems(await this.readPartition(jobId, true, SEARCHED_ATTRIBUTES));
   }
 
   /** The job item of a job, read strongly consistently (one GetItem), or undefined when there is none. */

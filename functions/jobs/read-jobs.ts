@@ -13,6 +13,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountScope, type Principal } from '../auth/principal';
 import { ApiError } from '../errors';
 import { jobKeys } from '../tables';
+import { filesWithinBudget } from './files-page-budget';
 import { type FileItem, fromFileItem, type JobItem, jobItemCounts } from './items';
 import { JobsTable, type RetryPolicy } from './jobs-table';
 import { jobView, type JobView } from './job-view';
@@ -136,6 +137,8 @@ export class JobReader {
       .filter((file) => query.review === undefined || currentState(file) === query.review)
       .map(fromFileItem)
       .sort((a, b) => a.id - b.id);
+    const fitting = filesWithinBudget(files);
+    if (fitting < files.length) return { files: files.slice(0, fitting), continueAfter: files[fitting - 1]!.id };
     return { files, continueAfter: more ? window.at(-1) : undefined };
   }
 }

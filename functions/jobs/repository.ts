@@ -17,6 +17,7 @@ import { claimImportIds } from './id-allocator';
 import { fromItems, type JobItem, type StoredJob } from './items';
 import { type Item, JobsTable, type RetryPolicy, type TransactItem } from './jobs-table';
 import type { Job } from './model';
+import { writeNewJob } from './new-job';
 import { planWrite, type WritePlan } from './write-plan';
 
 export { JobSupersededError } from './batch-create';
@@ -87,6 +88,15 @@ export class JobRepository {
   }
 
   /**
+   * What the job's search document is built from, read strongly consistently: the job's own fields and its
+   * files' names, tags and instructions (`SEARCHED_ATTRIBUTES` in `items.ts`), never the files' reviews; its
+   * files' other fields are as an unreviewed file has them. Undefined when the table has no job item for it.
+   */
+  public async getSearchedJob(jobId: number): Promise<StoredJob | undefined> {
+    return this.table.readSearchedJob(jobId);
+  }
+
+  /**
    * Creates or replaces a job with its files. Writes nothing when the table already holds exactly this
    * job (a rerun of an import bumps no version); otherwise writes the changed files, deletes the files
    * the job no longer has and bumps the version, conditioned on the version read, re-reading and
@@ -135,17 +145,15 @@ export class JobRepository {
   }
 
   /**
-   * Writes a job that has never existed (its ids are new: `id-allocator.ts`) without reading first, the
-   * way the import writes a job: one transaction when it fits, else its files first and its job item
-   * last, conditioned on `attribute_not_exists(pk)`. Until that last write nothing of the job is visible
-   * to a read, the indexer or search (file items alone are never a job), so a failure halfway leaves no
-   * job behind. Answers the job item written.
+   * Writes a job that has never existed (its ids are new: `id-allocator.ts`) without reading first: one
+   * transaction when it fits, else its files first and its job item last, every item conditioned on
+   * `attribute_not_exists(pk)` (`new-job.ts`). Until that last write nothing of the job is visible to a read, the
+   * indexer or search (file items alone are never a job), so a failure halfway leaves no job behind; an id that
+   * is taken fails the write, never overwrites. `commitWith` items commit in the job item's own transaction.
+   * Answers the job item written.
    */
-  public async createJob(job: Job, version: number): Promise<JobItem> {
-    const planned = planWrite(job, [], version);
-    const jobItem = planned.jobItem as JobItem;
-    await this.write(planned, jobItem);
-    return jobItem;
+  public createJob(job: Job, version: number, options: { commitWith?: TransactItem[] } = {}): Promise<JobItem> {
+    return writeNewJob(this.table, job, version, { ...options, transactionItems: this.maxTransactionItems });
   }
 
   /**

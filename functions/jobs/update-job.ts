@@ -4,11 +4,15 @@
  * UpdateItem conditioned on that version, so of two editors holding one version exactly one wins and the
  * other is told the job changed (`412`, with the current ETag). Nothing else is ever written.
  *
- * The rules, in the order they answer: `If-Match` present (`428`); operator-only fields (`403`); the job
- * exists for the caller (`404 job_not_found`); the version matches (`412`); a user edits fields only while
- * the job is `CJ_NEW` or `CJ_REQUEST_OFFER` (`409 job_not_editable`); the status moves along the table of
- * `statuses.ts` (`409 invalid_transition`). A value equal to the stored one is no change, and a request
- * that changes nothing answers the job as it is, at its version.
+ * The rules, in the order they answer: `If-Match` names a version (`428` when absent or `*`, `400` naming
+ * `If-Match` when malformed, `if-match.ts`); operator-only fields (`403`); the job exists for the caller
+ * (`404 job_not_found`); it is not archived (`410 job_archived`: `CJ_ARCHIVED` is terminal, so any PATCH of
+ * it — fields or status, user or operator, an empty change too — is refused, whatever version it names, since
+ * a fresher version could not change the answer); the version matches (`412`, with the current version in the
+ * body as well as in `ETag`); a user edits fields only while the job is `CJ_NEW` or `CJ_REQUEST_OFFER`
+ * (`409 job_not_editable`); the status moves along the table of `statuses.ts` (`409 invalid_transition`). A
+ * value equal to the stored one is no change, and a request that changes nothing answers the job as it is, at
+ * its version.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountScope, type Principal } from '../auth/principal';
@@ -18,6 +22,7 @@ import { jobKeys } from '../tables';
 import type { JobItem } from './items';
 import { JobsTable } from './jobs-table';
 import type { JobStatus } from './model';
+import { versionsOfIfMatch } from './if-match';
 import { jobETag, type JobView, jobView } from './job-view';
 import { canMove } from './statuses';
 import { sameItem } from './write-plan';
@@ -54,23 +59,25 @@ export interface UpdatedJob {
   etag: string;
 }
 
-/** The versions an `If-Match` value names (`"17"`, `W/"17"` never matches: a weak tag is not strong), or `*`. */
-export const versionsOfIfMatch = (header: string): { any: true } | { any: false; versions: number[] } => {
-  const text = header.trim();
-  if (text === '*') return { any: true };
-  const versions: number[] = [];
-  for (const part of text.split(',')) {
-    const match = /^"([0-9]{1,16})"$/.exec(part.trim());
-    if (match !== null) versions.push(Number(match[1]));
-  }
-  return { any: false, versions };
-};
-
-/** `412 precondition_failed`, carrying the job's current ETag. */
+/**
+ * `412 precondition_failed`, carrying the job's current version twice: as the `ETag` header, and as
+ * `currentVersion` in the body, where a client that shows only bodies (`curl -s`) still sees it.
+ */
 const preconditionFailed = (version: number): ApiError =>
-  new ApiError('precondition_failed', {}, { headers: { ETag: jobETag(version) } });
+  new ApiError(
+    'precondition_failed',
+    { currentVersion: version },
+    {
+      headers: { ETag: jobETag(version) },
+      message: `The job was changed since the version in If-Match; its current version is ${version}.`,
+    },
+  );
 
 export const jobNotFound = (): ApiError => new ApiError('job_not_found');
+
+/** `410 job_archived`: an archived job changes no more, whoever asks and whatever the change. */
+const jobArchived = (): ApiError =>
+  new ApiError('job_archived', {}, { message: 'The job is archived; it changes no more.' });
 
 /** The update use case. */
 export class UpdateJob {
@@ -89,18 +96,18 @@ export class UpdateJob {
     ifMatch: string | undefined,
     principal: Pick<Principal, 'role' | 'accountId'>,
   ): Promise<UpdatedJob> {
-    if (ifMatch === undefined || ifMatch.trim() === '') throw new ApiError('precondition_required');
+    const wanted = versionsOfIfMatch(ifMatch);
     if (principal.role !== 'operator') {
       const field = OPERATOR_FIELDS.find((name) => changes[name] !== undefined);
       if (field !== undefined) throw new ApiError('forbidden', {}, { message: `Only operators may set ${field}.` });
     }
-    const wanted = versionsOfIfMatch(ifMatch);
     return this.table.underContention(
       async () => {
         const item = (await this.table.getItem({ pk: jobKeys.pk(jobId), sk: jobKeys.jobSk })) as JobItem | undefined;
         const scope = accountScope(principal);
         if (item?.entity !== 'job' || (scope !== undefined && item.accountId !== scope)) throw jobNotFound();
-        if (!wanted.any && !wanted.versions.includes(item.version)) throw preconditionFailed(item.version);
+        if (item.status === 'CJ_ARCHIVED') throw jobArchived();
+        if (!wanted.includes(item.version)) throw preconditionFailed(item.version);
         const sets = this.plan(item, changes, principal);
         if (Object.keys(sets).length === 0) return { job: jobView(item), etag: jobETag(item.version) };
         const updated = await this.write(item, sets);

@@ -31,6 +31,8 @@ export interface OpenSearchSettings {
   region: string;
   /** Time budget of one request, in milliseconds. */
   timeoutMs: number;
+  /** Time budget of one `_bulk` request, in milliseconds (default: {@link timeoutMs}). */
+  writeTimeoutMs?: number;
   /** Make each bulk write visible to search before it returns (tests); off in production. */
   refreshOnWrite?: boolean;
 }
@@ -49,6 +51,7 @@ export const settingsFromConfig = (settings: Config): SearchIndexSettings =>
         index: settings.opensearchIndex,
         region: settings.region,
         timeoutMs: settings.dependencyTimeoutMs,
+        writeTimeoutMs: settings.indexWriteTimeoutMs,
       };
 
 /** Opens the embedded engine on a database (supplied by the local runtime). */

@@ -71,6 +71,20 @@ const DELIVERED: ReadonlySet<JobStatus> = new Set([
   'CJ_FINISHED',
   'CJ_ARCHIVED',
 ]);
+/** Statuses whose jobs staff have accepted (an ERROR job went wrong after its acceptance). */
+const ACCEPTED: ReadonlySet<JobStatus> = new Set(
+  JOB_STATUSES.filter((status) => status !== 'CJ_NEW' && status !== 'CJ_REQUEST_OFFER'),
+);
+/** Statuses whose jobs were paid (CJ_PREPROCESS comes before the payment; an ERROR job was not paid). */
+const PAID: ReadonlySet<JobStatus> = new Set([
+  'CJ_JOB_PAID',
+  'CJ_WORK_PROGRESS',
+  'CJ_REVIEWING',
+  'CJ_REJECT_READY',
+  'CJ_REJECT_ERROR',
+  'CJ_FINISHED',
+  'CJ_ARCHIVED',
+]);
 const stage = (status: JobStatus): number => JOB_STATUSES.indexOf(status);
 
 const review = (random: Random, reviewDate: string): Review => ({
@@ -120,18 +134,26 @@ const generate = (): Generated => {
         ? (JOB_STATUSES[Math.floor(index / DEMO_ACCOUNTS.length)] as JobStatus)
         : pick(random, JOB_STATUSES);
     const created = PERIOD_START + Math.floor((span * index) / DEMO_JOB_COUNT) + integerBetween(random, 0, 20 * HOUR);
-    const ordered = stage(status) >= stage('CJ_REQUEST_OFFER') ? created + integerBetween(random, 1, 48) * HOUR : null;
-    const accepted =
-      stage(status) >= stage('CJ_ACCEPT') && status !== 'ERROR'
-        ? (ordered ?? created) + integerBetween(random, 1, 72) * HOUR
-        : null;
-    const delivered = DELIVERED.has(status) ? (accepted ?? created) + integerBetween(random, 1, 10) * DAY : null;
-    const reviewed =
+    // The lifecycle's order: accepted (CJ_ACCEPT), then paid (CJ_JOB_PAID: orderedDate), then delivered, then
+    // reviewed. (The two draws below keep the generator's sequence, and so every name and id, as it was.)
+    const acceptHours = stage(status) >= stage('CJ_REQUEST_OFFER') ? integerBetween(random, 1, 48) : null;
+    const payHours = stage(status) >= stage('CJ_ACCEPT') && status !== 'ERROR' ? integerBetween(random, 1, 72) : null;
+    // An ERROR job went wrong once accepted (CJ_ACCEPT may move to ERROR).
+    const accepted = acceptHours !== null && ACCEPTED.has(status) ? created + acceptHours * HOUR : null;
+    const ordered = accepted !== null && payHours !== null && PAID.has(status) ? accepted + payHours * HOUR : null;
+    const delivered = DELIVERED.has(status)
+      ? (ordered ?? accepted ?? created) + integerBetween(random, 1, 10) * DAY
+      : null;
+    const drawnReview =
       status === 'CJ_REJECT_READY' ||
       status === 'CJ_REJECT_ERROR' ||
       (status !== 'CJ_REVIEWING' && delivered !== null && chance(random, 0.6))
         ? (delivered ?? created) + integerBetween(random, 2, 96) * HOUR
         : null;
+    // A finished (or finished, then archived) job had every file accepted: it was reviewed.
+    let reviewed =
+      drawnReview ??
+      (delivered !== null && (status === 'CJ_FINISHED' || status === 'CJ_ARCHIVED') ? delivered + DAY : null);
 
     const fileCount = integerBetween(random, 3, 30);
     const stem = pick(random, FILE_STEMS);
@@ -167,6 +189,9 @@ const generate = (): Generated => {
         rejectable.push({ fileId, jobId: id, accountId: account.id });
       files.push(file);
     }
+    // A job in review whose customer has accepted files was reviewed when they were.
+    if (status === 'CJ_REVIEWING' && files.some((file) => file.acceptedByUser))
+      reviewed = (delivered ?? created) + HOUR;
 
     const subject = pick(random, SUBJECTS);
     const year = new Date(created).getUTCFullYear();
@@ -197,6 +222,14 @@ const generate = (): Generated => {
   return { jobs, rejectable };
 };
 
+/** A file the customer accepted at `reviewDate`. */
+const acceptedFile = (file: JobFile, reviewDate: string): JobFile => ({
+  ...file,
+  acceptedByUser: true,
+  isReviewed: true,
+  reviewDate,
+});
+
 /** An unreviewed file of a documented job. */
 const documentedFile = (id: number, fileName: string, tags: string[] = []): JobFile =>
   unreviewedFile({ id, fileName, tags, remarkToProcessor: '' });
@@ -205,7 +238,7 @@ const documentedFile = (id: number, fileName: string, tags: string[] = []): JobF
  * The jobs the documentation's examples use, all of the first demo account (the demo user's):
  * - 9001, new, "Spring catalogue", created in May 2025: what README's and docs/search.md's searches find;
  * - 9002, in review: files 3325324 and 3325325 are what docs/reject.md rejects (3325323 was accepted);
- * - 9003, archived: rejecting its file 3325326 answers `410 job_archived`.
+ * - 9003, finished and then archived: rejecting its file 3325326 answers `410 job_archived`.
  */
 export const DOCUMENTED_JOBS: readonly Job[] = [
   {
@@ -242,10 +275,10 @@ export const DOCUMENTED_JOBS: readonly Job[] = [
     tags: ['webshop'],
     realCost: 48,
     createdDate: '2025-04-02T08:00:00.000Z',
-    acceptedDate: '2025-04-02T12:00:00.000Z',
-    orderedDate: '2025-04-02T09:00:00.000Z',
+    acceptedDate: '2025-04-02T09:00:00.000Z',
+    orderedDate: '2025-04-02T12:00:00.000Z',
     deliveredDate: '2025-04-07T16:30:00.000Z',
-    reviewedDate: null,
+    reviewedDate: '2025-04-08T09:00:00.000Z',
     files: [
       {
         ...documentedFile(3325323, 'sandal_left.jpg', ['side']),
@@ -269,14 +302,15 @@ export const DOCUMENTED_JOBS: readonly Job[] = [
     tags: [],
     realCost: 36,
     createdDate: '2024-01-10T10:00:00.000Z',
-    acceptedDate: '2024-01-10T14:00:00.000Z',
-    orderedDate: '2024-01-10T11:00:00.000Z',
+    acceptedDate: '2024-01-10T11:00:00.000Z',
+    orderedDate: '2024-01-10T14:00:00.000Z',
     deliveredDate: '2024-01-15T10:00:00.000Z',
     reviewedDate: '2024-01-16T10:00:00.000Z',
+    // Finished (every file accepted), then archived.
     files: [
-      documentedFile(3325326, 'jacket_front.jpg', ['front']),
-      documentedFile(3325327, 'jacket_back.jpg', ['back']),
-      documentedFile(3325328, 'jacket_detail.jpg', ['detail']),
+      acceptedFile(documentedFile(3325326, 'jacket_front.jpg', ['front']), '2024-01-16T10:00:00.000Z'),
+      acceptedFile(documentedFile(3325327, 'jacket_back.jpg', ['back']), '2024-01-16T10:00:00.000Z'),
+      acceptedFile(documentedFile(3325328, 'jacket_detail.jpg', ['detail']), '2024-01-16T10:00:00.000Z'),
     ],
   },
 ];

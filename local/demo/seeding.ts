@@ -6,7 +6,7 @@
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AuthStore } from '../../functions/auth/store';
-import { fileAuditSink } from '../logs/audit-file';
+import type { AuditSink } from '../../functions/auth/audit';
 import { JobRepository } from '../../functions/jobs/repository';
 import { words } from '../../functions/search/text';
 import {
@@ -53,18 +53,27 @@ const seedingClient = (endpoint: string): DynamoDBDocumentClient =>
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
 
+/** How the local stack prepares its demo. */
+export interface DemoOptions {
+  /** Whether an empty store is seeded. */
+  seedDemo: boolean;
+  /** Where the audit records of the demo clients and sessions go (the stack's own audit). */
+  audit: AuditSink;
+  /** Progress messages. */
+  log: (message: string) => void;
+}
+
 /** Seeds demo auth and jobs into an empty store, or reads back the demo tokens of an earlier start. */
 export const prepareDemo = async (
   client: DynamoDBClient,
   endpoint: string,
   tables: LocalTables,
   paths: DataPaths,
-  seedDemo: boolean,
-  log: (message: string) => void,
+  options: DemoOptions,
 ): Promise<{ demo: DemoTokens | undefined; seeded: boolean }> => {
   const documents = seedingClient(endpoint);
   try {
-    return await seedOrLoadDemo(client, documents, tables, paths, seedDemo, log);
+    return await seedOrLoadDemo(client, documents, tables, paths, options);
   } finally {
     documents.destroy();
   }
@@ -82,10 +91,9 @@ const seedOrLoadDemo = async (
   documents: DynamoDBDocumentClient,
   tables: LocalTables,
   paths: DataPaths,
-  seedDemo: boolean,
-  log: (message: string) => void,
+  { seedDemo, audit, log }: DemoOptions,
 ): Promise<{ demo: DemoTokens | undefined; seeded: boolean }> => {
-  const store = new AuthStore(documents, tables.authTable, { audit: fileAuditSink(paths.auditLog, log) });
+  const store = new AuthStore(documents, tables.authTable, { audit });
   const empty = (await isEmpty(client, tables.jobsTable)) && (await isEmpty(client, tables.authTable));
   if (!empty || !seedDemo) {
     let demo: DemoTokens | undefined;
@@ -164,25 +172,44 @@ export const seedDemoData = async (
   return demo;
 };
 
+/** A demo file in review that a session can reject: of the first account's user when there is one. */
+const demoReviewFile = (demo: DemoTokens): { fileId: number; session: 'user' | 'operator' } | undefined => {
+  const jobs = demoJobs();
+  const firstAccount = demo.sessions.user.accountId;
+  const accountOfFile = new Map(jobs.flatMap((job) => job.files.map((file) => [file.id, job.accountId] as const)));
+  const ownFile = DEMO_REJECTABLE_FILE_IDS.find((fileId) => accountOfFile.get(fileId) === firstAccount);
+  if (ownFile !== undefined) return { fileId: ownFile, session: 'user' };
+  const anyFile = DEMO_REJECTABLE_FILE_IDS[0];
+  return anyFile === undefined ? undefined : { fileId: anyFile, session: 'operator' };
+};
+
 /**
  * The curl commands to print for the demo credentials: a search for a word of the first account's
  * newest job, and the rejection of a demo file in review (of the first account when there is one).
  */
 export const demoCommandsFor = (demo: DemoTokens, baseUrl: string): DemoCommand[] => {
-  const jobs = demoJobs();
   const firstAccount = demo.sessions.user.accountId;
-  const newest = jobs
+  const newest = demoJobs()
     .filter((job) => job.accountId === firstAccount)
     .sort((a, b) => Date.parse(b.createdDate) - Date.parse(a.createdDate))[0];
   const query = words(newest?.name ?? '').find((word) => word.length >= 3) ?? 'a';
-  const accountOfFile = new Map(jobs.flatMap((job) => job.files.map((file) => [file.id, job.accountId] as const)));
-  const ownFile = DEMO_REJECTABLE_FILE_IDS.find((fileId) => accountOfFile.get(fileId) === firstAccount);
-  const anyFile = DEMO_REJECTABLE_FILE_IDS[0];
-  const rejectable =
-    ownFile !== undefined
-      ? { fileId: ownFile, session: 'user' as const }
-      : anyFile !== undefined
-        ? { fileId: anyFile, session: 'operator' as const }
-        : undefined;
+  const rejectable = demoReviewFile(demo);
   return demoCommands(demo, { baseUrl, query, ...(rejectable === undefined ? {} : { rejectable }) });
+};
+
+/**
+ * The lines `npm start` ends with: one `export` per value the README's examples use, named as the README
+ * names them, so that one paste sets a shell up. The tokens are URL-safe base64 and the URL has no quote,
+ * so no value needs quoting.
+ */
+export const demoExportsFor = (demo: DemoTokens, baseUrl: string): string[] => {
+  const reviewFile = demoReviewFile(demo);
+  return [
+    `export API=${baseUrl}`,
+    `export CLIENT_TOKEN=${demo.clients.demoApp.clientToken}`,
+    `export SESSION_TOKEN=${demo.sessions.user.sessionToken}`,
+    `export OPERATOR_SESSION_TOKEN=${demo.sessions.operator.sessionToken}`,
+    `export CLIENT_SECRET=${demo.clients.demoApp.clientSecret}`,
+    ...(reviewFile === undefined ? [] : [`export REVIEW_FILE_ID=${reviewFile.fileId}`]),
+  ];
 };

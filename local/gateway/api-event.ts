@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { hasContent } from '../../functions/http/headers';
 
 /** The stage name of the local API. */
 export const LOCAL_STAGE = 'local';
@@ -280,16 +281,21 @@ export const resultBody = (result: APIGatewayProxyResult): Buffer =>
 /** Headers the HTTP framing owns; a proxy result cannot set them. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
-/** Writes a proxy result as the HTTP response. */
+/**
+ * Writes a proxy result as the HTTP response. An answer whose status has no content (`204`, `304`) is sent
+ * with no body and no `Content-Length`: a `304`'s would have to be the length of the content it stands for
+ * (RFC 9110 §8.6), and `0` would say the job is empty.
+ */
 export const writeProxyResult = (response: ServerResponse, result: APIGatewayProxyResult): void => {
-  const body = resultBody(result);
+  const content = hasContent(result.statusCode);
+  const body = content ? resultBody(result) : Buffer.alloc(0);
   for (const [key, { name, values }] of resultHeaders(result)) {
     if (FRAMING_HEADERS.has(key)) continue;
     response.setHeader(name, values.length === 1 ? values[0]! : values);
   }
-  response.setHeader('Content-Length', body.length);
+  if (content) response.setHeader('Content-Length', body.length);
   response.writeHead(result.statusCode);
-  response.end(response.req.method === 'HEAD' ? undefined : body);
+  response.end(response.req.method === 'HEAD' || !content ? undefined : body);
 };
 
 /** A proxy result as raw HTTP/1.1 bytes, for answers written straight to a socket. */

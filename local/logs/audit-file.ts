@@ -1,12 +1,13 @@
 /**
  * The local stand-in of the audit log group: `$DATA_DIR/audit.ndjson`, one record a line, appended by the
  * local API's sessions endpoints and by the CLI alike (each append is one `write` of one whole line, so the
- * two never interleave within a record). With `DATA_DIR=:memory:` nothing is kept on disk, so records go to
- * the process's log instead (standard error unless told otherwise), one line each.
+ * two never interleave within a record). With `DATA_DIR=:memory:` nothing is kept on disk: the CLI writes
+ * its records to its log (standard error unless told otherwise), one line each, and the local stack keeps
+ * them in its own memory, like its data, so that its console shows its messages and nothing else.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AuditSink } from '../../functions/auth/audit';
+import type { AuditRecord, AuditSink } from '../../functions/auth/audit';
 import { auditLine } from '../../functions/auth/cloudwatch-audit';
 
 /** A sink appending each record to a file (created with its directory), or to the log without one. */
@@ -30,3 +31,33 @@ export const fileAuditSink = (
     return Promise.resolve();
   };
 };
+
+/** How many records an in-memory audit keeps (the most recent; a local stack's records, not a log's). */
+export const MEMORY_AUDIT_LIMIT = 10_000;
+
+/** An audit kept in the process's memory: the most recent `limit` records, as `auditLine` writes them. */
+export interface MemoryAudit {
+  sink: AuditSink;
+  /** The records kept, oldest first. */
+  lines(): readonly string[];
+}
+
+/** An audit that keeps its most recent records in memory and writes nothing anywhere. */
+export const memoryAudit = (limit: number = MEMORY_AUDIT_LIMIT): MemoryAudit => {
+  const kept: string[] = [];
+  return {
+    sink: (record: AuditRecord) => {
+      kept.push(auditLine(record));
+      if (kept.length > limit) kept.splice(0, kept.length - limit);
+      return Promise.resolve();
+    },
+    lines: () => kept,
+  };
+};
+
+/**
+ * The local stack's audit: `$DATA_DIR/audit.ndjson` on disk, or, with `DATA_DIR=:memory:` (no path), the
+ * process's memory — never its console, whose lines are the stack's own messages.
+ */
+export const localStackAuditSink = (path: string | undefined, memory: MemoryAudit): AuditSink =>
+  path === undefined ? memory.sink : fileAuditSink(path);

@@ -88,11 +88,15 @@ const isJobSpecificError = (error: unknown): boolean =>
 const refusal = (error: Error): string =>
   error instanceof JobSupersededError ? error.message : `the table refused the job: ${error.message}`;
 
-/** Why a line naming an id the API assigned was not written. */
+/**
+ * Why a line naming an id the API reserved was not written. The counter tells only that the API reserved an
+ * id (a container takes a block at a time), not whether a job or file holds it yet, so the message claims no
+ * more than that.
+ */
 export const apiIdRefusal = (jobId: number, id: number): string =>
   id === jobId
-    ? `job ${jobId} was created through the API, not by an import; the table keeps it`
-    : `job ${jobId} names id ${id}, which the API assigned to a job or file it created; the line was not written`;
+    ? `job ${jobId} has an id the API reserved for the jobs and files it creates; the line was not written`
+    : `job ${jobId} names id ${id}, which the API reserved for the jobs and files it creates; the line was not written`;
 
 /** Collects validated jobs into batches and writes each batch, keeping the counts. */
 class ImportWriter {
@@ -165,7 +169,7 @@ class ImportWriter {
   }
 
   /**
-   * The lines of a batch that name no id the API assigned: those that do are reported, like a job another
+   * The lines of a batch that name no id the API reserved: those that do are reported, like a job another
    * writer changed, and not written (and the API will never assign the ids the others name).
    */
   private async withoutApiIds(batch: Pending[]): Promise<Pending[]> {

@@ -16,7 +16,8 @@ import { resetSearchIndex, searchIndex } from '../../functions/search/engine';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import type { DemoTokens } from '../demo/auth';
 import { isEmpty, prepareDemo } from '../demo/seeding';
-import { fileAuditSink } from '../logs/audit-file';
+import { localStackAuditSink, memoryAudit } from '../logs/audit-file';
+import type { AuditSink } from '../../functions/auth/audit';
 import { docsRoute } from '../gateway/docs';
 import { startDynamoDbLocal } from '../dynamodb/dynamodb-local';
 import { type DynamoDbLocalLostError, type SupervisedDynamoDb, superviseDynamoDbLocal } from '../dynamodb/supervisor';
@@ -147,14 +148,10 @@ export const rebuildEmptyIndex = async (
 /**
  * Points the handlers' configuration at the local stack, and forgets clients and engines made for
  * another one. The handlers read their configuration from the process environment, so one process
- * runs one local stack at a time. Their audit records go to `$DATA_DIR/audit.ndjson`.
+ * runs one local stack at a time. Their audit records go to `$DATA_DIR/audit.ndjson`, or with
+ * `DATA_DIR=:memory:` to the stack's memory (never its console); the stack's audit sink is answered.
  */
-const configureHandlers = async (
-  endpoint: string,
-  tables: LocalTables,
-  paths: DataPaths,
-  log: (message: string) => void,
-): Promise<void> => {
+const configureHandlers = async (endpoint: string, tables: LocalTables, paths: DataPaths): Promise<AuditSink> => {
   Object.assign(process.env, {
     JOBS_TABLE: tables.jobsTable,
     AUTH_TABLE: tables.authTable,
@@ -169,7 +166,9 @@ const configureHandlers = async (
   resetConfig();
   resetDocumentClient();
   await resetSearchIndex();
-  useAuditSink(fileAuditSink(paths.auditLog, log));
+  const audit = localStackAuditSink(paths.auditLog, memoryAudit());
+  useAuditSink(audit);
+  return audit;
 };
 
 /**
@@ -282,7 +281,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     await ensureTable(client, JOBS_TABLE, tables.jobsTable);
     await ensureTable(client, AUTH_TABLE, tables.authTable);
 
-    await configureHandlers(endpoint, tables, paths, log);
+    const audit = await configureHandlers(endpoint, tables, paths);
     teardown.add(async () => {
       resetDocumentClient();
       await resetSearchIndex();
@@ -309,7 +308,11 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     });
     teardown.add(() => poller.stop());
 
-    const { demo, seeded } = await prepareDemo(client, endpoint, tables, paths, options.seedDemo ?? true, log);
+    const { demo, seeded } = await prepareDemo(client, endpoint, tables, paths, {
+      seedDemo: options.seedDemo ?? true,
+      audit,
+      log,
+    });
     if (seeded) {
       await poller.drained();
       log('Demo jobs indexed.');

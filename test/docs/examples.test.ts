@@ -1,17 +1,25 @@
 /**
- * The documentation is executable: every shell example of README.md and docs/*.md is checked, and every
- * curl command runs for real (the machine's curl, through bash) against a local stack freshly seeded
- * with the demo data, with the demo tokens `npm start` prints (the "Demo app" client, the session of a
- * user of the first demo account) in `$API`, `$CLIENT_TOKEN` and `$SESSION_TOKEN`, the "Demo app" client's
- * secret in `$CLIENT_SECRET`, or in place of the `<ApiUrl>`, `<CLIENT_TOKEN>`, `<CLIENT_SECRET>` and
- * `<SESSION_TOKEN>` placeholders of pages about a deployed stack. A session a page opens with
- * `POST /sessions` is handed to the commands after it in `$USER_SESSION_TOKEN`, as the page's backend would
- * hand it to its app.
+ * The documentation is executable, and runs as its reader runs it.
  *
- * - A curl command must answer 200 and what its answer type promises (a search finds at least one job,
- *   the search fields are listed, a rejection rejects), unless a JSON answer is shown after it: then the
- *   real answer must have the shown one's shape (the same fields, all the way down) and values (a value
- *   written `…` and the time of a datetime excepted), and a shown error `code` must be the real one.
+ * **README.md as pasted.** Its first screen and its API section (every shell block up to "The local stack and
+ * the CLI", except the one that starts the stack) are pasted, in page order, into ONE bash process, after the
+ * `export` lines `npm start` ends with (the same function prints them) — the machine's bash, curl, Node.js and
+ * `npm run cli`, with no other substitution. Values an answer gives (a job's id and version, file ids, a session
+ * token, a client's id) are carried by the page's own commands; this test carries nothing from one command to
+ * the next. It only watches: `curl` is a shell function that records each answer's status and body in a file
+ * and prints the body as `curl -s` would. The CLI finds the stack as a shell beside `npm start` finds it (the
+ * tables and DynamoDB endpoint of this process's stack are in its environment; `DATA_DIR` is a scratch directory).
+ *
+ * **docs/*.md** (pages about one request at a time, or about a deployed stack): each curl command runs by itself
+ * with bash and curl, with the same exported values, or with them in place of the `<ApiUrl>`, `<CLIENT_TOKEN>`,
+ * `<CLIENT_SECRET>` and `<SESSION_TOKEN>` placeholders of pages about a deployed stack.
+ *
+ * On every page:
+ * - A curl command must answer 200 (201 for a created job or session) and what its answer type promises (a
+ *   search finds at least one job, the search fields are listed, a rejection rejects), unless a JSON answer is
+ *   shown after it: then the real answer must have the shown one's shape (the same fields, all the way down) and
+ *   values (a value written `…` and the time of a datetime excepted), and a shown error `code` must be the real
+ *   one. So no answer of 400 or more passes that its page does not announce.
  * - Every JSON block must be the answer of a curl command above it on the same page.
  * - Every TypeScript program (the typed client's examples) runs with tsx against the same stack, with
  *   `clientToken`/`sessionToken` (or `process.env.CLIENT_TOKEN`/`SESSION_TOKEN`) set to the demo tokens,
@@ -29,11 +37,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVOKABLE_FUNCTIONS } from '../../bin/invoke';
+import { demoExportsFor } from '../../local/demo/seeding';
 import { ROOT, startTestStack, type TestStack } from '../support/local-stack';
 import {
   type Example,
   examplesOf,
+  isCurlCommand,
   type JsonExample,
+  type ShellBlock,
+  shellBlocksOf,
   type ShellExample,
   type TypeScriptExample,
 } from './markdown-examples';
@@ -55,6 +67,18 @@ interface Request {
   shown: JsonExample | undefined;
 }
 
+const README = 'README.md';
+/** The heading that ends the part of the README a newcomer pastes (its first screen and its API section). */
+const PASTED_UNTIL = /^## The local stack and the CLI$/m;
+const readmeText = readFileSync(join(ROOT, README), 'utf8');
+const pastedUntilLine = readmeText.slice(0, readmeText.search(PASTED_UNTIL)).split('\n').length;
+
+/** The README's blocks a reader pastes, in order: every shell block before {@link PASTED_UNTIL} but the start. */
+const pastedBlocks: ShellBlock[] = shellBlocksOf(join(ROOT, README), README).filter(
+  (block) => block.line < pastedUntilLine && !block.commands.some((command) => /\bnpm start\b/.test(command.text)),
+);
+const pastedLines = new Set(pastedBlocks.flatMap((block) => block.commands.map((command) => command.line)));
+
 const examples: Example[] = PAGES.flatMap((page) => examplesOf(join(ROOT, page), page));
 
 /** Pairs every curl command with the JSON block that follows it (before the next curl), per page. */
@@ -69,7 +93,7 @@ const pair = (): { requests: Request[]; orphans: JsonExample[] } => {
       last = undefined;
     }
     if (example.kind === 'shell') {
-      if (/^curl\s/.test(example.text)) {
+      if (isCurlCommand(example)) {
         last = { command: example, shown: undefined };
         requests.push(last);
       }
@@ -81,6 +105,10 @@ const pair = (): { requests: Request[]; orphans: JsonExample[] } => {
   return { requests, orphans };
 };
 const { requests, orphans } = pair();
+/** The README's requests, in the order the pasted blocks send them. */
+const pastedRequests = requests.filter((request) => request.command.page === README);
+/** The other pages' requests, each run by itself. */
+const pageRequests = requests.filter((request) => request.command.page !== README);
 const where = (example: Example): string => `${example.page}:${example.line}`;
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -119,38 +147,25 @@ const differences = (shown: Json, real: Json, path = 'answer'): string[] => {
 
 let stack: TestStack;
 let directory: string;
-let variables: {
-  API: string;
-  CLIENT_TOKEN: string;
-  SESSION_TOKEN: string;
-  CLIENT_SECRET: string;
-  USER_SESSION_TOKEN: string;
-  /** The demo operator's session (staff), of the same client as `SESSION_TOKEN`. */
-  OPERATOR_SESSION_TOKEN: string;
-  /** The id of the job the page's `POST /jobs` created, and its version as the last change answered it. */
-  JOB_ID: string;
-  JOB_VERSION: string;
-  /** The ids of the created job's first two files. */
-  FILE_ID_1: string;
-  FILE_ID_2: string;
-};
+/** What `npm start` printed for this stack: its `export` lines, and every message of its start. */
+let exportLines: string[];
+const startMessages: string[] = [];
+/** The values the export lines set, for the pages whose commands run one at a time. */
+let exported: Record<string, string>;
+
+/** The names the README's pasted blocks may use that this test's shell itself defines: none but its recorder. */
+const RECORDER_VARIABLES = ['DOCS_ANSWERS'];
 
 beforeAll(async () => {
-  stack = await startTestStack({ seedDemo: true });
+  stack = await startTestStack({ seedDemo: true, log: (message) => startMessages.push(message) });
   const demo = stack.stack.demo;
   if (demo === undefined) throw new Error('The stack seeded no demo credentials');
-  variables = {
-    API: stack.baseUrl,
-    CLIENT_TOKEN: demo.sessions.user.clientToken,
-    SESSION_TOKEN: demo.sessions.user.sessionToken,
-    CLIENT_SECRET: demo.clients.demoApp.clientSecret,
-    USER_SESSION_TOKEN: '',
-    OPERATOR_SESSION_TOKEN: demo.sessions.operator.sessionToken,
-    JOB_ID: '',
-    JOB_VERSION: '',
-    FILE_ID_1: '',
-    FILE_ID_2: '',
-  };
+  exportLines = demoExportsFor(demo, stack.baseUrl);
+  exported = Object.fromEntries(
+    exportLines
+      .map((line) => /^export (\w+)=(\S*)/.exec(line))
+      .flatMap((match) => (match ? [[match[1], match[2]]] : [])),
+  );
   directory = mkdtempSync(join(tmpdir(), 'docs-examples-'));
 }, 180_000);
 
@@ -159,18 +174,26 @@ afterAll(async () => {
   if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
 });
 
+/** This process's environment without any value the pages use: the shells get only what the page gives them. */
+const shellEnvironment = (): NodeJS.ProcessEnv => {
+  const env = { ...process.env };
+  for (const name of Object.keys(exported)) delete env[name];
+  return env;
+};
+
 /** Runs a command without blocking this process (whose stack must keep answering); resolves when it ends. */
 const runAsync = (
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv,
+  timeoutMs = 60_000,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = { stdout: '', stderr: '' };
     child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('close', (status) => {
       clearTimeout(timer);
       resolve({ status, ...output });
@@ -187,31 +210,78 @@ const runTypeScript = async (example: TypeScriptExample, index: number) => {
     ...preamble,
     example.text
       .replaceAll(`from '@jobs-api/client'`, `from '${join(ROOT, 'client', 'index.ts')}'`)
-      .replaceAll('http://localhost:3000', variables.API),
+      .replaceAll('http://localhost:3000', exported.API as string),
   ].join('\n');
   const file = join(directory, `example-${index}.mts`);
   writeFileSync(file, program);
-  return runAsync(process.execPath, ['--import', 'tsx', file], { ...process.env, ...variables });
+  return runAsync(process.execPath, ['--import', 'tsx', file], { ...shellEnvironment(), ...exported });
 };
 
+/** A page's placeholders for a deployed stack, filled with the local stack's values. */
+const placeholders = (text: string): string =>
+  text
+    .replaceAll('<ApiUrl>', `${exported.API}/`)
+    .replaceAll('<CLIENT_TOKEN>', exported.CLIENT_TOKEN as string)
+    .replaceAll('<CLIENT_SECRET>', exported.CLIENT_SECRET as string)
+    .replaceAll('<SESSION_TOKEN>', exported.SESSION_TOKEN as string);
+
 /**
- * Runs a curl command of a page with bash and the machine's curl; answers its status and body. (Never
- * spawnSync here: the stack's server runs in this process and must keep answering meanwhile.)
+ * Runs a curl command of a page by itself with bash and the machine's curl; answers its status and body.
+ * (Never spawnSync here: the stack's server runs in this process and must keep answering meanwhile.)
  */
-const runCurl = async (command: ShellExample): Promise<{ status: number; body: string }> => {
+const runCurl = async (command: ShellExample): Promise<Answer> => {
   const bodyFile = join(directory, 'body');
   rmSync(bodyFile, { force: true });
-  const text = command.text
-    .replaceAll('<ApiUrl>', `${variables.API}/`)
-    .replaceAll('<CLIENT_TOKEN>', variables.CLIENT_TOKEN)
-    .replaceAll('<CLIENT_SECRET>', variables.CLIENT_SECRET)
-    .replaceAll('<SESSION_TOKEN>', variables.SESSION_TOKEN);
-  const script = `curl() { command curl -o "$DOCS_BODY" -w '%{http_code}' "$@"; }\n${text}\n`;
-  const result = await runAsync('bash', ['-c', script], { ...process.env, ...variables, DOCS_BODY: bodyFile });
+  const script = `${exportLines.join('\n')}\ncurl() { command curl -o "$DOCS_BODY" -w '%{http_code}' "$@"; }\n${placeholders(command.text)}\n`;
+  const result = await runAsync('bash', ['-c', script], { ...shellEnvironment(), DOCS_BODY: bodyFile });
   if (result.status !== 0) {
     throw new Error(`${where(command)}: the command failed (${result.status}): ${result.stderr}\n${command.text}`);
   }
   return { status: Number(result.stdout.trim()), body: existsSync(bodyFile) ? readFileSync(bodyFile, 'utf8') : '' };
+};
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/**
+ * Records every answer of the pasted session: `curl` as a function that runs the machine's curl with the
+ * page's own arguments, keeps status and body in `$DOCS_ANSWERS/<n>.status` and `<n>.body`, and prints the
+ * body, as `curl -s` does. (A counter file, not a shell variable: `X=$(curl …)` runs it in a subshell.)
+ */
+const RECORDER = `curl() {
+  local n code
+  n=$(( $(cat "$DOCS_ANSWERS/count") + 1 ))
+  echo "$n" > "$DOCS_ANSWERS/count"
+  command curl -o "$DOCS_ANSWERS/$n.body" -w '%{http_code}' "$@" > "$DOCS_ANSWERS/$n.status"
+  code=$?
+  if [ -f "$DOCS_ANSWERS/$n.body" ]; then cat "$DOCS_ANSWERS/$n.body"; fi
+  return $code
+}`;
+
+/** What shows that a pasted command went wrong before any request (a typo, a failed CLI command, bad JSON). */
+const SHELL_FAILURE = /command not found|syntax error|unexpected EOF|SyntaxError|TypeError|npm error|npm ERR!/;
+
+/** Pastes the README's blocks into one bash after the export lines; answers every request's answer, in order. */
+const pasteReadme = async (): Promise<{ answers: Answer[]; stderr: string; status: number | null }> => {
+  const answers = mkdtempSync(join(directory, 'readme-'));
+  writeFileSync(join(answers, 'count'), '0');
+  const script = join(directory, 'readme.sh');
+  writeFileSync(script, [RECORDER, ...exportLines, ...pastedBlocks.map((block) => block.text)].join('\n') + '\n');
+  const env = { ...shellEnvironment(), DOCS_ANSWERS: answers, DATA_DIR: join(directory, 'cli-data') };
+  const result = await runAsync('bash', [script], env, 240_000);
+  const count = Number(readFileSync(join(answers, 'count'), 'utf8').trim());
+  const read = (name: string): string =>
+    existsSync(join(answers, name)) ? readFileSync(join(answers, name), 'utf8') : '';
+  return {
+    answers: Array.from({ length: count }, (_, index) => ({
+      status: Number(read(`${index + 1}.status`).trim()),
+      body: read(`${index + 1}.body`),
+    })),
+    stderr: result.stderr,
+    status: result.status,
+  };
 };
 
 /** What an answer of this type promises when no answer is shown. */
@@ -248,6 +318,30 @@ const promiseOf = (answer: Json): string[] => {
   }
 };
 
+/** What is wrong with the answer a page's request got (nothing when it keeps the page's promise). */
+const problemsOf = ({ command, shown }: Request, { status, body }: Answer): string[] => {
+  let answer: Json;
+  try {
+    answer = JSON.parse(body);
+  } catch {
+    return [`${where(command)}: answered ${status} with a body that is not JSON: ${body.slice(0, 200)}`];
+  }
+  const expected = shown === undefined ? undefined : (JSON.parse(shown.text) as Json);
+  const problems: string[] = [];
+  // POST /sessions answers 201 with the session; POST /jobs answers 201 with the job and its files.
+  const created = answer?._type === 'JobResponseBody' && Array.isArray(answer.files);
+  const success = answer?._type === 'SessionResponseBody' || created ? 201 : 200;
+  if (expected?.code !== undefined) {
+    if (status < 400 || status >= 500) problems.push(`answered ${status}, the page shows an error`);
+  } else if (status !== success) problems.push(`answered ${status}: ${body.slice(0, 300)}`);
+  if (problems.length === 0) {
+    problems.push(...(expected === undefined ? promiseOf(answer) : differences(expected, answer)));
+  }
+  return problems.length === 0
+    ? []
+    : [`${where(command)}${command.comment ? ` (${command.comment})` : ''}:\n  ${problems.join('\n  ')}`];
+};
+
 describe('documentation examples', () => {
   it('finds the examples of every page', () => {
     expect(requests.length).toBeGreaterThanOrEqual(10);
@@ -260,29 +354,45 @@ describe('documentation examples', () => {
     expect(orphans.map(where)).toEqual([]);
   });
 
-  it('defines the variables its curl commands use', () => {
-    for (const page of new Set(requests.map((request) => request.command.page))) {
-      const used = new Set(
-        requests
-          .filter((request) => request.command.page === page)
-          .flatMap((request) =>
-            [...request.command.text.matchAll(/\$(\w+)|\$\{(\w+)\}/g)].map((m) => m[1] ?? m[2] ?? ''),
-          ),
-      );
-      if (used.size === 0) continue;
-      const exports = examples
-        .filter((example) => example.page === page && example.kind === 'shell' && /^export\s/.test(example.text))
-        .map((example) => example.text)
-        .join(' ');
-      for (const name of used) {
-        expect({ page, name, known: name in variables }).toEqual({ page, name, known: true });
-        expect({ page, name, exported: new RegExp(`\\b${name}=`).test(exports) }).toEqual({
-          page,
-          name,
-          exported: true,
-        });
+  it('defines every variable its commands use: README.md by its export lines or its own commands, before the use', () => {
+    const known = new Set([...Object.keys(exported), ...RECORDER_VARIABLES]);
+    const undefinedUses: string[] = [];
+    for (const block of pastedBlocks) {
+      for (const command of block.commands) {
+        const uses = [...command.text.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1] as string);
+        // Assignments of this command count for the commands after it (bash expands a line before it assigns).
+        for (const name of uses) if (!known.has(name)) undefinedUses.push(`${where(command)}: $${name}`);
+        for (const [, name] of command.text.matchAll(/(?:^|[\s;])([A-Z_][A-Z0-9_]*)=/g)) known.add(name as string);
       }
     }
+    for (const { command } of pageRequests) {
+      for (const [, name] of command.text.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)/g)) {
+        if (!(name! in exported)) undefinedUses.push(`${where(command)}: $${name}`);
+      }
+    }
+    expect(undefinedUses).toEqual([]);
+  });
+
+  it("pastes the README's first screen and API section, and no block of them holds a value to fill in by hand", () => {
+    expect(pastedBlocks.length).toBeGreaterThanOrEqual(5);
+    expect(pastedRequests.every((request) => pastedLines.has(request.command.line))).toBe(true);
+    const placeholdersLeft = pastedBlocks.flatMap((block) =>
+      block.commands.filter((command) => /<[A-Za-z_ "]+>|…/.test(command.text)).map(where),
+    );
+    expect(placeholdersLeft).toEqual([]);
+  });
+
+  it('starts as npm start does with nothing but messages on its console, and its export lines set each value once', () => {
+    expect(startMessages.length).toBeGreaterThan(0);
+    expect(startMessages.filter((message) => /^\s*[{[]/.test(message))).toEqual([]);
+    expect(exportLines.map((line) => line.split('=')[0])).toEqual([
+      'export API',
+      'export CLIENT_TOKEN',
+      'export SESSION_TOKEN',
+      'export OPERATOR_SESSION_TOKEN',
+      'export CLIENT_SECRET',
+      'export REVIEW_FILE_ID',
+    ]);
   });
 
   it('names scripts, CLI commands, functions and sample events that exist', () => {
@@ -295,10 +405,10 @@ describe('documentation examples', () => {
     const shell = examples.filter((example): example is ShellExample => example.kind === 'shell');
     for (const { text, page, line } of shell) {
       const at = `${page}:${line}`;
-      for (const [, script] of text.matchAll(/npm run ([\w:-]+)/g)) {
+      for (const [, script] of text.matchAll(/npm run (?:--silent )?([\w:-]+)/g)) {
         expect({ at, script, known: scripts.includes(script as string) }).toEqual({ at, script, known: true });
       }
-      for (const [, command] of text.matchAll(/npm run cli -- ([\w-]+)/g)) {
+      for (const [, command] of text.matchAll(/npm run (?:--silent )?cli -- ([\w-]+)/g)) {
         expect({ at, command, known: cliCommands.has(command) }).toEqual({ at, command, known: true });
       }
       for (const [, name] of text.matchAll(/npm run invoke -- ([\w-]+)/g)) {
@@ -311,47 +421,24 @@ describe('documentation examples', () => {
     }
   });
 
-  it('runs every curl example against the demo stack, and each answers what its page promises', async () => {
-    const failures: string[] = [];
-    for (const { command, shown } of requests) {
-      const { status, body } = await runCurl(command);
-      let answer: Json;
-      try {
-        answer = JSON.parse(body);
-      } catch {
-        failures.push(`${where(command)}: answered ${status} with a body that is not JSON: ${body.slice(0, 200)}`);
-        continue;
-      }
-      const expected = shown === undefined ? undefined : (JSON.parse(shown.text) as Json);
-      const problems: string[] = [];
-      // POST /sessions answers 201 with the session, which the commands after it use; POST /jobs answers 201
-      // with the job (and its files), whose id and version the commands after it use.
-      const created = answer?._type === 'JobResponseBody' && Array.isArray(answer.files);
-      const success = answer?._type === 'SessionResponseBody' || created ? 201 : 200;
-      if (answer?._type === 'SessionResponseBody' && status === 201) variables.USER_SESSION_TOKEN = answer.token;
-      if (created && status === 201) {
-        variables.JOB_ID = String(answer.job.id);
-        variables.FILE_ID_1 = String(answer.files[0]?.id ?? '');
-        variables.FILE_ID_2 = String(answer.files[1]?.id ?? '');
-      }
-      // Every change of the created job answers its new version, which the next change sends as If-Match.
-      if (answer?._type === 'JobResponseBody' && String(answer.job?.id) === variables.JOB_ID && status < 300) {
-        variables.JOB_VERSION = String(answer.job.version);
-      }
-      if (expected?.code !== undefined) {
-        if (status < 400 || status >= 500) problems.push(`answered ${status}, the page shows an error`);
-      } else if (status !== success) problems.push(`answered ${status}: ${body.slice(0, 300)}`);
-      if (problems.length === 0) {
-        problems.push(...(expected === undefined ? promiseOf(answer) : differences(expected, answer)));
-      }
-      if (problems.length > 0) {
-        failures.push(
-          `${where(command)}${command.comment ? ` (${command.comment})` : ''}:\n  ${problems.join('\n  ')}`,
-        );
-      }
-    }
+  it("reaches CJ_FINISHED with the README's blocks pasted in order into one bash, each answer as the page says", async () => {
+    const { answers, stderr } = await pasteReadme();
+    expect(stderr.split('\n').filter((line) => SHELL_FAILURE.test(line))).toEqual([]);
+    expect(answers.length).toBe(pastedRequests.length);
+    const failures = pastedRequests.flatMap((request, index) => problemsOf(request, answers[index] as Answer));
     expect(failures).toEqual([]);
-  });
+    const finished = pastedRequests.findIndex((request) => request.shown?.text.includes('CJ_FINISHED'));
+    expect(finished).toBeGreaterThan(0);
+    const answer = JSON.parse((answers[finished] as Answer).body) as Json;
+    expect(answer.jobs?.map((job: Json) => job.status)).toEqual(['CJ_FINISHED']);
+  }, 300_000);
+
+  it('runs every curl example of docs/ against the demo stack, and each answers what its page promises', async () => {
+    expect(pageRequests.length).toBeGreaterThanOrEqual(5);
+    const failures: string[] = [];
+    for (const request of pageRequests) failures.push(...problemsOf(request, await runCurl(request.command)));
+    expect(failures).toEqual([]);
+  }, 120_000);
 
   it('runs every TypeScript example of the typed client against the demo stack', async () => {
     const programs = examples.filter((example): example is TypeScriptExample => example.kind === 'ts');

@@ -36,6 +36,17 @@ export interface TypeScriptExample {
 
 export type Example = ShellExample | JsonExample | TypeScriptExample;
 
+/** One ```bash / ```sh block of a page, whole, as a reader pastes it. */
+export interface ShellBlock {
+  page: string;
+  /** 1-based line of the block's first line. */
+  line: number;
+  /** The block's text. */
+  text: string;
+  /** The commands of the block, as {@link examplesOf} reads them. */
+  commands: ShellExample[];
+}
+
 /** Whether a command leaves a single- or double-quoted string open at its end. */
 const openQuote = (text: string): boolean => {
   let quote: string | undefined;
@@ -78,21 +89,37 @@ const shellCommands = (page: string, firstLine: number, body: string): ShellExam
   return commands;
 };
 
-/** Every shell command and JSON block of a Markdown page, in page order. */
-export const examplesOf = (path: string, page: string = path): Example[] => {
-  const text = readFileSync(path, 'utf8');
-  const examples: Example[] = [];
+/** Every fenced block of a Markdown page: its language, first line and text (its indentation removed). */
+const fencedBlocks = (text: string): { language: string; line: number; body: string }[] => {
   const fence = /^( *)```(\w*)[^\n]*\n([\s\S]*?)^\1```/gm;
-  for (const match of text.matchAll(fence)) {
+  return [...text.matchAll(fence)].map((match) => {
     const [, indent = '', language = '', rawBody = ''] = match;
     const body = rawBody
       .split('\n')
       .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line))
       .join('\n');
-    const line = text.slice(0, match.index).split('\n').length + 1;
-    if (language === 'bash' || language === 'sh') examples.push(...shellCommands(page, line, body));
+    return { language, line: text.slice(0, match.index).split('\n').length + 1, body };
+  });
+};
+
+const isShell = (language: string): boolean => language === 'bash' || language === 'sh';
+
+/** Every shell command and JSON block of a Markdown page, in page order. */
+export const examplesOf = (path: string, page: string = path): Example[] => {
+  const examples: Example[] = [];
+  for (const { language, line, body } of fencedBlocks(readFileSync(path, 'utf8'))) {
+    if (isShell(language)) examples.push(...shellCommands(page, line, body));
     else if (language === 'json') examples.push({ kind: 'json', page, line, text: body });
     else if (language === 'ts') examples.push({ kind: 'ts', page, line, text: body });
   }
   return examples;
 };
+
+/** Every shell block of a Markdown page, whole, in page order. */
+export const shellBlocksOf = (path: string, page: string = path): ShellBlock[] =>
+  fencedBlocks(readFileSync(path, 'utf8'))
+    .filter(({ language }) => isShell(language))
+    .map(({ line, body }) => ({ page, line, text: body, commands: shellCommands(page, line, body) }));
+
+/** Whether a shell command sends a request with curl (alone, or as the value of a variable: `X=$(curl …)`). */
+export const isCurlCommand = (command: ShellExample): boolean => /^(?:\w+=\$\()?curl\s/.test(command.text);

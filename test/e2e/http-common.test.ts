@@ -258,7 +258,9 @@ describe('rows 5 and 6: known client, valid session issued to it', () => {
 
 describe('row 7: the client is granted the operation', () => {
   it('answers 403 forbidden to a search-only client on /reject', async () => {
-    expectError(await stack.request('/reject', { tokens: searchOnly, body: rejection() }), 403, 'forbidden');
+    expectError(await stack.request('/reject', { tokens: searchOnly, body: rejection() }), 403, 'forbidden', {
+      grant: 'reject',
+    });
   });
 
   it('lets a search-only client use both search endpoints', async () => {
@@ -268,13 +270,17 @@ describe('row 7: the client is granted the operation', () => {
 
   it('answers 403 forbidden to a reject-only client on both search endpoints', async () => {
     const rejectOnly = await stack.issue({ grants: ['reject'] });
-    expectError(await stack.request('/search', { tokens: rejectOnly, body: {} }), 403, 'forbidden');
-    expectError(await stack.request('/search/fields', { method: 'GET', tokens: rejectOnly }), 403, 'forbidden');
+    expectError(await stack.request('/search', { tokens: rejectOnly, body: {} }), 403, 'forbidden', {
+      grant: 'search',
+    });
+    expectError(await stack.request('/search/fields', { method: 'GET', tokens: rejectOnly }), 403, 'forbidden', {
+      grant: 'search',
+    });
   });
 
   it('answers 403 before 413', async () => {
     const response = await stack.request('/reject', { tokens: searchOnly, body: `{"x":"${'a'.repeat(2 * MiB)}"}` });
-    expectError(response, 403, 'forbidden');
+    expectError(response, 403, 'forbidden', { grant: 'reject' });
   });
 });
 

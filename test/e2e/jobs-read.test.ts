@@ -69,6 +69,11 @@ describe('GET /jobs/{id}', () => {
     expect(same.status).toBe(304);
     expect(same.text).toBe('');
     expect(same.headers.get('etag')).toBe(etag);
+    expect(same.headers.get('cache-control')).toBe('no-store');
+    expect(same.headers.get('x-request-id')).toEqual(expect.any(String));
+    // A 304 has no content: no media type, and no Content-Length: 0 (which would describe an empty job).
+    expect(same.headers.get('content-type')).toBeNull();
+    expect(same.headers.get('content-length')).toBeNull();
     expect((await get(`/jobs/${job.id}`, user, { 'If-None-Match': `"1", W/${etag}` })).status).toBe(304);
     expect((await post('/accept', { fileIds: [job.files[0]!.id] })).status).toBe(200);
     const changed = await get(`/jobs/${job.id}`, user, { 'If-None-Match': etag });

@@ -180,9 +180,11 @@ describe('POST /jobs', () => {
     expect(answer.json.job).toMatchObject({ accountId: 77, accountName: 'Studio 77' });
   });
 
-  it('needs the jobs grant', async () => {
+  it('needs the jobs grant, and names it in the 403', async () => {
     const searchOnly = await stack.issue({ grants: ['search', 'reject'] });
-    expectError(await create({ name: 'x' }, searchOnly), 403, 'forbidden');
+    const refused = await create({ name: 'x' }, searchOnly);
+    expectError(refused, 403, 'forbidden', { grant: 'jobs' });
+    expect(refused.json.message).toBe('This operation needs the grant jobs, which the client lacks.');
   });
 
   it('answers the first answer again for a repeated Idempotency-Key, and refuses it with another body', async () => {
@@ -212,12 +214,35 @@ describe('POST /jobs', () => {
 });
 
 describe('PATCH /jobs/{id}', () => {
-  it('needs If-Match (428), refuses a stale one with the current ETag (412), and changes nothing', async () => {
+  it('needs If-Match (428), refuses a stale one with the current version in ETag and body (412), and changes nothing', async () => {
     const { job } = await created();
     expectError(await patch(job.id, { name: 'New' }, undefined), 428, 'precondition_required');
     const stale = await patch(job.id, { name: 'New' }, '"1"');
-    expectError(stale, 412, 'precondition_failed');
+    expectError(stale, 412, 'precondition_failed', { currentVersion: job.version });
     expect(stale.headers.get('etag')).toBe(`"${job.version}"`);
+    expect((await repository.getJob(job.id))?.job.name).toBe('Spring catalogue');
+  });
+
+  it('answers 428 for If-Match: *, which names no version, so two stale editors cannot both win', async () => {
+    const { job } = await created();
+    const first = await patch(job.id, { name: 'First' }, '*');
+    const second = await patch(job.id, { name: 'Second' }, '*');
+    expectError(first, 428, 'precondition_required');
+    expectError(second, 428, 'precondition_required');
+    expect(await repository.getJob(job.id)).toMatchObject({ job: { name: 'Spring catalogue' }, version: job.version });
+  });
+
+  it('answers 400 naming If-Match for one that is no strong quoted ETag, after the fields and before the job', async () => {
+    const { job } = await created();
+    for (const ifMatch of [String(job.version), `W/"${job.version}"`, `"${job.version}`]) {
+      expectError(await patch(job.id, { name: 'New' }, ifMatch), 400, 'invalid_parameter', { parameter: 'If-Match' });
+    }
+    expectError(await patch(job.id, { name: '' }, String(job.version)), 400, 'invalid_parameter', {
+      parameter: 'name',
+    });
+    expectError(await patch(987_654_321_987, { name: 'x' }, '1'), 400, 'invalid_parameter', {
+      parameter: 'If-Match',
+    });
     expect((await repository.getJob(job.id))?.job.name).toBe('Spring catalogue');
   });
 
@@ -282,6 +307,21 @@ describe('PATCH /jobs/{id}', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
     const winner = answers.find((answer) => answer.status === 200)!;
     expect((await repository.getJob(job.id))?.job.name).toBe(winner.json.job.name);
+  });
+
+  it('answers 410 job_archived to any PATCH of an archived job, operator or user, whatever the version', async () => {
+    const { job } = await created();
+    const archived = await patch(job.id, { status: 'CJ_ARCHIVED' }, `"${job.version}"`);
+    expect(archived.status, archived.text).toBe(200);
+    const etag = archived.headers.get('etag')!;
+    const stored = await repository.getJob(job.id);
+
+    expectError(await patch(job.id, { name: 'Revived', realCost: 3 }, etag, operator), 410, 'job_archived');
+    expectError(await patch(job.id, { status: 'CJ_NEW' }, etag, operator), 410, 'job_archived');
+    expectError(await patch(job.id, { name: 'Mine again' }, etag), 410, 'job_archived');
+    expectError(await patch(job.id, {}, etag), 410, 'job_archived');
+    expectError(await patch(job.id, { name: 'Stale' }, `"${job.version}"`, operator), 410, 'job_archived');
+    expect(await repository.getJob(job.id)).toEqual(stored);
   });
 
   it('refuses a PATCH without Content-Type (415)', async () => {

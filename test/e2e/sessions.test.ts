@@ -303,6 +303,21 @@ describe('a client bound to its accounts', () => {
   it('answers 403 forbidden for an operator session, even in its own account', async () => {
     expectError(await openSession(bound, { userId: 'mallory', accountId: 1001, role: 'operator' }), 403, 'forbidden');
   });
+
+  it('says which account or role the client may not serve in its 403, naming no grant (it holds sessions)', async () => {
+    const account = await openSession(bound, { userId: 'mallory', accountId: 1002 });
+    expect(account.json).toEqual({
+      code: 'forbidden',
+      message: 'The client may not open sessions for account 1002.',
+      requestId: expect.any(String),
+    });
+    const role = await openSession(bound, { userId: 'mallory', accountId: 1001, role: 'operator' });
+    expect(role.json).toEqual({
+      code: 'forbidden',
+      message: 'The client may not open operator sessions.',
+      requestId: expect.any(String),
+    });
+  });
 });
 
 describe('ending what a leaked credential touched', () => {

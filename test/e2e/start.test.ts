@@ -112,6 +112,23 @@ describe('npm start on a fresh data directory', { timeout: 480_000 }, () => {
     expect(search.json.totalJobs).toBeGreaterThan(0);
   });
 
+  it("ends its output with the README's export lines, one paste for a shell, and prints no audit record", async () => {
+    await fresh.running.waitFor(/^export REVIEW_FILE_ID=\d+$/m);
+    const lines = fresh.running.stdout().trimEnd().split('\n');
+    const exports = lines.slice(lines.findLastIndex((line) => !line.startsWith('export ')) + 1);
+    expect(exports.map((line) => line.slice(0, line.indexOf('=')))).toEqual([
+      'export API',
+      'export CLIENT_TOKEN',
+      'export SESSION_TOKEN',
+      'export OPERATOR_SESSION_TOKEN',
+      'export CLIENT_SECRET',
+      'export REVIEW_FILE_ID',
+    ]);
+    expect(exports[0]).toBe(`export API=http://localhost:${fresh.port}`);
+    const printed = [...fresh.running.stdout().split('\n'), ...fresh.running.stderr().split('\n')];
+    expect(printed.filter((line) => /^\s*\{.*"action":/.test(line))).toEqual([]);
+  });
+
   it('makes a second stack on its port exit 1 with a clear message', async () => {
     const clash = await runProcess('bin/local.ts', [], {
       PORT: String(fresh.port),

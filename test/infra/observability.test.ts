@@ -170,7 +170,12 @@ describe('API Gateway’s execution logs', () => {
 describe('the dashboard', () => {
   interface Widget {
     type: string;
-    properties: { title?: string; metrics?: unknown[][]; markdown?: string };
+    properties: {
+      title?: string;
+      metrics?: unknown[][];
+      markdown?: string;
+      annotations?: { horizontal?: { value: number; label?: string }[] };
+    };
   }
   let widgets: Widget[];
   /** Every metric line of the dashboard, as text: the expression, or namespace, name and dimensions. */
@@ -251,6 +256,26 @@ describe('the dashboard', () => {
     ]) {
       expect(shown, metric).toContainEqual(expect.stringContaining(`"AWS/ES","${metric}"`));
     }
+  });
+
+  it('marks the alarm thresholds on the 5xx share, JVM memory pressure and free storage graphs', () => {
+    const alarmLine = (title: RegExp): number[] =>
+      widgets
+        .filter((widget) => title.test(widget.properties.title ?? ''))
+        .flatMap((widget) => widget.properties.annotations?.horizontal ?? [])
+        .filter((annotation) => annotation.label === 'Alarm')
+        .map((annotation) => annotation.value);
+    expect(alarmLine(/^API 5xx share of requests/)).toEqual([5]);
+    expect(alarmLine(/^Search JVM memory pressure/)).toEqual([80]);
+    // A quarter of the default 20 GiB volume, in MiB.
+    expect(alarmLine(/^Search free storage/)).toEqual([5120]);
+  });
+
+  it('graphs the 5xx share the Api5xx alarm watches', () => {
+    const shown = linesOf(/^API 5xx share of requests/).join('\n');
+    expect(shown).toContain('IF(FILL(requests, 0) >= 100');
+    expect(shown).toContain('"AWS/ApiGateway","5XXError"');
+    expect(shown).toContain('"AWS/ApiGateway","Count"');
   });
 
   it('is named by the DashboardUrl output', () => {

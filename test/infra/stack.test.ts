@@ -14,6 +14,8 @@ import { ERROR_CATALOGUE } from '../../functions/http/errors';
 import { pathsOf, type Route, ROUTES } from '../../functions/http/routes';
 import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { REFUSED_SESSIONS_METRIC } from '../../lib/alarms';
+import { POWERTOOLS_ENVIRONMENT } from '../../lib/handler-function';
+import { AUDIT_WRITE_FAILED_METRIC } from '../../functions/auth/audit';
 import { buildJobsApi } from '../../lib/app';
 import { TEMPLATE_ONLY } from './template-only';
 import {
@@ -135,9 +137,37 @@ describe('the functions', () => {
     });
   });
 
-  it('stops API functions at the 10-second ceiling of the contract', () => {
-    for (const id of ['SearchFunction', 'SearchFieldsFunction', 'RejectFunction', 'JobsWriteFunction']) {
-      expect(propertiesOf(resourcesOf('AWS::Lambda::Function')[id] as Json).Timeout).toBe(10);
+  /** Every API method's integration: the function it invokes and how long API Gateway waits for it. */
+  const integrations = () =>
+    Object.values(resourcesOf('AWS::ApiGateway::Method')).map((method) => {
+      const integration = propertiesOf(method).Integration as Json;
+      return {
+        functionId: JSON.stringify(integration.Uri).match(/"(\w+Function)"/)?.[1] as string,
+        waitMs: integration.TimeoutInMillis as number,
+      };
+    });
+  const functionProperties = (id: string): Json => propertiesOf(resourcesOf('AWS::Lambda::Function')[id] as Json);
+
+  it('lets API Gateway wait at most the 10-second ceiling of the contract for a function', () => {
+    expect(integrations().length).toBeGreaterThan(0);
+    for (const { functionId, waitMs } of integrations()) expect(waitMs, functionId).toBeLessThanOrEqual(10_000);
+  });
+
+  it('stops every API function at least a second before API Gateway stops waiting, so its own 503 arrives', () => {
+    for (const { functionId, waitMs } of integrations()) {
+      // A cold start's initialisation happens inside API Gateway's wait but outside the function's timeout.
+      expect((functionProperties(functionId).Timeout as number) * 1000, functionId).toBeLessThanOrEqual(waitMs - 1000);
+    }
+  });
+
+  it('bounds each API function’s dependency attempts so two hanging calls fail inside its timeout', () => {
+    for (const functionId of new Set(integrations().map(({ functionId }) => functionId))) {
+      const fn = functionProperties(functionId);
+      const attemptMs = Number(
+        (fn.Environment as { Variables: Record<string, string> }).Variables.DEPENDENCY_TIMEOUT_MS,
+      );
+      // Two attempts per DynamoDB call, two successive calls (an authentication lookup, then the endpoint's own).
+      expect(2 * 2 * attemptMs, functionId).toBeLessThan((fn.Timeout as number) * 1000);
     }
   });
 });
@@ -450,18 +480,37 @@ describe('least privilege', () => {
 });
 
 describe('the stream event source', () => {
-  it('reports batch failures, bisects, bounds retries and record age, and dead-letters to SQS', () => {
+  it('reports batch failures, bisects, retries a failing record until it is 24 hours old, then dead-letters to SQS', () => {
     const queueId = stack.getLogicalId(stack.streamIndexer.deadLetterQueue.node.defaultChild as never);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: 'IndexerFunction' },
       EventSourceArn: { 'Fn::GetAtt': [tableLogicalId('jobs'), 'StreamArn'] },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: 10,
-      MaximumRecordAgeInSeconds: 43_200,
+      MaximumRetryAttempts: -1,
+      MaximumRecordAgeInSeconds: 86_400,
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
       StartingPosition: 'TRIM_HORIZON',
     });
+  });
+
+  it('tells the indexer where its dead-letter queue is and lets it send there', () => {
+    const queueId = stack.getLogicalId(stack.streamIndexer.deadLetterQueue.node.defaultChild as never);
+    const indexer = propertiesOf(resourcesOf('AWS::Lambda::Function').IndexerFunction as Json);
+    expect((indexer.Environment as { Variables: Json }).Variables.DEAD_LETTER_QUEUE_URL).toEqual({ Ref: queueId });
+    const sends = statementsOf('Indexer').filter((statement) => actionsOf(statement).includes('sqs:SendMessage'));
+    expect(sends.map((statement) => statement.Resource)).toEqual([{ 'Fn::GetAtt': [queueId, 'Arn'] }]);
+  });
+
+  it('gives the indexer a longer time budget per bulk write than the API, and a function timeout that fits two', () => {
+    const indexer = propertiesOf(resourcesOf('AWS::Lambda::Function').IndexerFunction as Json);
+    const variables = (indexer.Environment as { Variables: Json }).Variables;
+    const writeMs = Number(variables.INDEX_WRITE_TIMEOUT_MS);
+    expect(writeMs).toBe(15_000);
+    expect(writeMs).toBeGreaterThan(Number(variables.DEPENDENCY_TIMEOUT_MS));
+    // Two writes of their whole budget and the indexer's 5-second reserve fit in the function's timeout.
+    expect(Number(indexer.Timeout) * 1_000).toBeGreaterThanOrEqual(2 * writeMs + 5_000);
+    expect(indexer.Timeout).toBe(60);
   });
 
   it('invokes the indexer for job items only', () => {
@@ -641,15 +690,125 @@ describe('the REST API', () => {
     expect(rows).toEqual(fromTemplate);
   });
 
-  it('throttles, traces and writes access logs on its stage', () => {
+  it('traces and writes access logs on its stage', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'prod',
       TracingEnabled: true,
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
-      MethodSettings: [
-        Match.objectLike({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200, LoggingLevel: 'ERROR' }),
-      ],
     });
+  });
+
+  interface MethodSetting {
+    ResourcePath: string;
+    HttpMethod: string;
+    ThrottlingRateLimit: number;
+    ThrottlingBurstLimit: number;
+    LoggingLevel?: string;
+    MetricsEnabled?: boolean;
+    DataTraceEnabled?: boolean;
+  }
+  const methodSettings = (): MethodSetting[] =>
+    propertiesOf(Object.values(resourcesOf('AWS::ApiGateway::Stage'))[0]!).MethodSettings as MethodSetting[];
+  /** The stage's methods as API Gateway addresses them in method settings: `/~1jobs~1{id}` and `PATCH`. */
+  const stageMethods = (): { ResourcePath: string; HttpMethod: string }[] => {
+    const paths = resourcePaths();
+    return Object.values(resourcesOf('AWS::ApiGateway::Method'))
+      .map(propertiesOf)
+      .map((method) => ({
+        ResourcePath: paths
+          .get((method.ResourceId as { Ref: string }).Ref)!
+          .replaceAll('/', '~1')
+          .replace(/^/, '/'),
+        HttpMethod: method.HttpMethod as string,
+      }));
+  };
+
+  it('admits at most the stage throttle in all (100 requests a second, a burst of 200), not that much per method', () => {
+    const perMethod = methodSettings().filter((setting) => setting.ResourcePath !== '/*');
+    expect(perMethod.length).toBe(stageMethods().length);
+    expect(perMethod.reduce((sum, setting) => sum + setting.ThrottlingRateLimit, 0)).toBeLessThanOrEqual(100);
+    expect(perMethod.reduce((sum, setting) => sum + setting.ThrottlingBurstLimit, 0)).toBeLessThanOrEqual(200);
+    // The stage default, which a method without a setting of its own would get, is no larger than any share.
+    const [stageDefault] = methodSettings().filter((setting) => setting.ResourcePath === '/*');
+    expect(stageDefault).toMatchObject({ HttpMethod: '*' });
+    for (const setting of perMethod) {
+      expect(stageDefault!.ThrottlingRateLimit).toBeLessThanOrEqual(setting.ThrottlingRateLimit);
+      expect(stageDefault!.ThrottlingBurstLimit).toBeLessThanOrEqual(setting.ThrottlingBurstLimit);
+    }
+  });
+
+  it('gives every method of the stage its own share, at least one request a second, search the largest', () => {
+    const byMethod = new Map(
+      methodSettings().map((setting) => [`${setting.HttpMethod} ${setting.ResourcePath}`, setting] as const),
+    );
+    for (const method of stageMethods()) {
+      const setting = byMethod.get(`${method.HttpMethod} ${method.ResourcePath}`);
+      expect(setting, `${method.HttpMethod} ${method.ResourcePath}`).toBeDefined();
+      expect(setting!.ThrottlingRateLimit).toBeGreaterThanOrEqual(1);
+      expect(setting!.ThrottlingBurstLimit).toBeGreaterThanOrEqual(1);
+    }
+    const search = byMethod.get('ANY /~1search')!;
+    for (const setting of byMethod.values()) {
+      expect(search.ThrottlingRateLimit).toBeGreaterThanOrEqual(setting.ThrottlingRateLimit);
+    }
+  });
+
+  it('keeps metrics and error logging on for every method that has its own throttle', () => {
+    for (const setting of methodSettings()) {
+      expect(setting, `${setting.HttpMethod} ${setting.ResourcePath}`).toMatchObject({
+        LoggingLevel: 'ERROR',
+        MetricsEnabled: true,
+        DataTraceEnabled: false,
+      });
+    }
+  });
+});
+
+describe('the access log', () => {
+  /** One access log line as API Gateway would write it, every variable replaced by a sample value. */
+  const sampleLine = (): Record<string, string> => {
+    const [stage] = Object.values(resourcesOf('AWS::ApiGateway::Stage')).map(propertiesOf);
+    const format = (stage!.AccessLogSetting as { Format: string }).Format;
+    // $context.error.messageString is the message already quoted; every other variable is written as is.
+    const line = format
+      .replaceAll('$context.error.messageString', JSON.stringify('Too Many Requests'))
+      .replaceAll(/\$context\.[A-Za-z.]+/g, (variable) => `<${variable}>`);
+    return JSON.parse(line) as Record<string, string>;
+  };
+
+  it('writes each request as one JSON object with the caller, the route, the status and the latency', () => {
+    expect(sampleLine()).toMatchObject({
+      requestId: '<$context.requestId>',
+      ip: '<$context.identity.sourceIp>',
+      httpMethod: '<$context.httpMethod>',
+      resourcePath: '<$context.resourcePath>',
+      status: '<$context.status>',
+      responseLatency: '<$context.responseLatency>',
+    });
+  });
+
+  it('tells a throttle, a WAF block, a function that crashed or timed out and a gateway timeout apart', () => {
+    expect(sampleLine()).toMatchObject({
+      // API Gateway's own answer: THROTTLED, WAF_FILTERED, INTEGRATION_TIMEOUT, DEFAULT_5XX, …
+      errorResponseType: '<$context.error.responseType>',
+      errorMessage: 'Too Many Requests',
+      // What Lambda answered, what the function answered, and a function's error (threw, timed out).
+      integrationServiceStatus: '<$context.integration.integrationStatus>',
+      integrationStatus: '<$context.integration.status>',
+      integrationError: '<$context.integration.error>',
+      integrationErrorMessage: '<$context.integrationErrorMessage>',
+      integrationLatency: '<$context.integration.latency>',
+      integrationRequestId: '<$context.integration.requestId>',
+      // What AWS WAF decided (set only with the per-client limits).
+      wafResponseCode: '<$context.wafResponseCode>',
+      wafStatus: '<$context.waf.status>',
+      wafError: '<$context.waf.error>',
+    });
+  });
+
+  it('never logs the caller’s identity beyond its address, nor a header', () => {
+    const variables = Object.values(sampleLine()).join(' ');
+    expect(variables).not.toMatch(/identity\.(caller|user|apiKey)|\.header\.|authorizer/);
   });
 });
 
@@ -667,7 +826,7 @@ describe('alarms', () => {
       'JobsWriteFunction',
       'IndexerFunction',
     ]) {
-      const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions).includes(`"${id}"`));
+      const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions ?? []).includes(`"${id}"`));
       expect(mine.map((alarm) => alarm.MetricName)).toEqual(expect.arrayContaining(['Errors', 'Throttles']));
     }
   });
@@ -709,14 +868,138 @@ describe('alarms', () => {
     });
   });
 
-  it('alarms on iterator age, dead letters and API 5xx answers', () => {
+  it('alarms on an audit record the audit log group refused, counted by the functions’ AuditWriteFailed metric, on the alarm topic', () => {
+    const [topicId] = Object.keys(resourcesOf('AWS::SNS::Topic'));
+    const [alarm, ...others] = alarms().filter((candidate) => candidate.MetricName === AUDIT_WRITE_FAILED_METRIC);
+    expect(others).toEqual([]);
+    expect(alarm).toMatchObject({
+      Namespace: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
+      Dimensions: [{ Name: 'service', Value: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+      OKActions: [{ Ref: topicId }],
+    });
+    // The metric is the one the sessions function emits, where its audit records go.
+    expect(propertiesOf(resourcesOf('AWS::Lambda::Function').SessionsFunction!).Environment).toMatchObject({
+      Variables: {
+        POWERTOOLS_METRICS_NAMESPACE: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
+        POWERTOOLS_SERVICE_NAME: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME,
+      },
+    });
+  });
+
+  it('alarms on iterator age and dead letters', () => {
     expect(metricNames()).toEqual(
-      expect.arrayContaining([
-        'AWS/Lambda/IteratorAge',
-        'AWS/SQS/ApproximateNumberOfMessagesVisible',
-        'AWS/ApiGateway/5XXError',
-      ]),
+      expect.arrayContaining(['AWS/Lambda/IteratorAge', 'AWS/SQS/ApproximateNumberOfMessagesVisible']),
     );
+  });
+
+  /** The alarm of a construct id, as the template has it. */
+  const alarmNamed = (id: string): Json => {
+    const alarm = stack.alarms.alarms.find((candidate) => candidate.node.id === id);
+    expect(alarm, id).toBeDefined();
+    return propertiesOf(resourcesOf('AWS::CloudWatch::Alarm')[stack.getLogicalId(alarm!.node.defaultChild as never)]!);
+  };
+
+  interface MetricDataQuery {
+    Id: string;
+    Expression?: string;
+    MetricStat?: { Metric: { Namespace: string; MetricName: string }; Period: number; Stat: string };
+  }
+
+  /**
+   * Whether the Api5xx alarm's one period breaches for five minutes of `requests` requests, `errors` of them
+   * 5xx: its metric (or metric math, `IF` and `FILL` as CloudWatch evaluates them) against its threshold.
+   */
+  const api5xxBreaches = (errors: number, requests: number): boolean => {
+    const alarm = alarmNamed('Api5xx');
+    const valueOf = (metricName: string): number => ({ '5XXError': errors, Count: requests })[metricName] ?? NaN;
+    let value: number;
+    const queries = alarm.Metrics as MetricDataQuery[] | undefined;
+    if (queries === undefined) {
+      value = valueOf(alarm.MetricName as string);
+    } else {
+      const expression = queries.find((query) => query.Expression !== undefined)!.Expression!;
+      const inputs = queries.filter((query) => query.MetricStat !== undefined);
+      const evaluate = new Function('IF', 'FILL', ...inputs.map((query) => query.Id), `return ${expression};`) as (
+        ...args: unknown[]
+      ) => number;
+      value = evaluate(
+        (condition: boolean, then: number, otherwise: number) => (condition ? then : otherwise),
+        (series: number | undefined, fill: number) => series ?? fill,
+        ...inputs.map((query) => valueOf(query.MetricStat!.Metric.MetricName)),
+      );
+    }
+    const threshold = alarm.Threshold as number;
+    expect(alarm.ComparisonOperator).toBe('GreaterThanOrEqualToThreshold');
+    expect(alarm.EvaluationPeriods).toBe(1);
+    return value >= threshold;
+  };
+
+  it('does not page for one 5xx on a quiet stage, nor for a handful among many requests', () => {
+    expect(api5xxBreaches(1, 1)).toBe(false);
+    expect(api5xxBreaches(1, 20)).toBe(false);
+    expect(api5xxBreaches(4, 99)).toBe(false);
+    expect(api5xxBreaches(4, 1000)).toBe(false);
+    expect(api5xxBreaches(0, 0)).toBe(false);
+  });
+
+  it('pages when 5 % or more of at least 100 requests in five minutes were 5xx', () => {
+    expect(api5xxBreaches(5, 100)).toBe(true);
+    expect(api5xxBreaches(100, 100)).toBe(true);
+    expect(api5xxBreaches(60, 1200)).toBe(true);
+  });
+
+  it('counts the 5xx share from the API’s own 5XXError and Count sums over five minutes', () => {
+    const queries = alarmNamed('Api5xx').Metrics as MetricDataQuery[];
+    expect(
+      queries
+        .filter((query) => query.MetricStat !== undefined)
+        .map((query) => ({
+          metric: `${query.MetricStat!.Metric.Namespace}/${query.MetricStat!.Metric.MetricName}`,
+          stat: query.MetricStat!.Stat,
+          period: query.MetricStat!.Period,
+        }))
+        .sort((a, b) => a.metric.localeCompare(b.metric)),
+    ).toEqual([
+      { metric: 'AWS/ApiGateway/5XXError', stat: 'Sum', period: 300 },
+      { metric: 'AWS/ApiGateway/Count', stat: 'Sum', period: 300 },
+    ]);
+  });
+
+  it('alarms when a search node’s free storage falls to a quarter of its volume', () => {
+    expect(alarmNamed('SearchFreeStorageLow')).toMatchObject({
+      Namespace: 'AWS/ES',
+      MetricName: 'FreeStorageSpace',
+      Statistic: 'Minimum',
+      Period: 60,
+      EvaluationPeriods: 1,
+      // 20 GiB volumes by default: a quarter is 5,120 MiB (the metric's unit).
+      Threshold: 5120,
+      ComparisonOperator: 'LessThanOrEqualToThreshold',
+    });
+  });
+
+  it('alarms when a search node’s JVM memory pressure stays at 80 % or more for fifteen minutes', () => {
+    expect(alarmNamed('SearchJvmMemoryPressure')).toMatchObject({
+      Namespace: 'AWS/ES',
+      MetricName: 'JVMMemoryPressure',
+      Statistic: 'Maximum',
+      Period: 300,
+      EvaluationPeriods: 3,
+      Threshold: 80,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('alarms when the search cluster is red or blocks writes', () => {
+    expect(alarmNamed('SearchClusterRed')).toMatchObject({ MetricName: 'ClusterStatus.red', Threshold: 1 });
+    expect(alarmNamed('SearchWritesBlocked')).toMatchObject({ MetricName: 'ClusterIndexWritesBlocked', Threshold: 1 });
   });
 });
 

@@ -8,6 +8,7 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CreateJob, type CreateJobRequest } from '../../functions/jobs/create-job';
 import { API_ID_RANGE, IdAllocator } from '../../functions/jobs/id-allocator';
+import { DependencyUnavailableError } from '../../functions/errors';
 import { IdempotencyKeyReusedError } from '../../functions/jobs/idempotency';
 import { JobsTable } from '../../functions/jobs/jobs-table';
 import { JobRepository } from '../../functions/jobs/repository';
@@ -45,6 +46,10 @@ const jobPartitions = async (): Promise<string[]> => {
   return keys;
 };
 
+/** Whether a transaction puts a job item (the last write of a create, which makes the job visible). */
+const writesJobItem = (command: TransactWriteCommand): boolean =>
+  (command.input.TransactItems ?? []).some((item) => item.Put?.Item?.sk === jobKeys.jobSk);
+
 beforeEach(async () => {
   tableName = (await createTestTables()).jobsTable;
   repository = new JobRepository(documents, tableName);
@@ -76,7 +81,7 @@ describe('ids of created jobs', () => {
     for (const result of importResults) expect(result.imported + result.failed.length).toBe(1);
   });
 
-  it('reports an import line naming a job or file id the API assigned, and writes nothing of it', async () => {
+  it('reports an import line naming a job or file id the API assigned, as reserved by the API, and writes nothing of it', async () => {
     const created = await new CreateJob({ client: documents, tableName }).run(request({ files: files(2) }), user);
     const jobId = created.body.job.id;
     const fileId = created.body.files[1]!.id;
@@ -92,10 +97,33 @@ describe('ids of created jobs', () => {
 
     expect(result.imported).toBe(1);
     expect(result.failed).toEqual([
-      { line: 1, message: expect.stringMatching(/created through the API/) },
-      { line: 2, message: expect.stringMatching(new RegExp(`names id ${fileId}, which the API assigned`)) },
+      {
+        line: 1,
+        message: `job ${jobId} has an id the API reserved for the jobs and files it creates; the line was not written`,
+      },
+      {
+        line: 2,
+        message: expect.stringMatching(new RegExp(`names id ${fileId}, which the API reserved for the jobs and files`)),
+      },
     ]);
     expect((await repository.getJob(jobId))?.job.name).toBe('Spring catalogue');
+  });
+
+  it('says an id the API reserved but never handed out was reserved, not that a job was created with it', async () => {
+    const created = await new CreateJob({ client: documents, tableName }).run(request(), user);
+    const reserved = created.body.job.id + 100;
+
+    const result = await importJobs([makeJob({ id: reserved })], { repository });
+
+    expect(result.imported).toBe(0);
+    expect(result.failed).toEqual([
+      {
+        line: 1,
+        message: `job ${reserved} has an id the API reserved for the jobs and files it creates; the line was not written`,
+      },
+    ]);
+    expect(result.failed[0]?.message).not.toMatch(/created through the API/);
+    expect(await repository.getJob(reserved)).toBeUndefined();
   });
 
   it('never assigns an id an import wrote in its range', async () => {
@@ -133,7 +161,7 @@ describe('the created job', () => {
   it('of 1,000 files leaves nothing a reader can see when the write fails before its job item', async () => {
     const failing = {
       send: async (command: unknown) => {
-        if (command instanceof TransactWriteCommand)
+        if (command instanceof TransactWriteCommand && writesJobItem(command))
           throw Object.assign(new Error('boom'), { name: 'InternalFailure' });
         return documents.send(command as never);
       },
@@ -160,6 +188,49 @@ describe('the created job', () => {
   });
 });
 
+describe('a create whose allocated id is already an item', () => {
+  /** The ids a fresh table's first create is given: the job's, then its files' in request order. */
+  const jobId = API_ID_RANGE.first;
+  const fileId = (index: number) => API_ID_RANGE.first + 1 + index;
+  const stray = (fileIndex: number) => ({
+    pk: jobKeys.pk(jobId),
+    sk: jobKeys.fileSk(fileId(fileIndex)),
+    entity: 'file',
+    fileId: fileId(fileIndex),
+    jobId,
+    fileName: 'left-behind.jpg',
+  });
+
+  it.each([
+    ['in the one transaction of a small job', 3, 1],
+    ['in a later transaction of the files of a large job', 250, 180],
+  ])('fails %s with 503 (id taken), overwrites nothing and writes no job item', async (_case, count, takenIndex) => {
+    const table = new JobsTable(documents, tableName);
+    await table.putItem({ Item: stray(takenIndex) });
+
+    const outcome = new CreateJob({ client: documents, tableName }).run(request({ files: files(count) }), user);
+
+    await expect(outcome).rejects.toBeInstanceOf(DependencyUnavailableError);
+    await expect(outcome).rejects.toMatchObject({ cause: { name: 'IdTakenError', jobId } });
+    expect(await table.getItem({ pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId(takenIndex)) })).toEqual(
+      stray(takenIndex),
+    );
+    expect(await table.getJobItem(jobId)).toBeUndefined();
+    expect(await repository.getJob(jobId)).toBeUndefined();
+  });
+
+  it('gives the retry new ids, which it writes whole', async () => {
+    await new JobsTable(documents, tableName).putItem({ Item: stray(0) });
+    const create = new CreateJob({ client: documents, tableName });
+    await expect(create.run(request({ files: files(2) }), user)).rejects.toBeInstanceOf(DependencyUnavailableError);
+
+    const retried = await create.run(request({ files: files(2) }), user);
+
+    expect(retried.body.job.id).toBeGreaterThan(fileId(1));
+    expect((await repository.getJob(retried.body.job.id))?.job.files).toHaveLength(2);
+  });
+});
+
 describe('Idempotency-Key', () => {
   it('answers the first answer again and creates one job', async () => {
     const create = new CreateJob({ client: documents, tableName });
@@ -172,17 +243,31 @@ describe('Idempotency-Key', () => {
     expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(1);
   });
 
-  it('refuses the key with another body, or from another user of the client, and creates nothing', async () => {
+  it('refuses the key with another body, and creates nothing', async () => {
     const create = new CreateJob({ client: documents, tableName });
     await create.run(request(), user, 'order-18');
 
     await expect(create.run(request({ name: 'Other' }), user, 'order-18')).rejects.toBeInstanceOf(
       IdempotencyKeyReusedError,
     );
-    await expect(create.run(request(), { ...user, userId: 'bob' }, 'order-18')).rejects.toBeInstanceOf(
-      IdempotencyKeyReusedError,
-    );
     expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(1);
+  });
+
+  it('gives sessions of one client in different accounts a job each for one key, and replays it within an account', async () => {
+    const create = new CreateJob({ client: documents, tableName });
+    const inOther = { ...user, accountId: 1002, userId: 'otto' };
+
+    const first = await create.run(request(), user, 'order-23');
+    const other = await create.run(request({ name: 'Something else entirely' }), inOther, 'order-23');
+    const sameAccount = await create.run(request(), { ...user, userId: 'bob' }, 'order-23');
+    const otherAgain = await create.run(request({ name: 'Something else entirely' }), inOther, 'order-23');
+
+    expect(other.replayed).toBe(false);
+    expect(other.body.job).toMatchObject({ accountId: 1002, name: 'Something else entirely' });
+    expect(other.body.job.id).not.toBe(first.body.job.id);
+    expect(sameAccount).toEqual({ ...first, replayed: true });
+    expect(otherAgain).toEqual({ ...other, replayed: true });
+    expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(2);
   });
 
   it('keeps keys of different clients apart', async () => {
@@ -221,12 +306,12 @@ describe('Idempotency-Key', () => {
     expect(await repository.getJob(retried.body.job.id)).toBeDefined();
   });
 
-  it('stores its records with a 24-hour TTL, keyed by client and the hash of the key', async () => {
+  it('stores its records with a 24-hour TTL, keyed by account, client and the hash of the key', async () => {
     const before = Math.floor(Date.now() / 1000);
     await new CreateJob({ client: documents, tableName }).run(request(), user, 'order-22');
 
     const hash = createHash('sha256').update('order-22').digest('hex');
-    const record = await new JobsTable(documents, tableName).getItem(jobKeys.idempotency('client-a', hash));
+    const record = await new JobsTable(documents, tableName).getItem(jobKeys.idempotency('client-a', 1001, hash));
     expect(record).toMatchObject({ state: 'done' });
     expect(record?.ttl).toBeGreaterThanOrEqual(before + 86_400);
     expect(record?.ttl).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 86_400);

@@ -50,8 +50,7 @@ describe('a data directory from before client secrets', { timeout: 120_000 }, ()
       tables.endpoint,
       { jobsTable: tables.jobsTable, authTable: tables.authTable },
       paths,
-      true,
-      (line) => lines.push(line),
+      { seedDemo: true, audit: () => Promise.resolve(), log: (line) => lines.push(line) },
     );
     expect(lines.join('\n')).toContain('predate client secrets');
     const demoApp = upgraded.demo?.clients.demoApp;

@@ -736,7 +736,6 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'logs:PutLogEvents',
     ]);
     expect(actions('JobsWrite')).toEqual([
-      'dynamodb:BatchWriteItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',
       'dynamodb:Query',
@@ -764,8 +763,16 @@ const COST_BUDGETS = [
   // A create's ids come from the container's block; one create in 1,024 ids also moves the counter (+1).
   { operation: 'POST /jobs, 1 file, auth cache warm', dynamodb: 2, opensearch: 0 },
   { operation: 'POST /jobs, 1 file with an Idempotency-Key, auth cache warm', dynamodb: 4, opensearch: 0 },
-  { operation: 'POST /jobs, 100 files (files in batches of 25, the job item last)', dynamodb: 6, opensearch: 0 },
-  { operation: 'POST /jobs, 1,000 files (files in batches of 25, the job item last)', dynamodb: 42, opensearch: 0 },
+  {
+    operation: 'POST /jobs, 100 files (files in a transaction of conditional puts, the job item last)',
+    dynamodb: 3,
+    opensearch: 0,
+  },
+  {
+    operation: 'POST /jobs, 1,000 files (files in transactions of 100 conditional puts, the job item last)',
+    dynamodb: 12,
+    opensearch: 0,
+  },
   { operation: 'PATCH /jobs/{id}, auth cache warm', dynamodb: 2, opensearch: 0 },
 ] as const;
 
@@ -898,13 +905,13 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
       warmCreate,
     );
     await measure(
-      'POST /jobs, 100 files (files in batches of 25, the job item last)',
+      'POST /jobs, 100 files (files in a transaction of conditional puts, the job item last)',
       'JobsWrite',
       createOnce(100),
       warmCreate,
     );
     await measure(
-      'POST /jobs, 1,000 files (files in batches of 25, the job item last)',
+      'POST /jobs, 1,000 files (files in transactions of 100 conditional puts, the job item last)',
       'JobsWrite',
       createOnce(1_000),
       warmCreate,

@@ -5,9 +5,9 @@
  * the contract body — never a 500, never an internal detail, and never later than 10 s (docs/contract.md §1).
  *
  * Two mechanisms bound the answer: each dependency call has a time budget (`DEPENDENCY_TIMEOUT_MS`,
- * 3 s deployed) after which it fails as unavailable, and where a call outlives its budget anyway (the
+ * 2 s deployed) after which it fails as unavailable, and where a call outlives its budget anyway (the
  * AWS SDK only warns when a DynamoDB request passes its `requestTimeout`), middy answers the early
- * timeout just before the Lambda's deadline (10 s deployed, `API_TIMEOUT` in lib/), which the error
+ * timeout just before the Lambda's deadline (9 s deployed, `API_FUNCTION_TIMEOUT` in lib/), which the error
  * formatter turns into a 503. The tests run both with small budgets (1 s per call, 4 s per invocation)
  * so the suite stays quick; the deployed values only scale them.
  *
@@ -33,10 +33,10 @@ import {
   validHeaders,
 } from './support/harness';
 
-/** The Lambda's time budget in these tests (10 s deployed). */
+/** The Lambda's time budget in these tests (9 s deployed). */
 const INVOCATION_BUDGET_MS = 4_000;
 
-/** The time budget of one dependency call in these tests (3 s deployed). */
+/** The time budget of one dependency call in these tests (2 s deployed). */
 const DEPENDENCY_TIMEOUT_MS = '1000';
 
 /** Slack for this test process's own event loop on a loaded machine (not the handler's). */

@@ -30,6 +30,8 @@ export interface FakeReply {
   body?: unknown;
   /** Reset the connection instead of answering (what a client sees on a socket the server had closed). */
   reset?: boolean;
+  /** Answer only after this many milliseconds (a slow node). */
+  delayMs?: number;
 }
 
 /** Decides the answer to one request. */
@@ -91,11 +93,16 @@ export class FakeOpenSearchNode {
         return;
       }
       const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
-      response.writeHead(reply.status, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(payload),
-      });
-      response.end(request.method === 'HEAD' ? undefined : payload);
+      const answer = (): void => {
+        if (response.destroyed) return;
+        response.writeHead(reply.status, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        });
+        response.end(request.method === 'HEAD' ? undefined : payload);
+      };
+      if (reply.delayMs === undefined) answer();
+      else setTimeout(answer, reply.delayMs);
     });
   }
 }

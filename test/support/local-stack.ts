@@ -37,6 +37,8 @@ export interface TestStackOptions {
   seedDemo?: boolean;
   /** The HTTP server's request timeout in milliseconds (default 10 s). */
   requestTimeoutMs?: number;
+  /** Where the stack's progress and status messages go (default: nowhere), as `npm start` prints them. */
+  log?: (message: string) => void;
 }
 
 export interface IssueOptions {
@@ -126,7 +128,7 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
     tablePrefix: `e2e-${randomUUID().slice(0, 8)}`,
     seedDemo: options.seedDemo ?? false,
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
-    log: () => {},
+    log: options.log ?? (() => {}),
   });
   const store = new AuthStore(documentClient(), stack.tables.authTable);
   const repository = new JobRepository(documentClient(), stack.tables.jobsTable);

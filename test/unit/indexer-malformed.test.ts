@@ -42,7 +42,7 @@ const store = (job: Job): Job => {
 
 const indexerOver = (index: SearchIndex) =>
   createStreamIndexer({
-    repository: () => ({ getJob: async (jobId: number) => table.get(jobId) }),
+    repository: () => ({ getSearchedJob: async (jobId: number) => table.get(jobId) }),
     index: async () => index,
     retry: { attempts: 0, random: () => 0 },
   });

@@ -16,8 +16,28 @@ import type {
   SearchIndex,
   SearchResult,
 } from '../../functions/search/search-index';
+import { toSearchDocument } from '../../functions/search/search-document';
 import { lambdaContext } from '../support/api-event';
 import { makeFile, makeJob } from '../support/jobs';
+
+/** A file reviewed twice: rejected now, with an earlier review kept (what the indexer must not read). */
+const reviewedFile = () => {
+  const review = (reason: string, reviewDate: string) => ({
+    customRejection: reason,
+    rejects: [{ reason, positions: [{ xPercent: 10, yPercent: 20 }] }],
+    reviewDate,
+  });
+  return makeFile({
+    tags: ['portrait'],
+    remarkToProcessor: 'Remove the background',
+    isReviewed: true,
+    isRejected: true,
+    rejectionReason: 'Too dark',
+    reviewDate: '2024-03-02T10:00:00.000Z',
+    reviews: review('Too dark', '2024-03-02T10:00:00.000Z'),
+    previousReviews: [review('Crooked', '2024-03-01T10:00:00.000Z')],
+  });
+};
 
 const jobIdOfOperation = (operation: IndexOperation): number =>
   operation.type === 'upsert' ? operation.document.summary.id : operation.jobId;
@@ -85,6 +105,25 @@ const jobRecord = (
   };
 };
 
+/** What the mocked table reads of a partition query. */
+interface PartitionQuery {
+  ExpressionAttributeValues: { ':pk': string };
+  ProjectionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+}
+
+/** The attributes a query's projection names (`#a, #b` through its attribute names), or undefined: all of them. */
+const projectedNames = (input: PartitionQuery): string[] | undefined =>
+  input.ProjectionExpression?.split(',').map((name) => input.ExpressionAttributeNames?.[name.trim()] ?? name.trim());
+
+/** An item as DynamoDB answers a query: only the attributes its projection names, when it has one. */
+const projected = (item: object, input: PartitionQuery): Record<string, unknown> => {
+  const names = projectedNames(input);
+  return names === undefined
+    ? { ...item }
+    : Object.fromEntries(Object.entries(item).filter(([name]) => names.includes(name)));
+};
+
 const failuresOf = (records: DynamoDBRecord[]) =>
   records.map((record) => ({ itemIdentifier: record.dynamodb?.SequenceNumber as string }));
 
@@ -113,19 +152,18 @@ describe('stream indexer', () => {
     unreadable.clear();
     index = new RecordingIndex();
     dynamo.reset();
-    dynamo.on(QueryCommand).callsFake(async (input: { ExpressionAttributeValues: { ':pk': string } }) => {
+    dynamo.on(QueryCommand).callsFake(async (input: PartitionQuery) => {
       const jobId = Number(input.ExpressionAttributeValues[':pk'].slice('JOB#'.length));
       if (unreadable.has(jobId)) {
         throw Object.assign(new Error('Throughput exceeded'), { name: 'ProvisionedThroughputExceededException' });
       }
       const stored = table.get(jobId);
       if (stored === undefined) return { Items: [] };
-      return {
-        Items: [
-          toJobItem(stored.job, stored.version),
-          ...stored.job.files.map((file) => toFileItem(stored.job.id, file)),
-        ],
-      };
+      const items = [
+        toJobItem(stored.job, stored.version),
+        ...stored.job.files.map((file) => toFileItem(stored.job.id, file)),
+      ];
+      return { Items: items.map((item) => projected(item, input)) };
     });
   });
 
@@ -177,6 +215,40 @@ describe('stream indexer', () => {
       ConsistentRead: true,
       ExpressionAttributeValues: { ':pk': `JOB#${job.id}` },
     });
+  });
+
+  it("reads only what the search document needs: never the files' reviews", async () => {
+    const job = store(makeJob({ files: [reviewedFile(), makeFile()] }), 4);
+
+    await indexer()({ Records: [jobRecord(job.id, { newVersion: 4 })] });
+
+    const input = dynamo.commandCalls(QueryCommand)[0]?.args[0].input as unknown as PartitionQuery & {
+      ConsistentRead?: boolean;
+    };
+    expect(input.ConsistentRead).toBe(true);
+    const names = projectedNames(input);
+    expect(names).toEqual(expect.arrayContaining(['entity', 'version', 'name', 'fileName', 'remarkToProcessor']));
+    expect(names).not.toContain('reviews');
+    expect(names).not.toContain('previousReviews');
+  });
+
+  it('indexes from the projected read the same document as from the whole job', async () => {
+    const job = store(
+      makeJob({
+        accountName: 'Projection Studio',
+        description: 'Autumn shoot',
+        invoiceReference: 'INV-42',
+        tags: ['autumn', 'outdoor'],
+        status: 'CJ_REVIEWING',
+        deliveredDate: '2024-02-01T09:00:00.000Z',
+        files: [reviewedFile(), makeFile({ tags: ['crop'], remarkToProcessor: 'Brighten the sky' })],
+      }),
+      6,
+    );
+
+    await indexer()({ Records: [jobRecord(job.id, { newVersion: 6 })] });
+
+    expect(index.calls).toEqual([[{ type: 'upsert', document: toSearchDocument(job, 6) }]]);
   });
 
   it('treats indexed and stale outcomes as success', async () => {
@@ -244,6 +316,24 @@ describe('stream indexer', () => {
     const almostOut = { ...lambdaContext(), getRemainingTimeInMillis: () => 4_000 } as Context;
     const records = [jobRecord(throttled.id, { newVersion: 1 })] as DynamoDBRecord[];
     const response = await indexer({ random: () => 0, reserveMs: 5_000 })({ Records: records }, almostOut);
+    expect(index.calls).toHaveLength(1);
+    expect(response.batchItemFailures).toEqual(failuresOf(records));
+  });
+
+  it('writes again within the invocation only while a whole write fits in the time left, before the reserve', async () => {
+    const throttled = store(makeJob(), 1);
+    index.answer = (operations) => operations.map(() => ({ status: 'retryable', reason: 'throttled' }));
+    const context = { ...lambdaContext(), getRemainingTimeInMillis: () => 12_000 } as Context;
+    const records = [jobRecord(throttled.id, { newVersion: 1 })] as DynamoDBRecord[];
+    const slowWrites = createStreamIndexer({
+      repository: () => new JobRepository(client, 'jobs'),
+      index: async () => index,
+      retry: { random: () => 0, reserveMs: 5_000 },
+      writeTimeoutMs: () => 10_000,
+    });
+
+    const response = await slowWrites({ Records: records }, context);
+
     expect(index.calls).toHaveLength(1);
     expect(response.batchItemFailures).toEqual(failuresOf(records));
   });

@@ -266,7 +266,7 @@ describe('GET /search/fields', () => {
           headers: { ...good, 'X-Client-Token': TOKENS.rejectOnlyClient, 'X-Session-Token': TOKENS.rejectOnlySession },
         },
         403,
-        { code: 'forbidden' },
+        { code: 'forbidden', grant: 'search' },
       );
     });
   });

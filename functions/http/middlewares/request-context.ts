@@ -1,9 +1,9 @@
 /**
  * Check 0 of the chain: gives the request its id and every successful answer the common headers
- * (`Content-Type: application/json; charset=utf-8`, `Cache-Control: no-store`, `X-Request-Id`).
- * Error answers get the same headers from the error formatter.
+ * (`Content-Type: application/json; charset=utf-8`, `Cache-Control: no-store`, `X-Request-Id`; no
+ * `Content-Type` on a `304`, which has no content). Error answers get the same headers from the error formatter.
  */
-import { commonHeaders } from '../headers';
+import { answerHeaders } from '../headers';
 import type { HttpMiddleware, HttpRequest } from './types';
 
 export interface RequestContextOptions {
@@ -38,7 +38,10 @@ export const requestContext = (opts: Partial<RequestContextOptions> = {}): HttpM
   const requestContextAfter = (request: HttpRequest): void => {
     if (request.response === null || request.response === undefined) return;
     const requestId = request.internal.requestId ?? 'unknown';
-    request.response.headers = { ...request.response.headers, ...commonHeaders(requestId) };
+    request.response.headers = {
+      ...request.response.headers,
+      ...answerHeaders(requestId, request.response.statusCode),
+    };
   };
 
   return { name: 'requestContext', before: requestContextBefore, after: requestContextAfter };

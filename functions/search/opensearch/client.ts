@@ -49,6 +49,8 @@ export interface OpenSearchRequest {
   bulkBody?: object[];
   /** Error statuses answered as responses instead of thrown as `ResponseError`. */
   ignore?: number[];
+  /** This request's time budget, in milliseconds (default: the client's). */
+  timeoutMs?: number;
 }
 
 /** The answer to an {@link OpenSearchRequest}: for `HEAD`, the body is whether the status is below 400. */
@@ -107,13 +109,16 @@ export class OpenSearchClient {
 
   /** Sends a request; an error status not in `ignore` rejects with the library's `ResponseError`. */
   public async request<T>(request: OpenSearchRequest): Promise<OpenSearchResponse<T>> {
-    const { method, path, querystring = {}, body, bulkBody, ignore } = request;
+    const { method, path, querystring = {}, body, bulkBody, ignore, timeoutMs } = request;
     // As the library's API functions: a request without a JSON body carries an empty one.
     const params =
       bulkBody === undefined
         ? { method, path, querystring, body: body ?? '' }
         : { method, path, querystring, bulkBody };
-    const response = await this.#transport.request(params, ignore === undefined ? {} : { ignore });
+    const response = await this.#transport.request(params, {
+      ...(ignore === undefined ? {} : { ignore }),
+      ...(timeoutMs === undefined ? {} : { requestTimeout: timeoutMs }),
+    });
     return { statusCode: response.statusCode ?? 0, body: response.body as T };
   }
 

@@ -71,9 +71,12 @@ export class OpenSearchSearchIndex implements SearchIndex {
   /** The alias's path, `/<alias>`. */
   readonly #aliasPath: string;
   readonly #refresh: boolean;
+  /** The time budget of a `_bulk` request. */
+  readonly #writeTimeoutMs: number;
 
   public constructor(settings: OpenSearchSettings) {
     this.#client = createClient(settings);
+    this.#writeTimeoutMs = settings.writeTimeoutMs ?? settings.timeoutMs;
     this.#alias = settings.index;
     this.#aliasPath = `/${pathSegment(settings.index)}`;
     this.#refresh = settings.refreshOnWrite ?? false;
@@ -329,6 +332,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
         path: `${path}/_bulk`,
         querystring: viaAlias ? { refresh: this.#refresh, require_alias: true } : { refresh: false },
         bulkBody: request.body,
+        timeoutMs: this.#writeTimeoutMs,
       });
     let response: BulkAnswer;
     try {

@@ -33,6 +33,7 @@ import { reindexCommand, verifyIndexCommand } from './index-commands';
 import { seedDemoCommand } from './seed-demo-command';
 import { statusCommand } from './status-command';
 import { resetCommandsClient, selectTarget } from './target';
+import { unreachableLocalStack } from './unreachable';
 
 /** Every command, in the order the usage lists them. */
 export const COMMANDS: readonly CliCommand[] = [
@@ -135,14 +136,13 @@ export const runCli = async (argv: readonly string[]): Promise<number> => {
     message(`${name === undefined ? 'No command given.' : `Unknown command "${name}".`}\n\n${USAGE}`);
     return 2;
   }
+  const stack = typeof parsed.values.stack === 'string' ? parsed.values.stack : undefined;
+  // The environment as given, before the target's settings are merged into it (a refusal names what chose it).
+  const given = { ...process.env };
   try {
     assertSupportedNode();
-    const stack = parsed.values.stack;
     const region = parsed.values.region;
-    const target = await selectTarget(
-      typeof stack === 'string' ? stack : undefined,
-      typeof region === 'string' ? region : undefined,
-    );
+    const target = await selectTarget(stack, typeof region === 'string' ? region : undefined);
     return await command.run({ values: parsed.values, positionals: parsed.positionals, target });
   } catch (error) {
     if (error instanceof UsageError || error instanceof InvalidAuthInputError) {
@@ -151,6 +151,11 @@ export const runCli = async (argv: readonly string[]): Promise<number> => {
     }
     if (REPORTED_ERRORS.some((type) => error instanceof type)) {
       message((error as Error).message);
+      return 1;
+    }
+    const unreachable = unreachableLocalStack(error, process.env.DYNAMODB_ENDPOINT, given, stack);
+    if (unreachable !== undefined) {
+      message(unreachable);
       return 1;
     }
     message(`Failed: ${error instanceof Error ? error.message : String(error)}`);

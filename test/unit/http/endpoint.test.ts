@@ -222,6 +222,7 @@ describe('the shared chain around a POST endpoint', () => {
         },
         403,
         'forbidden',
+        { grant: 'reject' },
       );
     });
 

@@ -5,7 +5,14 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../functions/http/errors';
-import { commonHeaders, headerValue, headerValues, lastHeaderValue } from '../../../functions/http/headers';
+import {
+  answerHeaders,
+  commonHeaders,
+  hasContent,
+  headerValue,
+  headerValues,
+  lastHeaderValue,
+} from '../../../functions/http/headers';
 import { answerResponse, EndpointAnswer, errorResponse, jsonResponse } from '../../../functions/http/response';
 
 type Headers = Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>;
@@ -59,10 +66,16 @@ describe('answers', () => {
     expect(jsonResponse(200, {}, 'r-1').headers).toEqual(COMMON);
   });
 
-  it("answer an endpoint's answer with its status, headers and body, or an empty body", () => {
+  it('leave Content-Type off an answer whose status has no content (204, 304), and only there', () => {
+    expect([200, 201, 204, 304, 400, 412].map(hasContent)).toEqual([true, true, false, false, true, true]);
+    expect(answerHeaders('r-1', 304)).toEqual({ 'Cache-Control': 'no-store', 'X-Request-Id': 'r-1' });
+    expect(answerHeaders('r-1', 200)).toEqual(COMMON);
+  });
+
+  it("answer an endpoint's answer with its status, headers and body, or an empty body (a 304 with no Content-Type)", () => {
     expect(answerResponse(new EndpointAnswer(304, undefined, { ETag: '"2"' }), 'r-1')).toEqual({
       statusCode: 304,
-      headers: { ETag: '"2"', ...COMMON },
+      headers: { ETag: '"2"', 'Cache-Control': 'no-store', 'X-Request-Id': 'r-1' },
       body: '',
     });
     expect(answerResponse(new EndpointAnswer(200, { b: 2 }), 'r-1')).toEqual({

@@ -1,6 +1,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it, vi } from 'vitest';
 import { generateSecret, generateToken, hashToken } from '../../../functions/auth/tokens';
+import { auditRecord } from '../../../functions/auth/audit';
+import { auditLine } from '../../../functions/auth/cloudwatch-audit';
 import { isSecretKey, REDACTED, redactSecrets, redactValue, SERVICE_NAME } from '../../../functions/observability';
 
 describe('log redaction', () => {
@@ -51,6 +53,50 @@ describe('log redaction', () => {
     ['a 44-character word', 'a'.repeat(44)],
   ])('leaves %s readable', (_name, value) => {
     expect(redactValue(value)).toBe(value);
+  });
+
+  it.each([
+    ['43 base64url characters', 'Abcdefghij_klmnopqrst-uvwxyz0123456789ABCDE'],
+    ['64 hex digits', 'c0ffee'.repeat(10) + 'beef'],
+    ['a hex run behind a kind word', 'SESSION-cafe'],
+  ])('leaves a userId of %s readable in a log line and an audit record', (_name, userId) => {
+    const line = JSON.stringify({ userId, message: `session opened for ${userId}` }, redactSecrets);
+    expect(JSON.parse(line)).toEqual({ userId, message: `session opened for ${userId}` });
+    const record = auditRecord(
+      { action: 'session.opened', clientId: 'c1', sessionId: 's1', userId, accountId: 7, role: 'user' },
+      { via: 'cli', who: 'os-user:test' },
+    );
+    expect(JSON.parse(auditLine(record))).toMatchObject({ userId });
+  });
+
+  it('leaves the byClient entry of a user whose id is hex readable, and still hides an auth-table key', () => {
+    const hash = hashToken(generateToken());
+    const text = JSON.stringify({ entry: 'SESSION#cafe#s1', key: `SESSION#${hash}` }, redactSecrets);
+    expect(JSON.parse(text)).toEqual({ entry: 'SESSION#cafe#s1', key: REDACTED });
+  });
+
+  it('hides a token it never made once a log item carries it under a credential key, wherever else it stands', () => {
+    const token = 'Zq9'.repeat(14) + 'x';
+    const text = JSON.stringify(
+      {
+        event: {
+          headers: { 'X-Session-Token': token },
+          body: `{"note":"my token is ${token}"}`,
+          path: `/search/${token}-and-more`,
+        },
+      },
+      redactSecrets,
+    );
+    expect(text).not.toContain(token);
+    expect(JSON.parse(text).event.body).toBe(`{"note":"my token is ${REDACTED}"}`);
+    expect(JSON.parse(text).event.path).toBe(`/search/${REDACTED}-and-more`);
+  });
+
+  it('hides a token the process hashed (a presented one) in a later log line under any key', () => {
+    const presented = 'presented-' + 'Q'.repeat(33);
+    hashToken(presented);
+    const text = JSON.stringify({ note: `sent ${presented}`, digest: hashToken(presented) }, redactSecrets);
+    expect(JSON.parse(text)).toEqual({ note: `sent ${REDACTED}`, digest: REDACTED });
   });
 
   it('never prints a token, however deep in a log item', () => {

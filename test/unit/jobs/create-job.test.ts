@@ -187,10 +187,8 @@ describe('a create with an Idempotency-Key', () => {
     const created = await create().run(request(), user, 'key-1');
 
     const claim = mock.commandCalls(PutCommand)[0]?.args[0].input.Item;
-    expect(claim?.fingerprint).toBe(
-      fingerprintOf({ caller: { userId: 'alice', accountId: 1001, role: 'user' }, request: request() }),
-    );
-    expect(claim?.pk).toMatch(/^IDEMPOTENCY#client-1#[0-9a-f]{64}$/);
+    expect(claim?.fingerprint).toBe(fingerprintOf({ ...request(), accountId: 1001, accountName: '' }));
+    expect(claim?.pk).toMatch(/^IDEMPOTENCY#1001#client-1#[0-9a-f]{64}$/);
     const done = mock.commandCalls(UpdateCommand).at(-1)?.args[0].input;
     expect(done?.ExpressionAttributeValues?.[':answer']).toEqual({
       job: JSON.stringify(created.body.job),
@@ -202,10 +200,7 @@ describe('a create with an Idempotency-Key', () => {
   it('answers a replay from the stored answer, with the request’s file names, creating nothing', async () => {
     mock.on(PutCommand).rejects(Object.assign(new Error('held'), { name: 'ConditionalCheckFailedException' }));
     const job = { id: 5_000_000_000, name: 'Spring catalogue', version: 17 };
-    const fingerprint = fingerprintOf({
-      caller: { userId: 'alice', accountId: 1001, role: 'user' },
-      request: request(),
-    });
+    const fingerprint = fingerprintOf({ ...request(), accountId: 1001, accountName: '' });
     mock.on(GetCommand).resolves({
       Item: { state: 'done', fingerprint, answer: { job: JSON.stringify(job), fileIds: [11, 12] } },
     });
@@ -229,21 +224,40 @@ describe('a create with an Idempotency-Key', () => {
     expect(mock.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
-  it('refuses the key from another user or role with the same request (409), and replays it to its caller', async () => {
+  it('scopes the key by the account the job is created in, whoever of the client sends it', async () => {
+    mock.on(PutCommand).resolves({});
+    mock.on(UpdateCommand).resolves({ Attributes: { next: 5_000_001_024 } });
+
+    await create().run(request(), user, 'key-1');
+    await create().run(request(), { ...user, accountId: 1002 }, 'key-1');
+    await create().run(request({ accountId: 1001 }), operator, 'key-1');
+
+    const pks = mock.commandCalls(PutCommand).map((call) => call.args[0].input.Item?.pk as string);
+    expect(pks[0]).toMatch(/^IDEMPOTENCY#1001#client-1#/);
+    expect(pks[1]).toBe(pks[0]?.replace('#1001#', '#1002#'));
+    expect(pks[2]).toBe(pks[0]);
+  });
+
+  it('replays the same request to another user or an operator of the account, and refuses another body (409)', async () => {
     mock.on(PutCommand).rejects(Object.assign(new Error('held'), { name: 'ConditionalCheckFailedException' }));
-    const named = request({ accountId: 1001 });
-    const fingerprint = fingerprintOf({ caller: { userId: 'alice', accountId: 1001, role: 'user' }, request: named });
+    const fingerprint = fingerprintOf({ ...request(), accountId: 1001, accountName: '' });
     const job = { id: 5_000_000_000, version: 3 };
     mock
       .on(GetCommand)
-      .resolves({ Item: { state: 'done', fingerprint, answer: { job: JSON.stringify(job), fileIds: [] } } });
+      .resolves({ Item: { state: 'done', fingerprint, answer: { job: JSON.stringify(job), fileIds: [11, 12] } } });
 
-    await expect(create().run(named, { ...user, userId: 'bob' }, 'key-1')).rejects.toMatchObject({
+    await expect(create().run(request(), { ...user, userId: 'bob' }, 'key-1')).resolves.toMatchObject({
+      replayed: true,
+      etag: '"3"',
+    });
+    await expect(create().run(request({ accountId: 1001 }), operator, 'key-1')).resolves.toMatchObject({
+      replayed: true,
+    });
+    await expect(create().run(request({ name: 'Other' }), user, 'key-1')).rejects.toMatchObject({
       code: 'idempotency_key_reused',
     });
-    await expect(create().run(named, { ...user, role: 'operator' }, 'key-1')).rejects.toMatchObject({
-      code: 'idempotency_key_reused',
-    });
-    await expect(create().run(named, user, 'key-1')).resolves.toMatchObject({ replayed: true, etag: '"3"' });
+    await expect(
+      create().run(request({ accountId: 1001, accountName: 'Named' }), operator, 'key-1'),
+    ).rejects.toMatchObject({ code: 'idempotency_key_reused' });
   });
 });

@@ -26,8 +26,9 @@ const named = (name: string): Error => Object.assign(new Error(name), { name });
 const conditionFailed = (): Error => named('ConditionalCheckFailedException');
 
 const NOW = 1_700_000_000_999;
+const SCOPE = { clientId: 'client-1', accountId: 1001 };
 const KEYS = {
-  pk: `IDEMPOTENCY#client-1#${createHash('sha256').update('key-1').digest('hex')}`,
+  pk: `IDEMPOTENCY#1001#client-1#${createHash('sha256').update('key-1').digest('hex')}`,
   sk: 'IDEMPOTENCY',
 };
 
@@ -69,7 +70,7 @@ describe('the first request with a key', () => {
     mock.on(PutCommand).resolves({});
     mock.on(UpdateCommand).resolves({});
 
-    await expect(store().run('client-1', 'key-1', 'print-1', work)).resolves.toEqual({
+    await expect(store().run(SCOPE, 'key-1', 'print-1', work)).resolves.toEqual({
       answer: { job: '{"id":1}', fileIds: [2, 3] },
       replayed: false,
     });
@@ -126,16 +127,18 @@ describe('the first request with a key', () => {
     expect(WAIT_BUDGET_MS).toBe(6_000);
   });
 
-  it('keys the record by client and the hash of the key', async () => {
+  it('keys the record by account, client and the hash of the key', async () => {
     mock.on(PutCommand).resolves({});
     mock.on(UpdateCommand).resolves({});
 
-    await store().run('client-2', 'key-1', 'print-1', work);
-    await store().run('client-1', 'key-2', 'print-1', work);
+    await store().run({ ...SCOPE, clientId: 'client-2' }, 'key-1', 'print-1', work);
+    await store().run({ ...SCOPE, accountId: 1002 }, 'key-1', 'print-1', work);
+    await store().run(SCOPE, 'key-2', 'print-1', work);
 
     expect(puts().map((input) => input.Item?.pk)).toEqual([
       KEYS.pk.replace('client-1', 'client-2'),
-      `IDEMPOTENCY#client-1#${createHash('sha256').update('key-2').digest('hex')}`,
+      KEYS.pk.replace('1001', '1002'),
+      `IDEMPOTENCY#1001#client-1#${createHash('sha256').update('key-2').digest('hex')}`,
     ]);
   });
 
@@ -145,7 +148,7 @@ describe('the first request with a key', () => {
     const failure = new Error('the create failed');
 
     await expect(
-      store().run('client-1', 'key-1', 'print-1', async () => {
+      store().run(SCOPE, 'key-1', 'print-1', async () => {
         throw failure;
       }),
     ).rejects.toBe(failure);
@@ -169,7 +172,7 @@ describe('the first request with a key', () => {
     const failure = new Error('the create failed');
 
     await expect(
-      store().run('client-1', 'key-1', 'print-1', async () => {
+      store().run(SCOPE, 'key-1', 'print-1', async () => {
         throw failure;
       }),
     ).rejects.toBe(failure);
@@ -180,7 +183,7 @@ describe('the first request with a key', () => {
     const refused = named('ValidationException');
     mock.on(PutCommand).rejects(refused);
 
-    await expect(store().run('client-1', 'key-1', 'print-1', work)).rejects.toBe(refused);
+    await expect(store().run(SCOPE, 'key-1', 'print-1', work)).rejects.toBe(refused);
     expect(mock.commandCalls(GetCommand)).toHaveLength(0);
     expect(worked).toBe(0);
   });
@@ -191,7 +194,7 @@ describe('a request whose key is held', () => {
     mock.on(PutCommand).rejects(conditionFailed());
     mock.on(GetCommand).resolves({ Item: { ...KEYS, state: 'done', fingerprint: 'print-1', answer: { first: true } } });
 
-    await expect(store().run('client-1', 'key-1', 'print-1', work)).resolves.toEqual({
+    await expect(store().run(SCOPE, 'key-1', 'print-1', work)).resolves.toEqual({
       answer: { first: true },
       replayed: true,
     });
@@ -209,7 +212,7 @@ describe('a request whose key is held', () => {
     mock.on(PutCommand).rejects(conditionFailed());
     mock.on(GetCommand).resolves({ Item: { ...KEYS, state, fingerprint: 'print-1', answer: {} } });
 
-    const outcome = store().run('client-1', 'key-1', 'print-2', work);
+    const outcome = store().run(SCOPE, 'key-1', 'print-2', work);
 
     await expect(outcome).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
     await expect(outcome).rejects.toBeInstanceOf(ApiError);
@@ -235,7 +238,7 @@ describe('a request whose key is held', () => {
       .resolvesOnce(pending)
       .resolves({ Item: { ...KEYS, state: 'done', fingerprint: 'print-1', answer: { late: 1 } } });
 
-    await expect(store().run('client-1', 'key-1', 'print-1', work)).resolves.toEqual({
+    await expect(store().run(SCOPE, 'key-1', 'print-1', work)).resolves.toEqual({
       answer: { late: 1 },
       replayed: true,
     });
@@ -249,7 +252,7 @@ describe('a request whose key is held', () => {
     mock.on(PutCommand).rejects(conditionFailed());
     mock.on(GetCommand).resolves({ Item: { ...KEYS, state: 'pending', fingerprint: 'print-1' } });
 
-    const outcome = store(3_000).run('client-1', 'key-1', 'print-1', work);
+    const outcome = store(3_000).run(SCOPE, 'key-1', 'print-1', work);
 
     await expect(outcome).rejects.toBeInstanceOf(DependencyUnavailableError);
     await expect(outcome).rejects.toMatchObject({
@@ -270,7 +273,7 @@ describe('a request whose key is held', () => {
     mock.on(GetCommand).resolves(answer);
     mock.on(UpdateCommand).resolves({});
 
-    await expect(store().run('client-1', 'key-1', 'print-1', work)).resolves.toMatchObject({ replayed: false });
+    await expect(store().run(SCOPE, 'key-1', 'print-1', work)).resolves.toMatchObject({ replayed: false });
 
     expect(puts()).toHaveLength(2);
     expect(worked).toBe(1);

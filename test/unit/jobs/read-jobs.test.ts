@@ -11,9 +11,10 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../../../functions/auth/principal';
 import { ApiError } from '../../../functions/http/errors';
+import { filesWithinBudget, PAGE_BYTES_BUDGET, payloadBytesOf } from '../../../functions/jobs/files-page-budget';
 import { type FileItem, type JobItem, toFileItem, toJobItem } from '../../../functions/jobs/items';
 import { jobView } from '../../../functions/jobs/job-view';
-import type { Job, JobFile } from '../../../functions/jobs/model';
+import type { Job, JobFile, Review } from '../../../functions/jobs/model';
 import { type FilesQuery, JobNotFoundError, JobReader } from '../../../functions/jobs/read-jobs';
 import { makeFile, makeJob } from '../../support/jobs';
 
@@ -306,5 +307,61 @@ describe('a page of files under a committed delivery not yet written to every fi
     expect(ids(answer)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(answer.files.find((file) => file.id === 4)?.isRejected).toBe(false);
     expect(answer.files.find((file) => file.id === 5)?.isRejected).toBe(true);
+  });
+});
+
+describe('a page of heavily reviewed files', () => {
+  /** A review as large as a file item holds: its text alone about 60 KB. */
+  const largeReview = (fileId: number): Review => ({
+    reviewDate: '2026-11-01T10:00:00.000Z',
+    customRejection: `${fileId} `.padEnd(60_000, 'x'),
+    rejects: [{ reason: 'Cropping', positions: [{ xPercent: 0.5, yPercent: 0.5 }] }],
+  });
+  const heavyFiles = Array.from({ length: 16 }, (_, index) =>
+    makeFile({
+      id: index + 1,
+      isRejected: true,
+      isReviewed: true,
+      rejectionReason: 'Cropping',
+      reviews: largeReview(index + 1),
+      previousReviews: Array.from({ length: 5 }, () => largeReview(index + 1)),
+    }),
+  );
+
+  beforeEach(() => {
+    const heavy = makeJob({ id: JOB_ID, accountId: 1001, status: 'CJ_REJECT_READY', files: heavyFiles });
+    jobItem = toJobItem(heavy, 3) as unknown as Record<string, unknown>;
+    fileItems = heavy.files.map((file) => toFileItem(JOB_ID, file, true));
+  });
+
+  it('ends early with a cursor before the files pass the response budget, and the cursor goes on with no file lost or repeated', async () => {
+    const seen: number[] = [];
+    let afterFileId: number | undefined;
+    let pages = 0;
+    do {
+      const answer = await page({ limit: 100, afterFileId });
+      const bytes = answer.files.reduce((sum, file) => sum + payloadBytesOf(file), 0);
+      expect(bytes).toBeLessThanOrEqual(PAGE_BYTES_BUDGET);
+      expect(answer.files.length).toBeGreaterThan(0);
+      seen.push(...ids(answer));
+      afterFileId = answer.continueAfter;
+      if (afterFileId !== undefined) expect(afterFileId).toBe(seen.at(-1));
+      pages += 1;
+    } while (afterFileId !== undefined);
+
+    expect(pages).toBeGreaterThan(1);
+    expect(seen).toEqual(heavyFiles.map((file) => file.id));
+  });
+
+  it('holds at least one file, however large', () => {
+    expect(filesWithinBudget(heavyFiles, 1)).toBe(1);
+    expect(filesWithinBudget([], 1)).toBe(0);
+  });
+
+  it('counts a file as the response payload carries it: its JSON escaped once more inside the body', () => {
+    const quoted = makeFile({ id: 1, fileName: '"'.repeat(1_000) });
+    const plain = makeFile({ id: 1, fileName: 'a'.repeat(1_000) });
+    expect(payloadBytesOf(quoted) - payloadBytesOf(plain)).toBe(3_000);
+    expect(payloadBytesOf(plain)).toBe(JSON.stringify(JSON.stringify(plain)).length - 1);
   });
 });

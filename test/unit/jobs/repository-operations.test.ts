@@ -102,7 +102,11 @@ describe("an import's write of one job", () => {
 });
 
 describe('a create of a job that never existed', () => {
-  it('reads nothing and writes the job whole in one transaction, its job item conditioned on attribute_not_exists', async () => {
+  const isNew = (item: object) => ({
+    Put: { TableName: 'jobs', Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+  });
+
+  it('reads nothing and writes the job whole in one transaction, every item conditioned on attribute_not_exists', async () => {
     const job = makeJob({ files: [makeFile(), makeFile()] });
 
     const jobItem = await repository().createJob(job, 1_234);
@@ -110,22 +114,88 @@ describe('a create of a job that never existed', () => {
     expect(mock.commandCalls(QueryCommand)).toHaveLength(0);
     expect(jobItem).toEqual(toJobItem(job, 1_234));
     const [items] = transactions();
-    expect(items).toEqual([
-      { Put: { TableName: 'jobs', Item: toJobItem(job, 1_234), ConditionExpression: 'attribute_not_exists(pk)' } },
-      ...toFileItems(job).map((item) => ({ Put: { TableName: 'jobs', Item: item } })),
-    ]);
+    expect(items).toEqual([isNew(toJobItem(job, 1_234)), ...toFileItems(job).map(isNew)]);
   });
 
-  it('writes a job larger than a transaction files first, in batches of 25, and its job item last', async () => {
-    const job = makeJob({ files: Array.from({ length: 30 }, () => makeFile()) });
+  it('writes a job larger than a transaction files first, in transactions of conditional puts, and its job item last', async () => {
+    const job = makeJob({ files: Array.from({ length: 25 }, () => makeFile()) });
 
     await repository({ maxTransactionItems: 10 }).createJob(job, 1_234);
 
-    expect(batches().map((batch) => batch.length)).toEqual([25, 5]);
-    expect(batches()[0]?.[0]).toEqual({ PutRequest: { Item: toFileItems(job)[0] } });
+    expect(batches()).toHaveLength(0);
+    const written = transactions();
+    expect(written.map((items) => items.length)).toEqual([10, 10, 5, 1]);
+    expect(written.slice(0, 3).flat()).toEqual(toFileItems(job).map(isNew));
+    expect(written[3]).toEqual([isNew(toJobItem(job, 1_234))]);
+  });
+
+  it("writes the items it is given in the job item's own transaction, small job or large", async () => {
+    const seal = { Update: { TableName: 'jobs', Key: { pk: 'K', sk: 'K' }, UpdateExpression: 'SET a = :a' } };
+    const small = makeJob({ files: [makeFile()] });
+    const large = makeJob({ files: Array.from({ length: 9 }, () => makeFile()) });
+
+    await repository({ maxTransactionItems: 10 }).createJob(small, 1, { commitWith: [seal] });
+    await repository({ maxTransactionItems: 10 }).createJob(large, 2, { commitWith: [seal] });
+
+    // The large job's 9 files and job item fit 10 items, not with the record too.
     expect(transactions()).toEqual([
-      [{ Put: { TableName: 'jobs', Item: toJobItem(job, 1_234), ConditionExpression: 'attribute_not_exists(pk)' } }],
+      [isNew(toJobItem(small, 1)), isNew(toFileItems(small)[0]!), seal],
+      toFileItems(large).map(isNew),
+      [isNew(toJobItem(large, 2)), seal],
     ]);
+  });
+
+  it.each([
+    ['its job item', 0],
+    ['one of its files', 2],
+  ])('answers 503 without its job item when %s is taken, naming it taken', async (_case, taken) => {
+    const job = makeJob({ files: [makeFile(), makeFile()] });
+    const codes = ['None', 'None', 'None', 'None'];
+    codes[taken] = 'ConditionalCheckFailed';
+    mock
+      .on(TransactWriteCommand)
+      .rejects(named('TransactionCanceledException', { CancellationReasons: codes.map((Code) => ({ Code })) }));
+
+    const outcome = repository().createJob(job, 1, { commitWith: [{ ConditionCheck: {} as never }] });
+
+    await expect(outcome).rejects.toMatchObject({
+      name: 'DependencyUnavailableError',
+      dependency: 'dynamodb',
+      cause: { name: 'IdTakenError', jobId: job.id },
+    });
+  });
+
+  it('answers 503 when only an item it was given failed its condition, naming no id taken', async () => {
+    const job = makeJob({ files: [makeFile()] });
+    const refused = named('TransactionCanceledException', {
+      CancellationReasons: [{ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed' }],
+    });
+    mock.on(TransactWriteCommand).rejects(refused);
+
+    await expect(
+      repository().createJob(job, 1, { commitWith: [{ ConditionCheck: {} as never }] }),
+    ).rejects.toMatchObject({ name: 'DependencyUnavailableError', cause: refused });
+  });
+
+  it('writes no job item once a transaction of its files failed', async () => {
+    const job = makeJob({ files: Array.from({ length: 25 }, () => makeFile()) });
+    mock
+      .on(TransactWriteCommand)
+      .resolvesOnce({})
+      .rejects(
+        named('TransactionCanceledException', {
+          CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, ...Array.from({ length: 9 }, () => ({}))],
+        }),
+      );
+
+    await expect(repository({ maxTransactionItems: 10 }).createJob(job, 1)).rejects.toMatchObject({
+      cause: { name: 'IdTakenError' },
+    });
+    expect(
+      transactions()
+        .flat()
+        .some((item) => item.Put?.Item?.sk === 'JOB'),
+    ).toBe(false);
   });
 });
 

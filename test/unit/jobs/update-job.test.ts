@@ -1,7 +1,8 @@
 /**
- * `PATCH /jobs/{id}` on a mocked DynamoDB: the rules in the order they answer (`428`, `403`, `404` — another
- * account's job exactly like a missing one —, `412` with the current ETag, `409 job_not_editable`,
- * `409 invalid_transition`), what counts as no change, and the one UpdateItem conditioned on the version read.
+ * `PATCH /jobs/{id}` on a mocked DynamoDB: the rules in the order they answer (`428`, `400` naming `If-Match`,
+ * `403`, `404` — another account's job exactly like a missing one —, `410` for an archived job, `412` with the
+ * current version, `409 job_not_editable`, `409 invalid_transition`), what counts as no change, and the one
+ * UpdateItem conditioned on the version read.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -12,7 +13,8 @@ import { ApiError, DependencyUnavailableError } from '../../../functions/http/er
 import { type JobItem, toJobItem } from '../../../functions/jobs/items';
 import { jobView } from '../../../functions/jobs/job-view';
 import type { Job } from '../../../functions/jobs/model';
-import { type JobChanges, jobNotFound, UpdateJob, versionsOfIfMatch } from '../../../functions/jobs/update-job';
+import { versionsOfIfMatch } from '../../../functions/jobs/if-match';
+import { type JobChanges, jobNotFound, UpdateJob } from '../../../functions/jobs/update-job';
 import { makeJob } from '../../support/jobs';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
@@ -63,28 +65,61 @@ beforeEach(() => {
 
 describe('the versions of an If-Match header', () => {
   it.each([
-    ['*', { any: true }],
-    [' * ', { any: true }],
-    ['"17"', { any: false, versions: [17] }],
-    [' "17" ', { any: false, versions: [17] }],
-    ['"1", "2" ,"3"', { any: false, versions: [1, 2, 3] }],
-    ['W/"17"', { any: false, versions: [] }],
-    ['17', { any: false, versions: [] }],
-    ['"17', { any: false, versions: [] }],
-    ['x"17"', { any: false, versions: [] }],
-    ['"17"x', { any: false, versions: [] }],
-    ['"1234567890123456"', { any: false, versions: [1_234_567_890_123_456] }],
-    ['"12345678901234567"', { any: false, versions: [] }],
-    ['""', { any: false, versions: [] }],
-    ['"1a"', { any: false, versions: [] }],
-    ['"*", *', { any: false, versions: [] }],
-  ])('reads %j', (header, expected) => {
+    ['"17"', [17]],
+    [' "17" ', [17]],
+    ['"1", "2" ,"3"', [1, 2, 3]],
+    ['"1",,"2",', [1, 2]],
+    ['"1234567890123456"', [1_234_567_890_123_456]],
+    ['"12345678901234567"', []],
+    ['""', []],
+    ['"1a"', []],
+    ['"*"', []],
+    ['"a,b", "5"', [5]],
+  ])('reads %j as the versions %j', (header, expected) => {
     expect(versionsOfIfMatch(header)).toEqual(expected);
+  });
+
+  it.each([undefined, '', '  ', '*', ' * '])(
+    'answers 428 precondition_required for %j, which names no version',
+    (header) => {
+      expect(() => versionsOfIfMatch(header)).toThrow(expect.objectContaining({ code: 'precondition_required' }));
+    },
+  );
+
+  it('says that * names no version', () => {
+    expect(() => versionsOfIfMatch('*')).toThrow(/If-Match: \* names no version/);
+  });
+
+  it.each([
+    '17',
+    '1764147600000',
+    '"17',
+    'x"17"',
+    '"17"x',
+    '"1" "2"',
+    '*, "5"',
+    '"*", *',
+    ',',
+    "'17'",
+    'W/"17"',
+    '"5", W/"5"',
+    'w/"5"',
+  ])(
+    'answers 400 invalid_parameter naming If-Match for %j, which is no list of strong quoted entity-tags',
+    (header) => {
+      expect(() => versionsOfIfMatch(header)).toThrow(
+        expect.objectContaining({ code: 'invalid_parameter', context: { parameter: 'If-Match' } }),
+      );
+    },
+  );
+
+  it('says why a weak tag is refused', () => {
+    expect(() => versionsOfIfMatch('W/"17"')).toThrow(/weak tag/);
   });
 });
 
 describe('the refusals, in the order they answer', () => {
-  it.each([undefined, '', '  '])('asks for If-Match (428) when it is %j, reading nothing', async (ifMatch) => {
+  it.each([undefined, '', '  ', '*'])('asks for If-Match (428) when it is %j, reading nothing', async (ifMatch) => {
     expect((await refusal({ name: 'New' }, ifMatch)).code).toBe('precondition_required');
     expect(mock.calls()).toHaveLength(0);
   });
@@ -120,9 +155,15 @@ describe('the refusals, in the order they answer', () => {
     expect(updates()).toHaveLength(0);
   });
 
+  it('refuses an If-Match that is no quoted ETag (400 naming If-Match) before the operator fields, reading nothing', async () => {
+    const error = await refusal({ name: 'New', realCost: 1 }, '5');
+    expect(error).toMatchObject({ code: 'invalid_parameter', context: { parameter: 'If-Match' } });
+    expect(mock.calls()).toHaveLength(0);
+  });
+
   it('answers job_not_found for an item that is no job', async () => {
     tableHolds({ ...stored(), entity: 'file' } as unknown as JobItem);
-    expect((await refusal({ name: 'New' }, '*')).code).toBe('job_not_found');
+    expect((await refusal({ name: 'New' }, '"5"')).code).toBe('job_not_found');
   });
 
   it('lets an operator change a job of any account', async () => {
@@ -133,22 +174,58 @@ describe('the refusals, in the order they answer', () => {
     });
   });
 
-  it('answers precondition_failed (412) with the current ETag for another version', async () => {
+  it('answers precondition_failed (412) with the current version in the ETag and in the body for another version', async () => {
     tableHolds(stored({}, 7));
     const error = await refusal({ name: 'New' }, '"5", "6"');
-    expect(error).toMatchObject({ code: 'precondition_failed', headers: { ETag: '"7"' } });
+    expect(error).toMatchObject({
+      code: 'precondition_failed',
+      headers: { ETag: '"7"' },
+      context: { currentVersion: 7 },
+      message: 'The job was changed since the version in If-Match; its current version is 7.',
+    });
     expect(updates()).toHaveLength(0);
   });
 
-  it('accepts any of the versions listed, and * for any version', async () => {
+  it('accepts any of the versions listed', async () => {
     tableHolds(stored({}, 7));
     await expect(update.run(4242, { name: 'New' }, '"5", "7"', user)).resolves.toMatchObject({ etag: '"8"' });
-    await expect(update.run(4242, { name: 'New' }, '*', user)).resolves.toMatchObject({ etag: '"8"' });
   });
 
-  it('refuses a weak ETag of the current version', async () => {
+  it('answers 428 for If-Match: *, which names no version, changing nothing', async () => {
+    tableHolds(stored({}, 7));
+    const error = await refusal({ name: 'New' }, '*');
+    expect(error.code).toBe('precondition_required');
+    expect(updates()).toHaveLength(0);
+  });
+
+  it('refuses a weak ETag of the current version (400 naming If-Match), changing nothing', async () => {
     tableHolds(stored());
-    expect((await refusal({ name: 'New' }, 'W/"5"')).code).toBe('precondition_failed');
+    expect(await refusal({ name: 'New' }, 'W/"5"')).toMatchObject({
+      code: 'invalid_parameter',
+      context: { parameter: 'If-Match' },
+    });
+    expect(updates()).toHaveLength(0);
+  });
+
+  it.each([
+    ['an operator editing its fields', { name: 'New', realCost: 5 }, operator],
+    ['an operator moving its status', { status: 'CJ_NEW' }, operator],
+    ['a user editing its fields', { name: 'New' }, user],
+    ['an empty change', {}, user],
+    ['a change to the status it has', { status: 'CJ_ARCHIVED' }, operator],
+  ] as const)('answers 410 job_archived for an archived job, to %s, writing nothing', async (_what, changes, who) => {
+    tableHolds(stored({ status: 'CJ_ARCHIVED' }));
+    const error = await refusal(changes, '"5"', who);
+    expect(error).toMatchObject({ code: 'job_archived', message: 'The job is archived; it changes no more.' });
+    expect(error.context).toEqual({});
+    expect(updates()).toHaveLength(0);
+  });
+
+  it('answers 410 for an archived job whatever version If-Match names, after 404 and before 412', async () => {
+    tableHolds(stored({ status: 'CJ_ARCHIVED' }, 9));
+    expect((await refusal({ name: 'New' }, '"5"')).code).toBe('job_archived');
+    tableHolds(stored({ status: 'CJ_ARCHIVED', accountId: 2002 }, 9));
+    expect((await refusal({ name: 'New' }, '"9"')).code).toBe('job_not_found');
   });
 
   it.each(['CJ_ACCEPT', 'CJ_REVIEWING', 'CJ_FINISHED'] as const)(
@@ -292,7 +369,11 @@ describe('what an update writes', () => {
 
     const error = await refusal({ name: 'New' }, '"5"');
 
-    expect(error).toMatchObject({ code: 'precondition_failed', headers: { ETag: '"6"' } });
+    expect(error).toMatchObject({
+      code: 'precondition_failed',
+      headers: { ETag: '"6"' },
+      context: { currentVersion: 6 },
+    });
     expect(mock.commandCalls(GetCommand)).toHaveLength(2);
     expect(updates()).toHaveLength(1);
   });
@@ -302,7 +383,7 @@ describe('what an update writes', () => {
     const lost = named('ConditionalCheckFailedException');
     mock.on(UpdateCommand).rejects(lost);
 
-    const outcome = update.run(4242, { name: 'New' }, '*', user);
+    const outcome = update.run(4242, { name: 'New' }, '"5"', user);
 
     await expect(outcome).rejects.toBeInstanceOf(DependencyUnavailableError);
     await expect(outcome).rejects.toMatchObject({ dependency: 'dynamodb', cause: lost });

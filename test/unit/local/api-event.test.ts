@@ -165,6 +165,20 @@ describe('proxy result to HTTP response', () => {
     expect(answer.body.toString()).toBe('ok');
   });
 
+  it('sends a 304 with no body and no Content-Length, keeping its own headers', async () => {
+    const answer = await roundTrip({
+      statusCode: 304,
+      headers: { ETag: '"7"', 'Cache-Control': 'no-store', 'X-Request-Id': 'r1' },
+      body: 'ignored',
+    });
+    expect(answer.status).toBe(304);
+    expect(answer.headers['content-length']).toBeUndefined();
+    expect(answer.headers['transfer-encoding']).toBeUndefined();
+    expect(answer.headers['content-type']).toBeUndefined();
+    expect(answer.headers.etag).toBe('"7"');
+    expect(answer.body.length).toBe(0);
+  });
+
   it('lets multiValueHeaders win over headers and sends every value', async () => {
     const answer = await roundTrip({
       statusCode: 200,

@@ -100,7 +100,21 @@ describe('search engine selection', () => {
       index: 'jobs-v1',
       region: 'eu-west-1',
       timeoutMs: 2_500,
+      writeTimeoutMs: 15_000,
     });
+  });
+
+  it('gives bulk writes their own time budget, INDEX_WRITE_TIMEOUT_MS, longer than a request of the API', () => {
+    const env = {
+      ...BASE_ENV,
+      SEARCH_ENGINE: 'opensearch',
+      OPENSEARCH_URL: 'https://search-jobs.eu-west-1.es.amazonaws.com',
+    };
+    expect(settingsFromConfig(readConfig({ ...env, INDEX_WRITE_TIMEOUT_MS: '20000' }))).toMatchObject({
+      timeoutMs: 3_000,
+      writeTimeoutMs: 20_000,
+    });
+    expect(() => readConfig({ ...env, INDEX_WRITE_TIMEOUT_MS: '0' })).toThrow(/INDEX_WRITE_TIMEOUT_MS/);
   });
 
   it('builds an OpenSearch index without contacting the node', async () => {

@@ -269,6 +269,29 @@ describe('OpenSearch engine', () => {
     expect(node.calls()[0]?.query.get('refresh')).toBe('true');
   });
 
+  it('gives a bulk write its own time budget: a node slower than a search may take still takes the write', async () => {
+    const slow = new OpenSearchSearchIndex({
+      engine: 'opensearch',
+      url,
+      index: 'jobs',
+      region: 'eu-west-1',
+      timeoutMs: 100,
+      writeTimeoutMs: 5_000,
+    });
+    node.reply = (request) =>
+      request.path === '/jobs/_bulk'
+        ? { status: 200, delayMs: 400, body: { errors: false, items: [{ index: { status: 201, result: 'created' } }] } }
+        : { status: 200, delayMs: 400, body: { hits: { total: { value: 0, relation: 'eq' }, hits: [] } } };
+    try {
+      await expect(slow.apply([{ type: 'upsert', document: document(1, 1) }])).resolves.toEqual([
+        { status: 'indexed' },
+      ]);
+      await expect(slow.search(query())).rejects.toBeInstanceOf(SearchUnavailableError);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('sends nothing for an empty batch', async () => {
     await expect(index.apply([])).resolves.toEqual([]);
     expect(node.requests).toEqual([]);

@@ -75,11 +75,13 @@ describe('authorization middleware', () => {
     await expect(runBefore(authorization({ grant: 'search' }), request)).resolves.toBeUndefined();
   });
 
-  it('answers 403 forbidden when the client lacks the grant', async () => {
+  it('answers 403 forbidden naming the grant the client lacks', async () => {
     const request = withTokens();
     request.internal.principal = principal;
     const error = await expectApiError(() => runBefore(authorization({ grant: 'reject' }), request), 'forbidden');
     expect(ERROR_STATUS[error.code]).toBe(403);
+    expect(error.context).toEqual({ grant: 'reject' });
+    expect(error.message).toBe('This operation needs the grant reject, which the client lacks.');
   });
 
   it('refuses to run before authentication', async () => {

@@ -60,4 +60,13 @@ describe('request context middleware', () => {
       'X-Request-Id': 'gw-3',
     });
   });
+
+  it('adds no Content-Type to a 304, which has no content', async () => {
+    const request = requestFor({ requestId: 'gw-4' });
+    const middleware = requestContext();
+    await middleware.before?.(request);
+    request.response = { statusCode: 304, headers: { ETag: '"x"' }, body: '' };
+    await middleware.after?.(request);
+    expect(request.response.headers).toEqual({ ETag: '"x"', 'Cache-Control': 'no-store', 'X-Request-Id': 'gw-4' });
+  });
 });

@@ -1,0 +1,37 @@
+/**
+ * The byte bound of a page of files (docs/contract.md §6a). A function's answer travels to API Gateway as
+ * Lambda's response payload, at most 6 MB, and the page's JSON is a string inside it (`body`), so every
+ * quote and backslash of the page is escaped once more on the way. A page of heavily reviewed files
+ * (`reviews` and five `previousReviews` each) reaches that limit long before 100 files; a page therefore
+ * ends early, with a cursor, once its files would pass {@link PAGE_BYTES_BUDGET} — measured as each file
+ * is carried inside the payload, escaping included. The budget leaves a whole mebibyte for the rest of the
+ * answer (headers, the envelope, the other fields of the body), and a single file item is at most 400 KB,
+ * which however escaped stays under the budget: a page always holds at least one file.
+ */
+import type { JobFile } from './model';
+
+/** Lambda's limit on a synchronous response payload: 6 MB. */
+export const LAMBDA_RESPONSE_BYTES = 6 * 1024 * 1024;
+
+/** What the files of one page may take inside the response payload. */
+export const PAGE_BYTES_BUDGET = LAMBDA_RESPONSE_BYTES - 1024 * 1024;
+
+/**
+ * The bytes a file takes inside the response payload: its JSON, escaped again as part of the `body`
+ * string (the two quotes of that string left out), plus the comma that separates it from the next.
+ */
+export const payloadBytesOf = (file: JobFile): number =>
+  Buffer.byteLength(JSON.stringify(JSON.stringify(file)), 'utf8') - 2 + 1;
+
+/**
+ * How many of a page's files, from its start, fit the budget: every file while their payload bytes add
+ * up to at most `budget`, and always the first.
+ */
+export const filesWithinBudget = (files: readonly JobFile[], budget: number = PAGE_BYTES_BUDGET): number => {
+  let used = 0;
+  for (const [index, file] of files.entries()) {
+    used += payloadBytesOf(file);
+    if (used > budget && index > 0) return index;
+  }
+  return files.length;
+};
