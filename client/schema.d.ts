@@ -76,8 +76,9 @@ export interface paths {
          *     All or nothing: every listed file is rejected, or none is. A refusal names the first offending
          *     `fileId`: `404 file_not_found` (unknown, or another account's), `410 job_archived` (its job is
          *     `CJ_ARCHIVED`), `409 file_not_rejectable` (its job is not in review — `CJ_REVIEWING`,
-         *     `CJ_FINISHED`, `CJ_REJECT_READY`, `CJ_REJECT_ERROR` — the customer already accepted the file, or
-         *     its review history has no room for another review: a file's item is kept under 380,000 bytes and
+         *     `CJ_FINISHED`, `CJ_REJECT_READY`, `CJ_REJECT_ERROR` — the customer already accepted the file, the
+         *     file was never delivered — one created through the API that no delivery has named yet — or its
+         *     review history has no room for another review: a file's item is kept under 380,000 bytes and
          *     one request's transaction under 3,500,000 bytes, see docs/reject.md).
          *
          *     Each file becomes rejected and reviewed with `reviewDate` now; its review (`customRejection`,
@@ -262,7 +263,8 @@ export interface paths {
          *     All or nothing, with the checks and refusals of `POST /reject`, naming the first offending
          *     `fileId`: `404 file_not_found` (unknown, or another account's), `410 job_archived`, `409
          *     file_not_acceptable` (its job is not in review — `CJ_REVIEWING`, `CJ_FINISHED`, `CJ_REJECT_READY`,
-         *     `CJ_REJECT_ERROR` —, or the items the request's transaction touches would add up past its size
+         *     `CJ_REJECT_ERROR` —, the file was never delivered — a file no delivery has named can be neither
+         *     accepted nor rejected —, or the items the request's transaction touches would add up past its size
          *     budget, as for a rejection: accept fewer files per request). Each file becomes `acceptedByUser`, reviewed and not rejected
          *     (`rejectionReason` null), `reviewDate` now; its `reviews` and `previousReviews` stay as they were.
          *     Each job touched gets `reviewedDate` now and becomes `CJ_FINISHED` once every file of it is
@@ -1087,7 +1089,7 @@ export interface components {
                 "application/json": components["schemas"]["RequestTimeoutError"];
             };
         };
-        /** @description `file_not_rejectable`: the file's job is not in review, the customer already accepted the file, storing another review would outgrow the file's or the request's size budget, or the file id names more than one file the caller may change (file ids are unique only within a job). */
+        /** @description `file_not_rejectable`: the file's job is not in review, the customer already accepted the file, the file was never delivered (created through the API and named by no delivery yet), storing another review would outgrow the file's or the request's size budget, or the file id names more than one file the caller may change (file ids are unique only within a job). */
         FileNotRejectable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1098,7 +1100,7 @@ export interface components {
                 "application/json": components["schemas"]["FileNotRejectableError"];
             };
         };
-        /** @description `file_not_acceptable`: the file's job is not in review, or the file id names more than one file the caller may change (file ids are unique only within a job), or the items the request's transaction would touch add up past its size budget (the file named is the first, in request order, that crosses it; accept fewer files per request). */
+        /** @description `file_not_acceptable`: the file's job is not in review, or the file was never delivered (created through the API and named by no delivery yet), or the file id names more than one file the caller may change (file ids are unique only within a job), or the items the request's transaction would touch add up past its size budget (the file named is the first, in request order, that crosses it; accept fewer files per request). */
         FileNotAcceptable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -5,7 +5,7 @@
  * history of what was asked before); its job gets `reviewedDate` now, and `CJ_FINISHED` once every file of
  * it is accepted. Accepting an accepted file again changes nothing. Refusals, in the order they are
  * checked, name the first refused file: `404 file_not_found` (unknown, or another account's), `410
- * job_archived`, `409 file_not_acceptable` (the job is not in review); then `409 file_not_acceptable` naming
+ * job_archived`, `409 file_not_acceptable` (the job is not in review, or no delivery has named the file yet); then `409 file_not_acceptable` naming
  * the first file, in request order, with which the items the transaction touches would outgrow the
  * transaction size budget of `reject-sizes.ts` (an acceptance grows no item, but DynamoDB counts each
  * touched item whole, and files with long review histories can add up past one transaction's 4 MB).
@@ -14,7 +14,14 @@ import { accountScope, type Principal } from '../auth/principal';
 import { ApiError } from '../errors';
 import { type JobFile, type JobStatus, REVIEWABLE_STATUSES } from './model';
 import { estimatedItemSize } from './reject-sizes';
-import { planReview, type ReviewPlan, type ReviewRules, reviewedJobSize, type StoredFile } from './review-plan';
+import {
+  isUndelivered,
+  planReview,
+  type ReviewPlan,
+  type ReviewRules,
+  reviewedJobSize,
+  type StoredFile,
+} from './review-plan';
 
 /** A validated accept request: 1–50 distinct file ids, in request order. */
 export interface AcceptRequest {
@@ -67,7 +74,10 @@ export const FINISHED_JOB_STATUS: JobStatus = 'CJ_FINISHED';
 export const ACCEPT_TOO_LARGE_MESSAGE =
   'The files of this request hold too much review history to be accepted together; accept fewer files per request.';
 
-/** The first reason a caller may not accept a stored file, or `undefined` when it may. */
+/**
+ * The first reason a caller may not accept a stored file, or `undefined` when it may: a file no delivery
+ * has named yet (`isUndelivered`) has nothing to accept, and accepting it could finish its job.
+ */
 export const acceptRefusalOf = (
   stored: StoredFile | undefined,
   principal: Pick<Principal, 'role' | 'accountId'>,
@@ -75,9 +85,12 @@ export const acceptRefusalOf = (
   const scope = accountScope(principal);
   if (stored === undefined || (scope !== undefined && stored.job.accountId !== scope)) return 'file_not_found';
   if (stored.job.status === 'CJ_ARCHIVED') return 'job_archived';
-  if (!REVIEWABLE_STATUSES.includes(stored.job.status)) return 'file_not_acceptable';
+  if (!REVIEWABLE_STATUSES.includes(stored.job.status) || isUndelivered(stored)) return 'file_not_acceptable';
   return undefined;
 };
+
+/** The message of a file no delivery has named yet. */
+export const UNDELIVERED_ACCEPT_MESSAGE = 'The file has not been delivered for review yet; none was accepted.';
 
 /** The file once accepted. */
 export const acceptedFile = (file: JobFile, now: string): JobFile => ({
@@ -93,7 +106,9 @@ const ACCEPT_RULES: ReviewRules<number, AcceptedFile, AcceptedJob, AcceptRespons
   fileIdOf: (fileId) => fileId,
   check: (fileId, stored, principal) => {
     const refusal = acceptRefusalOf(stored, principal);
-    if (refusal !== undefined) throw new FileAcceptanceRefusedError(refusal, fileId);
+    if (refusal === undefined) return;
+    const undelivered = refusal === 'file_not_acceptable' && stored !== undefined && isUndelivered(stored);
+    throw new FileAcceptanceRefusedError(refusal, fileId, undelivered ? UNDELIVERED_ACCEPT_MESSAGE : undefined);
   },
   ambiguous: (fileId) => {
     throw new FileAcceptanceRefusedError('file_not_acceptable', fileId, AMBIGUOUS_ACCEPT_MESSAGE);

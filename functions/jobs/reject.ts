@@ -14,7 +14,14 @@ import { accountScope } from '../auth/principal';
 import { DYNAMODB } from '../aws/failures';
 import { ApiError, DependencyUnavailableError } from '../errors';
 import type { FileItem } from './items';
-import { planReview, type ReviewPlan, type ReviewRules, reviewedJobSize, type StoredFile } from './review-plan';
+import {
+  isUndelivered,
+  planReview,
+  type ReviewPlan,
+  type ReviewRules,
+  reviewedJobSize,
+  type StoredFile,
+} from './review-plan';
 import {
   type JobFile,
   type JobStatus,
@@ -163,7 +170,8 @@ export const isSameRejection = (file: JobFile, rejection: FileRejection): boolea
 
 /**
  * The first reason a caller may not reject a stored file, or `undefined` when it may. A user asking for
- * another account's file is told it does not exist.
+ * another account's file is told it does not exist; a file no delivery has named yet (`isUndelivered`)
+ * has nothing to reject.
  */
 export const refusalOf = (
   stored: StoredFile | undefined,
@@ -172,9 +180,14 @@ export const refusalOf = (
   const scope = accountScope(principal);
   if (stored === undefined || (scope !== undefined && stored.job.accountId !== scope)) return 'file_not_found';
   if (stored.job.status === 'CJ_ARCHIVED') return 'job_archived';
-  if (!REVIEWABLE_STATUSES.includes(stored.job.status) || stored.file.acceptedByUser) return 'file_not_rejectable';
+  if (!REVIEWABLE_STATUSES.includes(stored.job.status) || stored.file.acceptedByUser || isUndelivered(stored)) {
+    return 'file_not_rejectable';
+  }
   return undefined;
 };
+
+/** The message of a file no delivery has named yet. */
+export const UNDELIVERED_REJECT_MESSAGE = 'The file has not been delivered for review yet; none was rejected.';
 
 /** The file after the rejection: the new review current, the earlier one kept in `previousReviews`. */
 export const rejectedFile = (file: JobFile, rejection: FileRejection, now: string): JobFile => {
@@ -210,7 +223,9 @@ const REJECT_RULES: ReviewRules<FileRejection, RejectedFile, RejectedJob, Reject
   fileIdOf: (rejection) => rejection.fileId,
   check: (fileId, stored, principal) => {
     const refusal = refusalOf(stored, principal);
-    if (refusal !== undefined) throw new FileRejectionRefusedError(refusal, fileId);
+    if (refusal === undefined) return;
+    const undelivered = refusal === 'file_not_rejectable' && stored !== undefined && isUndelivered(stored);
+    throw new FileRejectionRefusedError(refusal, fileId, undelivered ? UNDELIVERED_REJECT_MESSAGE : undefined);
   },
   ambiguous: (fileId) => {
     throw new FileRejectionRefusedError('file_not_rejectable', fileId, AMBIGUOUS_FILE_MESSAGE);

@@ -81,6 +81,17 @@ export const storedState = (item: FileItem, file: JobFile): ReviewState =>
   stateOfReviewKey(item.reviewKey) ?? reviewStateOf(file, true);
 
 /**
+ * Whether no delivery has named the file yet, so it has nothing to review: it is in no review state
+ * (neither pending, rejected nor accepted) and was never reviewed. A file created through the API starts
+ * so and leaves it only by a delivery naming it (then pending), after which a review moves it between
+ * pending, rejected and accepted and never back. A file an import or the demo wrote as delivered is
+ * pending when unreviewed and keeps `isReviewed` when reviewed (`isDeliveredJob`, `reviewStateOf`), so it
+ * is never taken for one no delivery has named.
+ */
+export const isUndelivered = (stored: Pick<StoredFile, 'item' | 'file'>): boolean =>
+  storedState(stored.item, stored.file) === 'none' && !stored.file.isReviewed;
+
+/**
  * An upper bound of a job item's size once a review has written it: the item as read, plus its `status`,
  * `reviewedDate` and next version as a review sets them (a count the review changes stays as many bytes).
  */

@@ -138,4 +138,65 @@ describe('the review loop of one job, end to end', () => {
     expect(await readBack('CJ_FINISHED')).toMatchObject({ review: { pending: 0, rejected: 0, accepted: 2 } });
     await searched('CJ_FINISHED');
   });
+
+  it('answers 409 for a file no delivery has named yet, to /accept and /reject, changing nothing', async () => {
+    const created = ok(
+      await stack.request('/jobs', {
+        tokens: customer,
+        body: { name: 'Half delivered', files: [{ fileName: 'front.jpg' }, { fileName: 'back.jpg' }] },
+      }),
+      201,
+    ).json as { job: { id: number; version: number }; files: Array<{ id: number }> };
+    const jobId = created.job.id;
+    const [front, back] = created.files.map((file) => file.id) as [number, number];
+    let etag = `"${created.job.version}"`;
+    const move = async (status: string, tokens: IssuedTokens) => {
+      const answer = ok(
+        await stack.request(`/jobs/${jobId}`, {
+          method: 'PATCH',
+          tokens,
+          headers: { 'Content-Type': 'application/json', 'If-Match': etag },
+          body: { status },
+        }),
+      );
+      etag = answer.headers.get('etag') as string;
+    };
+    await move('CJ_REQUEST_OFFER', customer);
+    await move('CJ_ACCEPT', staff);
+    await move('CJ_JOB_PAID', staff);
+    await move('CJ_WORK_PROGRESS', staff);
+    // Staff deliver the front view only: the job is in review, the back view was never delivered.
+    ok(await stack.request(`/jobs/${jobId}/delivery`, { tokens: staff, body: { fileIds: [front] } }));
+    const before = ok(await stack.request(`/jobs/${jobId}`, { method: 'GET', tokens: customer })).json.job;
+    expect(before).toMatchObject({ status: 'CJ_REVIEWING', review: { pending: 1, rejected: 0, accepted: 0 } });
+
+    const refusal = (answer: TestResponse, code: string) => {
+      expect(answer.status, answer.text).toBe(409);
+      expect(answer.json).toEqual({
+        code,
+        message: expect.any(String),
+        fileId: back,
+        requestId: answer.headers.get('x-request-id'),
+      });
+    };
+    // All or nothing: the delivered front view named first is not accepted or rejected either.
+    refusal(
+      await stack.request('/accept', { tokens: customer, body: { fileIds: [front, back] } }),
+      'file_not_acceptable',
+    );
+    refusal(
+      await stack.request('/reject', {
+        tokens: customer,
+        body: { files: [front, back].map((fileId) => ({ fileId, rejects: [{ reason: 'Cropping' }] })) },
+      }),
+      'file_not_rejectable',
+    );
+    refusal(await stack.request('/accept', { tokens: staff, body: { fileIds: [back] } }), 'file_not_acceptable');
+    const after = ok(await stack.request(`/jobs/${jobId}`, { method: 'GET', tokens: customer })).json.job;
+    expect(after).toEqual(before);
+
+    // Accepting the delivered file alone does not finish the job while the other waits for its delivery.
+    const accepted = ok(await stack.request('/accept', { tokens: customer, body: { fileIds: [front] } }));
+    expect(accepted.json.jobs).toEqual([{ id: jobId, status: 'CJ_REVIEWING' }]);
+  });
 });

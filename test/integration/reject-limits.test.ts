@@ -10,7 +10,7 @@ import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
 import { AuthStore } from '../../functions/auth/store';
 import { createDocumentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
 import { resetConfig } from '../../functions/config';
-import { toFileItem, toJobItem } from '../../functions/jobs/items';
+import { toFileItems, toJobItem } from '../../functions/jobs/items';
 import { type Job, MAX_PREVIOUS_REVIEWS, type Review } from '../../functions/jobs/model';
 import { logger } from '../../functions/observability';
 import { handler } from '../../functions/handlers/reject';
@@ -86,11 +86,14 @@ const review = async (path: '/reject' | '/accept', body: object) => {
 const reject = (files: unknown[]) => review('/reject', { files });
 const accept = (fileIds: number[]) => review('/accept', { fileIds });
 
-/** Stores a job and its files item by item (large files would not fit one transaction together). */
+/**
+ * Stores a job and its files item by item (large files would not fit one transaction together), each file as
+ * an import writes it (a job in review has been delivered).
+ */
 const store = async (job: Job): Promise<void> => {
   await client.send(new PutCommand({ TableName: tableName, Item: toJobItem(job, 1) }));
-  for (const file of job.files) {
-    await client.send(new PutCommand({ TableName: tableName, Item: toFileItem(job.id, file) }));
+  for (const item of toFileItems(job)) {
+    await client.send(new PutCommand({ TableName: tableName, Item: item }));
   }
 };
 

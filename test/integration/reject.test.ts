@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/aws/dynamodb';
-import { toFileItem, toJobItem } from '../../functions/jobs/items';
+import { toFileItem, toFileItems, toJobItem } from '../../functions/jobs/items';
 import { type Job, type JobFile, unreviewedFile } from '../../functions/jobs/model';
 import { RejectContentionError } from '../../functions/jobs/reject';
 import { RejectFiles, type RejectFilesOptions } from '../../functions/jobs/reject-files';
@@ -66,7 +66,8 @@ describe('rejecting files in DynamoDB', () => {
         new TransactWriteCommand({
           TransactItems: [
             { Put: { TableName: tableName, Item: toJobItem(stored, 1) } },
-            ...stored.files.map((file) => ({ Put: { TableName: tableName, Item: toFileItem(stored.id, file) } })),
+            // The files as an import writes them: a job in review has been delivered.
+            ...toFileItems(stored).map((item) => ({ Put: { TableName: tableName, Item: item } })),
           ],
         }),
       );

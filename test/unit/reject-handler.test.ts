@@ -14,7 +14,7 @@ import type { Grant, Role } from '../../functions/auth/principal';
 import { hashToken } from '../../functions/auth/tokens';
 import { resetDocumentClient } from '../../functions/aws/dynamodb';
 import { resetConfig } from '../../functions/config';
-import { toFileItem, toJobItem } from '../../functions/jobs/items';
+import { toFileItems, toJobItem } from '../../functions/jobs/items';
 import type { Job, JobStatus } from '../../functions/jobs/model';
 import { logger } from '../../functions/observability';
 import { handler } from '../../functions/handlers/reject';
@@ -62,7 +62,7 @@ const authItems = new Map<string, Record<string, unknown>>();
 
 /** Stores jobs in the mocked jobs table: the file index and consistent reads answer from them. */
 const storeJobs = (...jobs: Job[]): void => {
-  const items = jobs.flatMap((job) => [toJobItem(job, 5), ...job.files.map((file) => toFileItem(job.id, file))]);
+  const items = jobs.flatMap((job) => [toJobItem(job, 5), ...toFileItems(job)]);
   dynamo.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Record<string, number> }) => {
     const fileId = input.ExpressionAttributeValues[':fileId'];
     return {

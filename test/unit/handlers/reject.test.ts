@@ -16,7 +16,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
-import { toFileItem, toJobItem } from '../../../functions/jobs/items';
+import { toFileItems, toJobItem } from '../../../functions/jobs/items';
 import { handler } from '../../../functions/handlers/reject';
 import { lambdaContext } from '../../support/api-event';
 import { makeFile, makeJob } from '../../support/jobs';
@@ -26,7 +26,7 @@ const dynamo = mockClient(DynamoDBDocumentClient);
 
 // The job in review that holds the sample event's file, in the caller's account.
 const job = makeJob({ accountId: 1001, status: 'CJ_REVIEWING', files: [makeFile({ id: 300650 })] });
-const items = [toJobItem(job, 1), ...job.files.map((file) => toFileItem(job.id, file))];
+const items = [toJobItem(job, 1), ...toFileItems(job)];
 
 beforeEach(() => {
   vi.stubEnv('AUTH_TABLE', 'auth-unit');

@@ -143,7 +143,7 @@ describe('the contention policy', () => {
       dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#0000000000000070', fileId: 70 }] });
       dynamo
         .on(BatchGetCommand)
-        .resolves({ Responses: { jobs: [toJobItem(reviewed, 3), toFileItem(7, reviewed.files[0]!)] } });
+        .resolves({ Responses: { jobs: [toJobItem(reviewed, 3), toFileItem(7, reviewed.files[0]!, true)] } });
     });
 
     it('reads again and writes again after losing a race, waiting a jittered, growing delay', async () => {
@@ -264,7 +264,7 @@ describe('items a batch left unprocessed', () => {
           Responses: { jobs: [toJobItem(reviewed, 3)] },
           UnprocessedKeys: { jobs: { Keys: [{ pk: 'JOB#7', sk: 'FILE#0000000000000070' }] } },
         })
-        .resolves({ Responses: { jobs: [toFileItem(7, reviewed.files[0]!)] } });
+        .resolves({ Responses: { jobs: [toFileItem(7, reviewed.files[0]!, true)] } });
       dynamo.on(TransactWriteCommand).resolves({});
       await expect(rejectFiles().run(request, principal)).resolves.toMatchObject({ jobs: [{ id: 7 }] });
       expect(dynamo.commandCalls(BatchGetCommand)[2]?.args[0].input.RequestItems?.jobs?.Keys).toEqual([

@@ -48,7 +48,7 @@ const storedJob = (id: number, overrides: Partial<JobSnapshot> = {}): JobSnapsho
   ...overrides,
 });
 
-const stored = (job: JobSnapshot, file: JobFile): StoredFile => ({ job, file, item: toFileItem(job.id, file) });
+const stored = (job: JobSnapshot, file: JobFile): StoredFile => ({ job, file, item: toFileItem(job.id, file, true) });
 
 const rejection = (fileId: number, overrides: Partial<FileRejection> = {}): FileRejection => ({
   fileId,
@@ -374,7 +374,7 @@ describe('the transaction of a plan', () => {
   });
 
   it('guards attributes the item lacks or holds as null', () => {
-    const item: FileItem = { ...toFileItem(100, jobFile(1)) };
+    const item: FileItem = { ...toFileItem(100, jobFile(1), true) };
     delete (item as Partial<FileItem>).acceptedByUser;
     const plan = planRejection({ files: [rejection(1)] }, new Map([[1, { job, file: jobFile(1), item }]]), user, NOW);
     const condition = transactItems('jobs', plan, NOW)[0]?.Update?.ConditionExpression;
@@ -425,7 +425,7 @@ describe('refusing a rejection DynamoDB could not store', () => {
       previousReviews: history,
     });
     const sizeOf = (file: JobFile) =>
-      rejectedItemSize(toFileItem(bigJob.id, file), rejectedFile(file, rejection(id), NOW));
+      rejectedItemSize(toFileItem(bigJob.id, file, true), rejectedFile(file, rejection(id), NOW));
     const file = { ...unpadded, remarkToProcessor: 'p'.repeat(bytes - sizeOf(unpadded)) };
     expect(sizeOf(file)).toBe(bytes);
     return stored(bigJob, file);
@@ -504,7 +504,7 @@ describe('the transaction estimate at its edges', () => {
     estimatedItemSize({ status: 'CJ_REJECT_READY', reviewedDate: NOW, version: job.version + 1 });
   /** The estimated size of a file's item once rejected with `rejection(id)`. */
   const rejectedBytes = ({ job, file }: StoredFile): number =>
-    rejectedItemSize(toFileItem(job.id, file), rejectedFile(file, rejection(file.id), NOW));
+    rejectedItemSize(toFileItem(job.id, file, true), rejectedFile(file, rejection(file.id), NOW));
 
   it('counts each changed file after the change, and its job once, grown by the fields a rejection sets', () => {
     // Version 99 becomes 100, one byte more by the model; version 98 would not.
@@ -551,7 +551,7 @@ describe('the transaction estimate at its edges', () => {
         [2, changed],
       ]);
     const fixed =
-      estimatedItemSize(toFileItem(700, repeatedFile)) +
+      estimatedItemSize(toFileItem(700, repeatedFile, true)) +
       jobFieldBytes(repeatedJob(0)) +
       rejectedBytes(changed) +
       changed.job.itemBytes +
@@ -607,7 +607,7 @@ describe('the history write', () => {
   });
 
   it('starts the history of an item that has none, requiring it still has none', () => {
-    const item = toFileItem(job.id, rejected);
+    const item = toFileItem(job.id, rejected, true);
     delete (item as Partial<FileItem>).previousReviews;
     const update = fileWrite({ job, file: rejected, item });
     expect(update?.UpdateExpression).toContain('list_append(if_not_exists(#previousReviews, :empty), :moved)');
@@ -615,7 +615,7 @@ describe('the history write', () => {
   });
 
   it('replaces a null history with the one replaced review, requiring it is still null', () => {
-    const item = { ...toFileItem(job.id, rejected), previousReviews: null } as unknown as FileItem;
+    const item = { ...toFileItem(job.id, rejected, true), previousReviews: null } as unknown as FileItem;
     const update = fileWrite({ job, file: { ...rejected, previousReviews: [] }, item });
     expect(update?.UpdateExpression).toContain('#previousReviews = :moved');
     expect(update?.ConditionExpression).toContain('attribute_type(#previousReviews, :nullType)');

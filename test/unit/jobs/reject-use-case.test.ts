@@ -38,7 +38,9 @@ describe('the reject use case with a mocked DynamoDB', () => {
     dynamo.reset();
     delays.length = 0;
     dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#0000000000000070', fileId: 70 }] });
-    dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(job, 3), toFileItem(7, job.files[0]!)] } });
+    dynamo
+      .on(BatchGetCommand)
+      .resolves({ Responses: { jobs: [toJobItem(job, 3), toFileItem(7, job.files[0]!, true)] } });
   });
 
   it('looks the file up in the byFileId index and reads its items consistently', async () => {
@@ -59,11 +61,14 @@ describe('the reject use case with a mocked DynamoDB', () => {
         ConsistentRead: true,
       },
     ]);
-    // No committed delivery read: no partition is read, and the stored counts are added to, not written whole.
+    // No committed delivery read: no partition is read, and the stored counts are added to, not written whole
+    // (the delivered file moves from pending to rejected).
     expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
     const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
     const jobWrite = items.find((item) => item.Update?.Key?.sk === 'JOB')?.Update;
-    expect(jobWrite?.UpdateExpression).toMatch(/ ADD #version :one, #reviewRejected :reviewRejected$/);
+    expect(jobWrite?.UpdateExpression).toMatch(
+      / ADD #version :one, #reviewPending :reviewPending, #reviewRejected :reviewRejected$/,
+    );
     expect(jobWrite?.ExpressionAttributeValues).not.toHaveProperty(':read');
   });
 
@@ -81,7 +86,7 @@ describe('the reject use case with a mocked DynamoDB', () => {
       reviews: review(0),
       previousReviews: history,
     };
-    dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(job, 3), toFileItem(7, full)] } });
+    dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(job, 3), toFileItem(7, full, true)] } });
     dynamo.on(TransactWriteCommand).resolves({});
     await expect(useCase().run(request, principal)).resolves.toMatchObject({ files: [{ fileId: 70 }] });
     const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
@@ -92,7 +97,7 @@ describe('the reject use case with a mocked DynamoDB', () => {
 
   it('refuses with file_not_rejectable, writing nothing, a file whose item leaves no room for the review', async () => {
     const crowded = { ...job.files[0]!, remarkToProcessor: 'p'.repeat(395_000) };
-    dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(job, 3), toFileItem(7, crowded)] } });
+    dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(job, 3), toFileItem(7, crowded, true)] } });
     const outcome = useCase().run(request, principal);
     await expect(outcome).rejects.toBeInstanceOf(RejectionTooLargeError);
     await expect(outcome).rejects.toMatchObject({ code: 'file_not_rejectable', fileId: 70 });
@@ -106,7 +111,9 @@ describe('the reject use case with a mocked DynamoDB', () => {
 
   it('reads another account’s file as not found to a user, and finds it for an operator', async () => {
     const other = { ...job, accountId: 11 };
-    dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: [toJobItem(other, 3), toFileItem(7, other.files[0]!)] } });
+    dynamo
+      .on(BatchGetCommand)
+      .resolves({ Responses: { jobs: [toJobItem(other, 3), toFileItem(7, other.files[0]!, true)] } });
     dynamo.on(TransactWriteCommand).resolves({});
     await expect(useCase().run(request, principal)).rejects.toMatchObject({ code: 'file_not_found', fileId: 70 });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
@@ -117,9 +124,9 @@ describe('the reject use case with a mocked DynamoDB', () => {
 
   it('takes no item of another kind or id, nor a file without its job item, for the file', async () => {
     const cases = [
-      [toJobItem(job, 3), { ...toFileItem(7, job.files[0]!), entity: 'job' }],
-      [toJobItem(job, 3), { ...toFileItem(7, job.files[0]!), fileId: 71 }],
-      [{ ...toJobItem(job, 3), entity: 'file' }, toFileItem(7, job.files[0]!)],
+      [toJobItem(job, 3), { ...toFileItem(7, job.files[0]!, true), entity: 'job' }],
+      [toJobItem(job, 3), { ...toFileItem(7, job.files[0]!, true), fileId: 71 }],
+      [{ ...toJobItem(job, 3), entity: 'file' }, toFileItem(7, job.files[0]!, true)],
     ];
     for (const items of cases) {
       dynamo.on(BatchGetCommand).resolves({ Responses: { jobs: items } });
@@ -137,7 +144,12 @@ describe('the reject use case with a mocked DynamoDB', () => {
     });
     dynamo.on(BatchGetCommand).resolves({
       Responses: {
-        jobs: [toJobItem(job, 3), toFileItem(7, job.files[0]!), toJobItem(second, 3), toFileItem(8, second.files[0]!)],
+        jobs: [
+          toJobItem(job, 3),
+          toFileItem(7, job.files[0]!, true),
+          toJobItem(second, 3),
+          toFileItem(8, second.files[0]!, true),
+        ],
       },
     });
     await expect(useCase().run(request, principal)).rejects.toMatchObject({
@@ -151,9 +163,9 @@ describe('the reject use case with a mocked DynamoDB', () => {
       Responses: {
         jobs: [
           toJobItem(job, 3),
-          toFileItem(7, job.files[0]!),
+          toFileItem(7, job.files[0]!, true),
           toJobItem(foreign, 3),
-          toFileItem(8, foreign.files[0]!),
+          toFileItem(8, foreign.files[0]!, true),
         ],
       },
     });
@@ -204,13 +216,13 @@ describe('the reject use case with a mocked DynamoDB', () => {
     dynamo
       .on(BatchGetCommand)
       .resolvesOnce({ Responses: { jobs: [committed] } })
-      .resolvesOnce({ Responses: { jobs: [committed, toFileItem(7, job.files[0]!)] } })
-      .resolves({ Responses: { jobs: [archived, toFileItem(7, job.files[0]!)] } });
+      .resolvesOnce({ Responses: { jobs: [committed, toFileItem(7, job.files[0]!, true)] } })
+      .resolves({ Responses: { jobs: [archived, toFileItem(7, job.files[0]!, true)] } });
     dynamo
       .on(QueryCommand, { IndexName: 'byFileId' })
       .resolves({ Items: [{ pk: 'JOB#7', sk: 'FILE#0000000000000070', fileId: 70 }] });
     dynamo.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'JOB#7' } }).resolves({
-      Items: [toFileItem(7, job.files[0]!), committed],
+      Items: [toFileItem(7, job.files[0]!, true), committed],
     });
     dynamo.on(UpdateCommand).resolves({});
     dynamo.on(TransactWriteCommand).resolves({});
