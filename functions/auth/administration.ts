@@ -9,24 +9,21 @@
  * yet — the session generation (`disable-client`, `revoke-session --all`) and the revoked secrets (every
  * session records the secret that opened it). The index only finds the items to delete, so the table stays
  * tidy and the command can say how many it ended. Every change writes one audit record; a listing never
- * returns a token or a hash.
+ * returns a token or a hash. The requests on a client's items are `client-items.ts`'s.
  */
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
-  type NativeAttributeValue,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { sleep } from '../async';
-import { AUTH_TABLE, byClientEntries } from '../tables';
-import { type AuditEntry, type AuditSink, type AuditSource, auditRecord, noAudit } from './audit';
+import { byClientEntries } from '../tables';
+import type { AuditSource } from './audit';
+import { type AuthAdministrationOptions, ClientItems, isConditionFailure } from './client-items';
 import {
   asClient,
   asSecret,
-  asSession,
   type ClientRecord,
   endedByClient,
   isLive,
@@ -38,30 +35,10 @@ import { ClientNotFoundError, SecretNotFoundError } from './errors';
 import { type IssuedSecret, newSecret } from './secrets';
 
 export { ClientNotFoundError, SecretNotFoundError } from './errors';
-
-/** The index operators find a client's items by. */
-export const BY_CLIENT_INDEX = AUTH_TABLE.globalSecondaryIndexes[0].indexName;
+export { type AuthAdministrationOptions, BY_CLIENT_INDEX, INDEX_CATCH_UP_MS } from './client-items';
 
 /** How long the previous secrets keep working after a rotation, by default: 24 hours. */
 export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 60 * 60;
-
-export interface AuthAdministrationOptions {
-  timeoutMs?: number;
-  now?: () => Date;
-  audit?: AuditSink;
-  /**
-   * How long a command that ends sessions through the client item waits for the `byClient` index to show
-   * that write before it lists the sessions to delete and record (default {@link INDEX_CATCH_UP_MS}).
-   */
-  indexCatchUpMs?: number;
-}
-
-/**
- * How long a command waits for the `byClient` index to show its own write to the client item: the index
- * normally follows within a second; past this bound the command ends what the index shows by then (the rest
- * still answer `invalid_session`, by the client item).
- */
-export const INDEX_CATCH_UP_MS = 10_000;
 
 /** A client found by id, with the key of its item. */
 export interface FoundClient {
@@ -72,115 +49,12 @@ export interface FoundClient {
 /** Which sessions of a client to revoke: one by id, every one of a user, or all of them. */
 export type SessionSelection = { sessionId: string } | { userId: string } | { all: true };
 
-type Item = Record<string, NativeAttributeValue>;
-
-interface FoundSession {
-  item: Item;
-  session: SessionRecord;
-}
-
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
-
 /** Operators' view of the auth table. */
 export class AuthAdministration {
-  readonly #client: DynamoDBDocumentClient;
-  readonly #tableName: string;
-  readonly #options: AuthAdministrationOptions;
-  readonly #audit: AuditSink;
+  readonly #items: ClientItems;
 
   public constructor(client: DynamoDBDocumentClient, tableName: string, options: AuthAdministrationOptions = {}) {
-    this.#client = client;
-    this.#tableName = tableName;
-    this.#options = options;
-    this.#audit = options.audit ?? noAudit;
-  }
-
-  #sendOptions(): { abortSignal?: AbortSignal } {
-    const { timeoutMs } = this.#options;
-    return timeoutMs === undefined ? {} : { abortSignal: AbortSignal.timeout(timeoutMs) };
-  }
-
-  #now(): Date {
-    return this.#options.now?.() ?? new Date();
-  }
-
-  async #record(entry: AuditEntry, source: AuditSource): Promise<void> {
-    await this.#audit(auditRecord(entry, source, this.#now()));
-  }
-
-  /** Every item of a client whose index entry is `entry` (exactly) or begins with `prefix`. */
-  async #query(clientId: string, match: { entry: string } | { prefix: string }): Promise<Item[]> {
-    const items: Item[] = [];
-    let ExclusiveStartKey: Item | undefined;
-    do {
-      const page = await this.#client.send(
-        new QueryCommand({
-          TableName: this.#tableName,
-          IndexName: BY_CLIENT_INDEX,
-          KeyConditionExpression:
-            'entry' in match
-              ? 'clientId = :clientId AND clientEntry = :entry'
-              : 'clientId = :clientId AND begins_with(clientEntry, :entry)',
-          ExpressionAttributeValues: { ':clientId': clientId, ':entry': 'entry' in match ? match.entry : match.prefix },
-          ExclusiveStartKey,
-        }),
-        this.#sendOptions(),
-      );
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey !== undefined);
-    return items;
-  }
-
-  async #update(pk: unknown, clientId: string, expression: Omit<UpdateParts, 'clientId'>): Promise<void> {
-    await this.#client.send(new UpdateCommand(this.#updateInput(pk, { ...expression, clientId })), this.#sendOptions());
-  }
-
-  /** Moves the client's session generation on (and sets `set`, if any); the generation it moved to. */
-  async #nextGeneration(pk: unknown, clientId: string, set?: { enabled: boolean }): Promise<number | undefined> {
-    const { Attributes } = await this.#client.send(
-      new UpdateCommand({
-        ...this.#updateInput(pk, {
-          clientId,
-          update: `${set === undefined ? '' : 'SET enabled = :enabled '}ADD sessionGeneration :one`,
-          values: { ':one': 1, ...(set === undefined ? {} : { ':enabled': set.enabled }) },
-        }),
-        ReturnValues: 'UPDATED_NEW',
-      }),
-      this.#sendOptions(),
-    );
-    const generation: unknown = Attributes?.sessionGeneration;
-    return Number.isSafeInteger(generation) ? (generation as number) : undefined;
-  }
-
-  /**
-   * Waits until the `byClient` index shows the client item as the command just wrote it (`caughtUp`), so that
-   * the sessions written before that write are in the index too when the command lists them; at most
-   * `indexCatchUpMs`. The index is propagated asynchronously, a few hundred milliseconds behind its table.
-   */
-  async #awaitIndex(clientId: string, caughtUp: (client: ClientRecord) => boolean): Promise<void> {
-    const deadline = Date.now() + (this.#options.indexCatchUpMs ?? INDEX_CATCH_UP_MS);
-    for (let pause = 25; ; pause = Math.min(pause * 2, 500)) {
-      const [entry] = await this.#query(clientId, { entry: byClientEntries.client });
-      const shown = asClient(entry);
-      if (shown !== undefined && caughtUp(shown)) return;
-      if (Date.now() + pause > deadline) return;
-      await sleep(pause);
-    }
-  }
-
-  #updateInput(pk: unknown, parts: UpdateParts) {
-    return {
-      TableName: this.#tableName,
-      Key: { pk },
-      UpdateExpression: parts.update,
-      ConditionExpression: ['clientId = :clientId', ...(parts.condition === undefined ? [] : [parts.condition])].join(
-        ' AND ',
-      ),
-      ...(parts.names === undefined ? {} : { ExpressionAttributeNames: parts.names }),
-      ExpressionAttributeValues: { ':clientId': parts.clientId, ...parts.values },
-    };
+    this.#items = new ClientItems(client, tableName, options);
   }
 
   /**
@@ -189,11 +63,11 @@ export class AuthAdministration {
    * @throws {@link ClientNotFoundError}
    */
   public async findClient(clientId: string): Promise<FoundClient> {
-    const [entry] = await this.#query(clientId, { entry: byClientEntries.client });
+    const [entry] = await this.#items.query(clientId, { entry: byClientEntries.client });
     if (entry === undefined) throw new ClientNotFoundError(clientId);
-    const { Item } = await this.#client.send(
-      new GetCommand({ TableName: this.#tableName, Key: { pk: entry.pk }, ConsistentRead: true }),
-      this.#sendOptions(),
+    const { Item } = await this.#items.client.send(
+      new GetCommand({ TableName: this.#items.tableName, Key: { pk: entry.pk }, ConsistentRead: true }),
+      this.#items.sendOptions(),
     );
     const client = asClient(Item);
     if (client === undefined || client.clientId !== clientId) throw new ClientNotFoundError(clientId);
@@ -208,12 +82,12 @@ export class AuthAdministration {
   public async setClientEnabled(clientId: string, enabled: boolean, source: AuditSource): Promise<void> {
     const { pk } = await this.findClient(clientId);
     if (enabled) {
-      await this.#update(pk, clientId, { update: 'SET enabled = :enabled', values: { ':enabled': true } });
-      await this.#record({ action: 'client.enabled', clientId }, source);
+      await this.#items.update(pk, clientId, { update: 'SET enabled = :enabled', values: { ':enabled': true } });
+      await this.#items.record({ action: 'client.enabled', clientId }, source);
       return;
     }
-    const generation = await this.#nextGeneration(pk, clientId, { enabled: false });
-    await this.#record({ action: 'client.disabled', clientId }, source);
+    const generation = await this.#items.nextGeneration(pk, clientId, { enabled: false });
+    await this.#items.record({ action: 'client.disabled', clientId }, source);
     await this.#endGeneration(clientId, generation, 'client.disabled', source);
   }
 
@@ -228,16 +102,16 @@ export class AuthAdministration {
     source: AuditSource,
   ): Promise<number> {
     const current = generation ?? Number.MAX_SAFE_INTEGER;
-    await this.#awaitIndex(clientId, (shown) => shown.sessionGeneration >= current);
-    const older = (await this.#liveSessions(clientId)).filter(({ session }) => session.generation < current);
-    return this.#endSessions(clientId, older, cause, source);
+    await this.#items.awaitIndex(clientId, (shown) => shown.sessionGeneration >= current);
+    const older = (await this.#items.liveSessions(clientId)).filter(({ session }) => session.generation < current);
+    return this.#items.endSessions(clientId, older, cause, source);
   }
 
   /** The client's secrets as the client item knows them; for a client stored before, as their items say. */
   public async secretsOf(found: FoundClient): Promise<Record<string, SecretEntry>> {
     if (found.client.secrets !== undefined) return { ...found.client.secrets };
     const entries: Record<string, SecretEntry> = {};
-    for (const item of await this.#query(found.client.clientId, { prefix: byClientEntries.secretPrefix })) {
+    for (const item of await this.#items.query(found.client.clientId, { prefix: byClientEntries.secretPrefix })) {
       const secret = asSecret(item);
       if (secret === undefined || found.client.revokedSecretIds.includes(secret.secretId)) continue;
       entries[secret.secretId] = {
@@ -256,7 +130,7 @@ export class AuthAdministration {
    */
   public async rotateSecret(clientId: string, overlapSeconds: number, source: AuditSource): Promise<IssuedSecret> {
     const found = await this.findClient(clientId);
-    const now = this.#now();
+    const now = this.#items.now();
     const endMs = now.getTime() + overlapSeconds * 1000;
     const expiresAt = new Date(endMs).toISOString();
     const previous = await this.secretsOf(found);
@@ -278,12 +152,18 @@ export class AuthAdministration {
     const issued = newSecret(clientId, now);
     next[issued.secretId] = issued.entry;
     const legacy = found.client.secrets === undefined;
-    await this.#client.send(
+    await this.#items.client.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: this.#tableName, Item: issued.item, ConditionExpression: 'attribute_not_exists(pk)' } },
           {
-            Update: this.#updateInput(found.pk, {
+            Put: {
+              TableName: this.#items.tableName,
+              Item: issued.item,
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: this.#items.updateInput(found.pk, {
               clientId,
               // An ended secret leaves `secrets` for `retiredSecretIds`: revoke-secret still ends its sessions.
               update: `SET secrets = :secrets${dropped.length === 0 ? '' : ' ADD retiredSecretIds :dropped'}`,
@@ -298,27 +178,27 @@ export class AuthAdministration {
           },
         ],
       }),
-      this.#sendOptions(),
+      this.#items.sendOptions(),
     );
-    await this.#record({ action: 'secret.issued', clientId, secretId: issued.secretId }, source);
+    await this.#items.record({ action: 'secret.issued', clientId, secretId: issued.secretId }, source);
     for (const [secretId, entry] of ending) {
       // The item's own end only lets TTL delete it; the client item already says when it stops working.
-      await this.#client
+      await this.#items.client
         .send(
           new UpdateCommand(
-            this.#updateInput(entry.key, {
+            this.#items.updateInput(entry.key, {
               clientId,
               update: 'SET expiresAt = :expiresAt, #ttl = :ttl',
               names: { '#ttl': 'ttl' },
               values: { ':expiresAt': expiresAt, ':ttl': Math.ceil(endMs / 1000) },
             }),
           ),
-          this.#sendOptions(),
+          this.#items.sendOptions(),
         )
         .catch((error: unknown) => {
           if (!isConditionFailure(error)) throw error;
         });
-      await this.#record({ action: 'secret.revoked', clientId, secretId, expiresAt }, source);
+      await this.#items.record({ action: 'secret.revoked', clientId, secretId, expiresAt }, source);
     }
     return { secretId: issued.secretId, secret: issued.secret };
   }
@@ -337,11 +217,11 @@ export class AuthAdministration {
     if (entry === undefined) await this.#revokeEndedSecret(found, secretId);
     else {
       const legacy = found.client.secrets === undefined;
-      await this.#client.send(
+      await this.#items.client.send(
         new TransactWriteCommand({
           TransactItems: [
             {
-              Update: this.#updateInput(found.pk, {
+              Update: this.#items.updateInput(found.pk, {
                 clientId,
                 update: legacy ? 'ADD revokedSecretIds :ids' : 'REMOVE secrets.#secretId ADD revokedSecretIds :ids',
                 ...(legacy
@@ -350,16 +230,16 @@ export class AuthAdministration {
                 values: { ':ids': new Set([secretId]) },
               }),
             },
-            { Delete: { TableName: this.#tableName, Key: { pk: entry.key } } },
+            { Delete: { TableName: this.#items.tableName, Key: { pk: entry.key } } },
           ],
         }),
-        this.#sendOptions(),
+        this.#items.sendOptions(),
       );
     }
-    await this.#record({ action: 'secret.revoked', clientId, secretId }, source);
-    await this.#awaitIndex(clientId, (shown) => shown.revokedSecretIds.includes(secretId));
-    const opened = (await this.#liveSessions(clientId)).filter(({ session }) => session.secretId === secretId);
-    return this.#endSessions(clientId, opened, 'secret', source);
+    await this.#items.record({ action: 'secret.revoked', clientId, secretId }, source);
+    await this.#items.awaitIndex(clientId, (shown) => shown.revokedSecretIds.includes(secretId));
+    const opened = (await this.#items.liveSessions(clientId)).filter(({ session }) => session.secretId === secretId);
+    return this.#items.endSessions(clientId, opened, 'secret', source);
   }
 
   /**
@@ -370,27 +250,27 @@ export class AuthAdministration {
    */
   async #revokeEndedSecret(found: FoundClient, secretId: string): Promise<void> {
     const { clientId, retiredSecretIds, revokedSecretIds } = found.client;
-    const items = await this.#query(clientId, { entry: byClientEntries.secret(secretId) });
+    const items = await this.#items.query(clientId, { entry: byClientEntries.secret(secretId) });
     const known =
       retiredSecretIds.includes(secretId) ||
       revokedSecretIds.includes(secretId) ||
       items.length > 0 ||
-      (await this.#liveSessions(clientId)).some(({ session }) => session.secretId === secretId);
+      (await this.#items.liveSessions(clientId)).some(({ session }) => session.secretId === secretId);
     if (!known) throw new SecretNotFoundError(secretId);
-    await this.#update(found.pk, clientId, {
+    await this.#items.update(found.pk, clientId, {
       update: 'ADD revokedSecretIds :ids',
       values: { ':ids': new Set([secretId]) },
     });
     for (const item of items) {
-      await this.#client
+      await this.#items.client
         .send(
           new DeleteCommand({
-            TableName: this.#tableName,
+            TableName: this.#items.tableName,
             Key: { pk: item.pk },
             ConditionExpression: 'clientId = :clientId AND secretId = :secretId',
             ExpressionAttributeValues: { ':clientId': clientId, ':secretId': secretId },
           }),
-          this.#sendOptions(),
+          this.#items.sendOptions(),
         )
         .catch((error: unknown) => {
           if (!isConditionFailure(error)) throw error;
@@ -400,13 +280,13 @@ export class AuthAdministration {
 
   /** Every client, oldest first, with the ids and ends of its live secrets (`list-clients`). */
   public listClients(): Promise<ClientSummary[]> {
-    return listClients(this.#client, this.#tableName, this);
+    return listClients(this.#items.client, this.#items.tableName, this);
   }
 
   /** The client's live sessions, or one user's (ids, user, account, role, created, expires; never a token). */
   public async listSessions(clientId: string, userId?: string): Promise<SessionRecord[]> {
     const { client } = await this.findClient(clientId);
-    return (await this.#liveSessions(clientId, userId))
+    return (await this.#items.liveSessions(clientId, userId))
       .filter(({ session }) => !endedByClient(session, client))
       .map(({ session }) => session);
   }
@@ -421,64 +301,15 @@ export class AuthAdministration {
   public async revokeSessions(clientId: string, which: SessionSelection, source: AuditSource): Promise<number> {
     const { pk, client } = await this.findClient(clientId);
     if ('all' in which) {
-      const generation = await this.#nextGeneration(pk, clientId);
+      const generation = await this.#items.nextGeneration(pk, clientId);
       const count = await this.#endGeneration(clientId, generation, 'all', source);
-      await this.#record({ action: 'session.revoked', clientId, cause: 'all', count }, source);
+      await this.#items.record({ action: 'session.revoked', clientId, cause: 'all', count }, source);
       return count;
     }
-    const found = (await this.#liveSessions(clientId, 'userId' in which ? which.userId : undefined)).filter(
+    const found = (await this.#items.liveSessions(clientId, 'userId' in which ? which.userId : undefined)).filter(
       ({ session }) => !endedByClient(session, client),
     );
     const targets = 'sessionId' in which ? found.filter(({ session }) => session.sessionId === which.sessionId) : found;
-    return this.#endSessions(clientId, targets, 'sessionId' in which ? 'session' : 'user', source);
+    return this.#items.endSessions(clientId, targets, 'sessionId' in which ? 'session' : 'user', source);
   }
-
-  async #liveSessions(clientId: string, userId?: string): Promise<FoundSession[]> {
-    const now = this.#now().getTime();
-    return (await this.#query(clientId, { prefix: byClientEntries.sessionPrefix(userId) }))
-      .map((item) => ({ item, session: asSession(item) }))
-      .filter((found): found is FoundSession => found.session !== undefined)
-      .filter(({ session }) => isLive(session.expiresAt, now));
-  }
-
-  /** Deletes sessions found through the index that still belong to the client; how many it did. */
-  async #endSessions(
-    clientId: string,
-    sessions: readonly FoundSession[],
-    cause: NonNullable<AuditEntry['cause']>,
-    source: AuditSource,
-  ): Promise<number> {
-    let ended = 0;
-    for (const { item, session } of sessions) {
-      try {
-        await this.#client.send(
-          new DeleteCommand({
-            TableName: this.#tableName,
-            Key: { pk: item.pk },
-            ConditionExpression: 'clientId = :clientId',
-            ExpressionAttributeValues: { ':clientId': clientId },
-          }),
-          this.#sendOptions(),
-        );
-      } catch (error) {
-        if (isConditionFailure(error)) continue;
-        throw error;
-      }
-      ended += 1;
-      const { sessionId, userId, accountId, role, expiresAt } = session;
-      await this.#record(
-        { action: 'session.revoked', clientId, sessionId, userId, accountId, role, expiresAt, cause },
-        source,
-      );
-    }
-    return ended;
-  }
-}
-
-interface UpdateParts {
-  clientId: string;
-  update: string;
-  condition?: string;
-  names?: Record<string, string>;
-  values: Record<string, NativeAttributeValue>;
 }

@@ -9,7 +9,7 @@
  *   it came, anything else too.
  * - One {@link RetryPolicy} paces every "try again" the table answers: a read-check-write that lost a
  *   race ({@link JobsTable.underContention}), keys a BatchGetItem left unprocessed, items a BatchWriteItem
- *   left unprocessed — full-jitter exponential backoff, bounded in attempts and in time.
+ *   left unprocessed — full-jitter exponential backoff, bounded in attempts and in time (`table-retries.ts`).
  *
  * The gateway knows the table's keys and index, not the job model's rules: what to write is decided by
  * its callers (`repository.ts`, `batch-create.ts`, `reject-files.ts`).
@@ -30,8 +30,7 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { sleep } from '../async';
-import { DYNAMODB, dynamoFailure, isWriteConflict } from '../aws/failures';
+import { DYNAMODB, dynamoFailure } from '../aws/failures';
 import { DependencyUnavailableError } from '../errors';
 import { JOBS_TABLE, jobKeys } from '../tables';
 import { fromItems, SEARCHED_ATTRIBUTES, type StoredJob } from './items';
@@ -52,26 +51,14 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 /** One request of a BatchWriteItem call. */
 export type WriteRequest = { PutRequest: { Item: object } } | { DeleteRequest: { Key: ItemKey } };
 
-import { type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy';
+import { type JobsTableOptions, TableRetries } from './table-retries';
 
 export { DEFAULT_RETRY_POLICY, OPERATOR_RETRY_POLICY, type RetryPolicy } from './retry-policy';
-
-/** How the gateway reaches the world; tests replace the policy, the clock, the randomness and the waiting. */
-export interface JobsTableOptions {
-  retry?: Partial<RetryPolicy>;
-  /** The clock the time budget is measured with, in epoch milliseconds. */
-  now?: () => number;
-  /** A number in [0, 1), the jitter of every backoff. */
-  random?: () => number;
-  sleep?: (ms: number) => Promise<void>;
-}
+export type { JobsTableOptions } from './table-retries';
 
 /** DynamoDB's limits on one BatchGetItem and one BatchWriteItem request. */
 const BATCH_GET_KEYS = 100;
 const BATCH_WRITE_ITEMS = 25;
-
-/** What one attempt of a retried operation came to: done, or to be tried again for a reason. */
-type Attempt<T> = { done: true; value: T } | { done: false; reason: unknown };
 
 /** Keys as the `byFileId` index lists them, each job's padded key of the file added where it is missing. */
 const withPaddedKeys = (keys: readonly ItemKey[], fileId: number): ItemKey[] => {
@@ -87,21 +74,14 @@ const withPaddedKeys = (keys: readonly ItemKey[], fileId: number): ItemKey[] => 
 };
 
 /** The jobs table, request by request. */
-export class JobsTable {
+export class JobsTable extends TableRetries {
   public readonly tableName: string;
-  public readonly retry: RetryPolicy;
   private readonly client: DynamoDBDocumentClient;
-  private readonly now: () => number;
-  private readonly random: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
 
   public constructor(client: DynamoDBDocumentClient, tableName: string, options: JobsTableOptions = {}) {
+    super(options);
     this.client = client;
     this.tableName = tableName;
-    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    this.now = options.now ?? Date.now;
-    this.random = options.random ?? Math.random;
-    this.sleep = options.sleep ?? sleep;
   }
 
   /** Sends one request, its failure classified by `dynamoFailure`. */
@@ -111,79 +91,6 @@ export class JobsTable {
     } catch (error) {
       throw dynamoFailure(error);
     }
-  }
-
-  /** The wait before the attempt after `attempt` (1 for the first): random up to base × 2^(attempt−1), capped. */
-  public backoff(attempt: number): number {
-    return this.random() * Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
-  }
-
-  /** Waits the backoff after `attempt`. */
-  public pause(attempt: number): Promise<void> {
-    return this.sleep(this.backoff(attempt));
-  }
-
-  /**
-   * Runs attempts until one is done, waiting the policy's backoff between them; throws what `exhausted`
-   * makes of the attempts made and the last reason once the attempts or the time budget (counted from
-   * `since`) are spent.
-   */
-  private async retrying<T>(
-    attempt: (number: number) => Promise<Attempt<T>>,
-    exhausted: (attempts: number, reason: unknown) => Error,
-    since = this.now(),
-  ): Promise<T> {
-    for (let number = 1; ; number += 1) {
-      const outcome = await attempt(number);
-      if (outcome.done) return outcome.value;
-      if (number >= this.retry.maxAttempts) throw exhausted(number, outcome.reason);
-      const delay = this.backoff(number);
-      if (this.now() + delay - since > this.retry.budgetMs) throw exhausted(number, outcome.reason);
-      await this.sleep(delay);
-    }
-  }
-
-  /**
-   * The contention policy: runs a read-check-write (`attempt` reads, decides and writes through this
-   * gateway) and, while it loses a race to a concurrent writer (`isWriteConflict`: a failed condition, a
-   * `TransactionConflict`, a transaction cancelled for conflicts or throttling), waits a jittered, growing
-   * moment and runs it again from a fresh read. When the attempts or the time budget (counted from
-   * `since`, default now) are spent, throws what `exhausted` makes of the attempts made and the last
-   * conflict. Any other error is thrown as it is.
-   */
-  public underContention<T>(
-    attempt: (number: number) => Promise<T>,
-    exhausted: (attempts: number, lastConflict: unknown) => Error,
-    since?: number,
-  ): Promise<T> {
-    return this.retrying(
-      async (number) => {
-        try {
-          return { done: true, value: await attempt(number) };
-        } catch (error) {
-          if (!isWriteConflict(error)) throw error;
-          return { done: false, reason: error };
-        }
-      },
-      exhausted,
-      since,
-    );
-  }
-
-  /** Runs `attempt` (safe to repeat) again after a backoff while DynamoDB is unavailable, as the policy allows. */
-  public untilAvailable<T>(attempt: (number: number) => Promise<T>, since?: number): Promise<T> {
-    return this.retrying(
-      async (number) => {
-        try {
-          return { done: true, value: await attempt(number) };
-        } catch (error) {
-          if (!(error instanceof DependencyUnavailableError)) throw error;
-          return { done: false, reason: error };
-        }
-      },
-      (_attempts, reason) => reason as Error,
-      since,
-    );
   }
 
   /**

@@ -25,12 +25,12 @@
  * index. A trim the poller can prove harmless (it had read the shard to its end less than a retention
  * period ago, so every record after its position is younger than that) only renews the iterator.
  *
- * This module reads shards (discovery, iterators, batching, drain); `stream-delivery.ts` delivers batches to
- * the handler (invocation, bisection, retries, dead letters), `stream-checkpoints.ts` keeps what is settled,
- * `stream-trims.ts` tells harmless trims from lost records, and `stream-records.ts` shapes the records as
- * Lambda does.
+ * This module reads shards (discovery, batching, drain), with the iterators `shard-iterators.ts` takes;
+ * `stream-delivery.ts` delivers batches to the handler (invocation, bisection, retries, dead letters),
+ * `stream-checkpoints.ts` keeps what is settled, `stream-trims.ts` tells harmless trims from lost records, and
+ * `stream-records.ts` shapes the records as Lambda does.
  */
-import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import { DynamoDBStreamsClient, GetRecordsCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describeError } from '../../functions/errors';
 import { Sleepers } from './sleepers';
@@ -46,6 +46,7 @@ import {
   streamArnOf,
   trimmedMessage,
 } from './poller-options';
+import { shardIterator } from './shard-iterators';
 import { handleTrim } from './trims';
 import { CheckpointStore } from './checkpoints';
 import { BatchDelivery, type DeliveryHost } from './delivery';
@@ -240,26 +241,6 @@ class Poller implements StreamPoller, DeliveryHost {
     }
   }
 
-  /** An iterator after a sequence number, or at the starting position (`TRIM_HORIZON` after a trim). */
-  private async iteratorFor(
-    shardId: string,
-    after: string | undefined,
-    fromHorizon: boolean,
-  ): Promise<string | undefined> {
-    const output = await this.client.send(
-      new GetShardIteratorCommand({
-        StreamArn: this.streamArn,
-        ShardId: shardId,
-        ...(fromHorizon
-          ? { ShardIteratorType: 'TRIM_HORIZON' }
-          : after === undefined
-            ? { ShardIteratorType: this.settings.startingPosition }
-            : { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }),
-      }),
-    );
-    return output.ShardIterator;
-  }
-
   /** Reads one shard to its end: fetch, gather a batch, deliver it, checkpoint, repeat. */
   private async readShard(state: ShardState, listed: ReadonlySet<string>): Promise<void> {
     await this.waitForParent(state, listed);
@@ -283,7 +264,14 @@ class Poller implements StreamPoller, DeliveryHost {
       let horizonJustTaken = false;
       try {
         if (needIterator) {
-          iterator = await this.iteratorFor(state.shardId, lastFetched, fromHorizon);
+          iterator = await shardIterator(
+            this.client,
+            this.streamArn,
+            this.settings.startingPosition,
+            state.shardId,
+            lastFetched,
+            fromHorizon,
+          );
           needIterator = false;
           horizonJustTaken =
             fromHorizon || (lastFetched === undefined && this.settings.startingPosition === 'TRIM_HORIZON');

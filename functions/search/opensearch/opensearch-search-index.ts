@@ -31,7 +31,6 @@ import {
   type SearchIndex,
   type SearchQuery,
   type SearchResult,
-  SearchRejectedError,
   SearchUnavailableError,
 } from '../search-index';
 import {
@@ -46,15 +45,8 @@ import { autoCreateSettingsBody } from './auto-create';
 import { RebuildSupersededError } from './errors';
 import type { AliasesResponse, GetResponse, SearchRequestBody } from './api-types';
 import { aliasMissing, type BulkAnswer, bulkOutcomes, type BulkRequest, bulkRequests, INDEX_MISSING } from './bulk';
-import {
-  createClient,
-  isTransientClientError,
-  type OpenSearchClient,
-  pathSegment,
-  responseErrorType,
-  responseStatus,
-  retryStaleSocket,
-} from './client';
+import { createClient, type OpenSearchClient, pathSegment, responseErrorType, retryStaleSocket } from './client';
+import { callEngine, readOrMissing, searchOrMissing } from './engine-calls';
 import { FIELDS, INDEX_DEFINITION } from './index-definition';
 import { indexAliases, inspectAlias, listIndices, multiGet } from './index-inspection';
 import { indexVersion, newestOf, olderThan, retiredIndices } from './index-versions';
@@ -93,7 +85,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   /** Runs a search; before the alias exists (nothing was ever indexed), the answer is the empty page. */
   public async search(query: SearchQuery): Promise<SearchResult> {
-    const response = await this.#search(() =>
+    const response = await searchOrMissing(() =>
       this.#client.request<SearchAnswer<SummarySource>>({
         method: 'POST',
         path: `${this.#aliasPath}/_search`,
@@ -114,7 +106,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
         version: true,
         ...(after === undefined ? {} : { search_after: after }),
       };
-      const response = await this.#readOrMissing(() =>
+      const response = await readOrMissing(() =>
         this.#client.request<SearchAnswer<never>>({ method: 'POST', path: `${this.#aliasPath}/_search`, body }),
       );
       // No alias yet: the index holds nothing.
@@ -128,7 +120,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   public async get(jobId: number): Promise<SearchDocument | undefined> {
-    const response = await this.#readOrMissing(() =>
+    const response = await readOrMissing(() =>
       this.#client.request<Pick<GetResponse, 'found'> & { _source?: IndexedDocument }>({
         method: 'GET',
         path: `${this.#aliasPath}/_doc/${pathSegment(String(jobId))}`,
@@ -140,13 +132,13 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   public async getMany(jobIds: readonly number[]): Promise<Map<number, SearchDocument>> {
-    return (await this.#readOrMissing(() => multiGet(this.#client, this.#alias, jobIds))) ?? new Map();
+    return (await readOrMissing(() => multiGet(this.#client, this.#alias, jobIds))) ?? new Map();
   }
 
   /** The alias's indices and document count, and the `{alias}-v*` indices beside them that it does not name. */
   public async health(): Promise<IndexHealth> {
-    const health = await this.#call(() => inspectAlias(this.#client, this.#alias));
-    const all = await this.#call(() => listIndices(this.#client, concreteIndexName(this.#alias, '*')));
+    const health = await callEngine(() => inspectAlias(this.#client, this.#alias));
+    const all = await callEngine(() => listIndices(this.#client, concreteIndexName(this.#alias, '*')));
     const unaliased = all.filter((index) => !health.indices.includes(index.name));
     return { ...health, unaliased };
   }
@@ -163,13 +155,13 @@ export class OpenSearchSearchIndex implements SearchIndex {
   public async rebuild<T>(fill: (writer: IndexWriter) => Promise<T>): Promise<T> {
     const fresh = concreteIndexName(this.#alias, `${Date.now()}-${crypto.randomUUID().slice(0, 8)}`);
     const freshPath = `/${pathSegment(fresh)}`;
-    await this.#call(() => this.#client.request({ method: 'PUT', path: freshPath, body: INDEX_DEFINITION }));
+    await callEngine(() => this.#client.request({ method: 'PUT', path: freshPath, body: INDEX_DEFINITION }));
     let result: T;
     let swapSent = false;
     let swapped: { live: string; previous: string[] };
     try {
       result = await fill({ apply: (operations) => this.#bulk(freshPath, operations, false) });
-      await this.#call(() => this.#client.request({ method: 'POST', path: `${freshPath}/_refresh` })).catch(
+      await callEngine(() => this.#client.request({ method: 'POST', path: `${freshPath}/_refresh` })).catch(
         (error: unknown) => {
           throw responseErrorType(error) === INDEX_MISSING ? new RebuildSupersededError(fresh) : error;
         },
@@ -196,13 +188,13 @@ export class OpenSearchSearchIndex implements SearchIndex {
    * afterwards. Resolves with whether it created the index.
    */
   public async prepare(): Promise<'created' | 'existed'> {
-    await this.#call(() =>
+    await callEngine(() =>
       this.#client.request({ method: 'PUT', path: '/_cluster/settings', body: autoCreateSettingsBody(this.#alias) }),
     );
     if (await this.#exists()) return 'existed';
     let failure: unknown;
     try {
-      await this.#call(() => this.#createFirstIndex());
+      await callEngine(() => this.#createFirstIndex());
     } catch (error) {
       failure = error;
     }
@@ -242,12 +234,12 @@ export class OpenSearchSearchIndex implements SearchIndex {
   async #swap(fresh: string): Promise<{ live: string; previous: string[] }> {
     const version = indexVersion(this.#alias, fresh) as NonNullable<ReturnType<typeof indexVersion>>;
     for (let attempt = 1; ; attempt += 1) {
-      const live = await this.#call(() => this.#aliasTargets());
+      const live = await callEngine(() => this.#aliasTargets());
       const newest = newestOf(this.#alias, live.indices);
       if (newest !== undefined && olderThan(version, newest.version)) return { live: newest.name, previous: [] };
       try {
         const body = swapBody(this.#alias, fresh, live.indices, live.legacy);
-        await this.#call(() => this.#client.request({ method: 'POST', path: '/_aliases', body }));
+        await callEngine(() => this.#client.request({ method: 'POST', path: '/_aliases', body }));
         return { live: fresh, previous: live.indices };
       } catch (error) {
         const cause = error instanceof SearchUnavailableError ? error.cause : error;
@@ -262,7 +254,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
    */
   async #retire(live: string, previous: readonly string[]): Promise<void> {
     const version = indexVersion(this.#alias, live);
-    const all = await this.#call(() => indexAliases(this.#client, concreteIndexName(this.#alias, '*')));
+    const all = await callEngine(() => indexAliases(this.#client, concreteIndexName(this.#alias, '*')));
     const older = version === undefined ? [] : retiredIndices(this.#alias, version, all);
     const left = previous.filter((index) => all.get(index)?.length === 0);
     await this.#delete([...new Set([...older, ...left])].sort());
@@ -270,7 +262,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   /** Whether the alias's name answers: an alias or a concrete index (`HEAD /{alias}`). */
   async #exists(): Promise<boolean> {
-    const found = await this.#call(() =>
+    const found = await callEngine(() =>
       this.#client.request<boolean>({ method: 'HEAD', path: this.#aliasPath, ignore: [404] }),
     );
     return found.body === true;
@@ -292,7 +284,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   /** Deletes concrete indices; one already gone (another rebuild deleted it) is no error. */
   async #delete(indices: string[]): Promise<void> {
     if (indices.length === 0) return;
-    await this.#call(() =>
+    await callEngine(() =>
       this.#client.request({
         method: 'DELETE',
         path: `/${indices.map(pathSegment).join(',')}`,
@@ -359,44 +351,5 @@ export class OpenSearchSearchIndex implements SearchIndex {
     }
     if (!viaAlias && aliasMissing(response)) throw new RebuildSupersededError(decodeURIComponent(path.slice(1)));
     return bulkOutcomes(request, response);
-  }
-
-  /**
-   * Runs a search. A missing alias (a domain that holds no index yet) is `undefined`: nothing to find;
-   * a 400 is the query being refused.
-   */
-  async #search<T>(request: () => Promise<T>): Promise<T | undefined> {
-    try {
-      return await this.#readOrMissing(request);
-    } catch (error) {
-      if (responseStatus(error) === 400)
-        throw new SearchRejectedError('OpenSearch refused the search', { cause: error });
-      throw error;
-    }
-  }
-
-  /** Runs a read for which a missing alias means "nothing indexed": `undefined`. */
-  async #readOrMissing<T>(request: () => Promise<T>): Promise<T | undefined> {
-    try {
-      return await this.#call(request);
-    } catch (error) {
-      if (responseErrorType(error) === INDEX_MISSING) return undefined;
-      throw error;
-    }
-  }
-
-  /**
-   * Runs an idempotent request (once more after a stale socket); an unreachable, timed-out or overloaded
-   * engine becomes {@link SearchUnavailableError}.
-   */
-  async #call<T>(request: () => Promise<T>): Promise<T> {
-    try {
-      return await retryStaleSocket(request);
-    } catch (error) {
-      if (isTransientClientError(error)) {
-        throw new SearchUnavailableError('The search engine is unavailable', { cause: error });
-      }
-      throw error;
-    }
   }
 }
