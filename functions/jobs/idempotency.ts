@@ -6,14 +6,14 @@
  * Each key has one record in the jobs table (`jobKeys.idempotency`, expiring by TTL on `ttl`), keyed by the
  * account, the client and the SHA-256 of the key: a key is one client's name for one create in one account, so
  * a session of another account never meets it. The first request claims it with a conditional put (`pending`,
- * with the request's fingerprint and a token of its own) and does the work, which writes the answer into the
+ * with the request's fingerprint and a claim id of its own) and does the work, which writes the answer into the
  * record (`done`) in the very transaction that makes the job visible: a job never exists without its record
  * saying so, whatever fails after its commit. A request that finds the key claimed compares fingerprints (another
  * request → `409 idempotency_key_reused`), answers a stored answer, or waits for the one in progress, reading
  * the record. A claim whose work failed is released (marked so), so the client's retry runs again — only while
  * it is still pending and this request's: a work whose commit went through although it failed to say so finds
  * its record done and answers it. A claim whose container died (still pending after {@link LEASE_MS}) is taken
- * over; the old holder's commit, should it come late, fails on the token and creates nothing.
+ * over; the old holder's commit, should it come late, fails on the claim id and creates nothing.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { sleep } from '../async';
@@ -61,7 +61,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 export const fingerprintOf = (request: unknown): string => sha256(JSON.stringify(request));
 
 interface Claim extends ItemKey {
-  token: string;
+  claimId: string;
 }
 
 export interface IdempotencyOptions {
@@ -72,7 +72,7 @@ export interface IdempotencyOptions {
 }
 
 /** The record's attribute names in every request. */
-const NAMES = { '#state': 'state', '#token': 'token' };
+const NAMES = { '#state': 'state', '#claimId': 'claimId' };
 
 /** The idempotency records of one table. */
 export class IdempotencyStore {
@@ -104,7 +104,7 @@ export class IdempotencyStore {
     const keys = jobKeys.idempotency(scope.clientId, scope.accountId, sha256(key));
     let found = await this.claim(keys, fingerprint);
     for (let attempt = 1; ; attempt += 1) {
-      if ('token' in found) return this.complete(found, work);
+      if ('claimId' in found) return this.complete(found, work);
       const record = found.record;
       if (record.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
       if (record.state === 'done') return { answer: record.answer as T, replayed: true };
@@ -135,14 +135,14 @@ export class IdempotencyStore {
    */
   private async claim(keys: ItemKey, fingerprint: string): Promise<Claim | { record: Item }> {
     const now = this.now();
-    const token = randomUUID();
+    const claimId = randomUUID();
     try {
       await this.table.putItem({
         Item: {
           ...keys,
           state: 'pending',
           fingerprint,
-          token,
+          claimId,
           claimedAt: now,
           ttl: Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS,
         },
@@ -157,7 +157,7 @@ export class IdempotencyStore {
           ':leaseStart': now - LEASE_MS,
         },
       });
-      return { ...keys, token };
+      return { ...keys, claimId };
     } catch (error) {
       if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
     }
@@ -174,9 +174,14 @@ export class IdempotencyStore {
         TableName: this.table.tableName,
         Key: { pk: claim.pk, sk: claim.sk },
         UpdateExpression: 'SET #state = :done, #answer = :answer REMOVE #claimedAt',
-        ConditionExpression: '#state = :pending AND #token = :token',
+        ConditionExpression: '#state = :pending AND #claimId = :claimId',
         ExpressionAttributeNames: { ...NAMES, '#answer': 'answer', '#claimedAt': 'claimedAt' },
-        ExpressionAttributeValues: { ':done': 'done', ':answer': answer, ':pending': 'pending', ':token': claim.token },
+        ExpressionAttributeValues: {
+          ':done': 'done',
+          ':answer': answer,
+          ':pending': 'pending',
+          ':claimId': claim.claimId,
+        },
       },
     });
   }
@@ -193,7 +198,7 @@ export class IdempotencyStore {
       return { answer: await work(this.seal(claim)), replayed: false };
     } catch (error) {
       const settled = await this.release(claim);
-      if (settled?.state === 'done' && settled.token === claim.token) {
+      if (settled?.state === 'done' && settled.claimId === claim.claimId) {
         return { answer: settled.answer as T, replayed: false };
       }
       throw error;
@@ -212,9 +217,9 @@ export class IdempotencyStore {
       await this.table.updateItem({
         Key: key,
         UpdateExpression: 'SET #state = :released',
-        ConditionExpression: '#state = :pending AND #token = :token',
+        ConditionExpression: '#state = :pending AND #claimId = :claimId',
         ExpressionAttributeNames: NAMES,
-        ExpressionAttributeValues: { ':token': claim.token, ':pending': 'pending', ':released': 'released' },
+        ExpressionAttributeValues: { ':claimId': claim.claimId, ':pending': 'pending', ':released': 'released' },
       });
       return undefined;
     } catch (error) {

@@ -426,7 +426,7 @@ describe('the release of a claim whose work failed', () => {
 
     const outcome = new IdempotencyStore(table).run(scope, 'order-31', 'print', async (seal) => {
       const key = jobKeys.idempotency('client-a', 1001, createHash('sha256').update('order-31').digest('hex'));
-      await table.putItem({ Item: { ...key, state: 'pending', fingerprint: 'print', token: 'the-other-request' } });
+      await table.putItem({ Item: { ...key, state: 'pending', fingerprint: 'print', claimId: 'the-other-request' } });
       lateCommit = table.transactWrite([seal({ job: '{}', fileIds: [] })]).catch((error: unknown) => error);
       await lateCommit;
       throw failure;
@@ -434,6 +434,6 @@ describe('the release of a claim whose work failed', () => {
 
     await expect(outcome).rejects.toBe(failure);
     expect(await lateCommit).toMatchObject({ name: 'TransactionCanceledException' });
-    expect(await recordOf('order-31')).toMatchObject({ state: 'pending', token: 'the-other-request' });
+    expect(await recordOf('order-31')).toMatchObject({ state: 'pending', claimId: 'the-other-request' });
   });
 });

@@ -194,15 +194,15 @@ describe('a create with an Idempotency-Key', () => {
     const [items] = transactions();
     expect(items?.map((item) => (item.Put?.Item?.sk as string | undefined) ?? item.Update?.Key?.pk)).toEqual([
       'JOB',
-      'FILE#5000000001',
-      'FILE#5000000002',
+      'FILE#0000005000000001',
+      'FILE#0000005000000002',
       claim?.pk,
     ]);
     expect(items?.[3]?.Update).toMatchObject({
-      ConditionExpression: '#state = :pending AND #token = :token',
+      ConditionExpression: '#state = :pending AND #claimId = :claimId',
       ExpressionAttributeValues: {
         ':answer': { job: JSON.stringify(created.body.job), fileIds: [5_000_000_001, 5_000_000_002] },
-        ':token': claim?.token,
+        ':claimId': claim?.claimId,
       },
     });
     expect(mock.commandCalls(UpdateCommand).filter((call) => call.args[0].input.Key?.pk === claim?.pk)).toEqual([]);

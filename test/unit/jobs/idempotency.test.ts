@@ -1,6 +1,6 @@
 /**
  * `Idempotency-Key` records on a mocked DynamoDB: the conditional claim (its item, its TTL, the states and the
- * lease it may take over), the answer stored under the claim's token, a replay, a key reused for another
+ * lease it may take over), the answer stored under the claim's claimId, a replay, a key reused for another
  * request (`409`), a request waiting for the one in progress (and `503` past its budget), and the release of a
  * claim whose work failed.
  */
@@ -73,7 +73,7 @@ describe('the fingerprint of a request', () => {
 });
 
 describe('the first request with a key', () => {
-  it('claims the key with a conditional put and does the work once, which stores the answer under its token', async () => {
+  it('claims the key with a conditional put and does the work once, which stores the answer under its claimId', async () => {
     mock.on(PutCommand).resolves({});
     mock.on(UpdateCommand).resolves({});
 
@@ -84,15 +84,15 @@ describe('the first request with a key', () => {
 
     expect(worked).toBe(1);
     const [claim] = puts();
-    const token = claim?.Item?.token as string;
-    expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    const claimId = claim?.Item?.claimId as string;
+    expect(claimId).toMatch(/^[0-9a-f-]{36}$/);
     expect(claim).toEqual({
       TableName: 'jobs',
       Item: {
         ...KEYS,
         state: 'pending',
         fingerprint: 'print-1',
-        token,
+        claimId,
         claimedAt: NOW,
         ttl: 1_700_000_000 + IDEMPOTENCY_TTL_SECONDS,
       },
@@ -115,10 +115,10 @@ describe('the first request with a key', () => {
           TableName: 'jobs',
           Key: KEYS,
           UpdateExpression: 'SET #state = :done, #answer = :answer REMOVE #claimedAt',
-          ConditionExpression: '#state = :pending AND #token = :token',
+          ConditionExpression: '#state = :pending AND #claimId = :claimId',
           ExpressionAttributeNames: {
             '#state': 'state',
-            '#token': 'token',
+            '#claimId': 'claimId',
             '#answer': 'answer',
             '#claimedAt': 'claimedAt',
           },
@@ -126,7 +126,7 @@ describe('the first request with a key', () => {
             ':done': 'done',
             ':answer': { job: '{"id":1}', fileIds: [2, 3] },
             ':pending': 'pending',
-            ':token': token,
+            ':claimId': claimId,
           },
         },
       },
@@ -165,15 +165,15 @@ describe('the first request with a key', () => {
       }),
     ).rejects.toBe(failure);
 
-    const token = puts()[0]?.Item?.token as string;
+    const claimId = puts()[0]?.Item?.claimId as string;
     expect(updates()).toEqual([
       {
         TableName: 'jobs',
         Key: KEYS,
         UpdateExpression: 'SET #state = :released',
-        ConditionExpression: '#state = :pending AND #token = :token',
-        ExpressionAttributeNames: { '#state': 'state', '#token': 'token' },
-        ExpressionAttributeValues: { ':token': token, ':pending': 'pending', ':released': 'released' },
+        ConditionExpression: '#state = :pending AND #claimId = :claimId',
+        ExpressionAttributeNames: { '#state': 'state', '#claimId': 'claimId' },
+        ExpressionAttributeValues: { ':claimId': claimId, ':pending': 'pending', ':released': 'released' },
       },
     ]);
   });
@@ -195,7 +195,7 @@ describe('the first request with a key', () => {
     mock.on(PutCommand).resolves({});
     mock.on(UpdateCommand).rejects(conditionFailed());
     mock.on(GetCommand).callsFake(() => ({
-      Item: { ...KEYS, state: 'done', token: puts()[0]?.Item?.token, fingerprint: 'print-1', answer: { id: 7 } },
+      Item: { ...KEYS, state: 'done', claimId: puts()[0]?.Item?.claimId, fingerprint: 'print-1', answer: { id: 7 } },
     }));
 
     await expect(
@@ -211,8 +211,8 @@ describe('the first request with a key', () => {
   });
 
   it.each([
-    ['taken over by another request', { state: 'pending', token: 'another-request' }],
-    ['done by another request', { state: 'done', token: 'another-request', answer: { id: 8 } }],
+    ['taken over by another request', { state: 'pending', claimId: 'another-request' }],
+    ['done by another request', { state: 'done', claimId: 'another-request', answer: { id: 8 } }],
     ['gone', undefined],
   ])('passes the failure of the work on when the release finds its claim %s', async (_case, found) => {
     mock.on(PutCommand).resolves({});
