@@ -91,8 +91,9 @@ export class OperatorPolicy extends Construct {
       {
         purpose:
           'import and seed-demo write jobs: items in transactions (a changed job read first and its dropped files ' +
-          'deleted), the files of a job too large for one transaction in batches.',
-        actions: dynamodb('PutItem', 'DeleteItem', 'BatchWriteItem', 'Query'),
+          'deleted), the files of a job too large for one transaction in batches; seed-demo --force reads the job ' +
+          'items it would write again in batches (BatchGetItem) and leaves the unchanged ones alone.',
+        actions: dynamodb('PutItem', 'DeleteItem', 'BatchWriteItem', 'BatchGetItem', 'Query'),
         resources: [jobs],
       },
       {
