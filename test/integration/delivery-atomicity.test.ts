@@ -141,7 +141,13 @@ const readersView = async (jobId: number, acceptedFileId: number, { accept = tru
     ),
   };
   const indexed = await new JobRepository(documents, jobsTable.name).getJob(jobId, { consistent: true });
-  const patched = await new UpdateJob({ client: documents, tableName: jobsTable.name }).run(jobId, {}, '*', operator);
+  // An empty change under the version the reader saw (a delivery's later writes never move it).
+  const patched = await new UpdateJob({ client: documents, tableName: jobsTable.name }).run(
+    jobId,
+    {},
+    `"${job.version}"`,
+    operator,
+  );
   const view = { job, pages, indexed: indexed?.job, patched: patched.job };
   if (!accept) return view;
   // Accepting an accepted file again writes no file and answers the job's status.

@@ -168,7 +168,11 @@ describe('local stream poller', () => {
 
     expect(letters).toHaveLength(1);
     expect(letters[0]?.records.map(keyOf)).toEqual(['JOB#4']);
-    expect(letters[0]).toMatchObject({ attempts: 3, reason: 'Error: poison record', streamArn: poller.streamArn });
+    expect(letters[0]).toMatchObject({
+      attempts: 3,
+      reason: 'Error: poison record (after 2 retries)',
+      streamArn: poller.streamArn,
+    });
     expect([...delivered].sort()).toEqual(['JOB#1', 'JOB#2', 'JOB#3', 'JOB#5', 'JOB#6', 'JOB#7', 'JOB#8']);
     expect(poller.stats().bisections).toBeGreaterThan(0);
     expect(poller.stats().deadLettered).toBe(1);

@@ -9,7 +9,16 @@ import { ERROR_CATALOGUE, type ErrorCode } from '../../../functions/http/errors'
 import type { Answer } from './harness';
 
 /** The keys an error body may carry. */
-const ERROR_BODY_KEYS = new Set(['code', 'message', 'requestId', 'headerName', 'parameter', 'fileId']);
+const ERROR_BODY_KEYS = new Set([
+  'code',
+  'message',
+  'requestId',
+  'headerName',
+  'parameter',
+  'fileId',
+  'grant',
+  'currentVersion',
+]);
 
 /** The `_type` of each 200 answer. */
 const SUCCESS_TYPES = new Set(['SearchFieldsResponseBody', 'SearchResponseBody', 'RejectResponseBody']);

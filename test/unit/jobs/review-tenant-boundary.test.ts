@@ -83,7 +83,9 @@ const holdItems = (items: ReadonlyArray<{ pk: string; sk: string }>) => {
 /** Answers every read with the foreign job's items, as a table that holds them would. */
 const holdForeignJob = (fileCount: number) => {
   const { jobItem, files } = foreignItems(fileCount);
-  dynamo.on(QueryCommand, { IndexName: 'byFileId' }).resolves({ Items: [{ pk: 'JOB#8', sk: 'FILE#0000000000000070', fileId: 70 }] });
+  dynamo
+    .on(QueryCommand, { IndexName: 'byFileId' })
+    .resolves({ Items: [{ pk: 'JOB#8', sk: 'FILE#0000000000000070', fileId: 70 }] });
   holdItems([jobItem, ...files]);
   dynamo.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'JOB#8' } }).resolves({ Items: [jobItem, ...files] });
   dynamo.on(GetCommand).resolves({ Item: jobItem });
