@@ -142,6 +142,25 @@ const sameSignature = (expected: string, given: string): boolean => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
+const signatureMismatch = (): SignatureError =>
+  new SignatureError(
+    'SignatureDoesNotMatch',
+    'The request signature we calculated does not match the signature you provided.',
+  );
+
+/** Compares a request's signature with the one its canonical request gives under the day's key. */
+const checkSignature = (
+  canonical: string,
+  scope: Scope,
+  amzDate: string,
+  credential: Credential,
+  given: string,
+): void => {
+  const key = signingKey(credential.secretAccessKey, scope.date, scope.region, scope.service);
+  const expected = hmac(key, stringToSign(amzDate, `${scope.date}/${scope.region}/s3/aws4_request`, canonical));
+  if (!sameSignature(expected.toString('hex'), given)) throw signatureMismatch();
+};
+
 /**
  * Checks a presigned URL (signature in the query string): the signature over the method, path, query and signed
  * headers, and the validity window. `now` in milliseconds. Throws {@link SignatureError}.
@@ -169,17 +188,7 @@ export const verifyPresigned = (request: SignedRequest, credential: Credential, 
     throw new SignatureError('AuthorizationQueryParametersError', 'The host header must be signed.');
   const scope = parseCredential(query.get('X-Amz-Credential') ?? '');
   checkScope(scope, credential, amzDate);
-  const canonical = canonicalRequest(request, signedHeaders, UNSIGNED_PAYLOAD);
-  const key = signingKey(credential.secretAccessKey, scope.date, scope.region, scope.service);
-  const expected = hmac(
-    key,
-    stringToSign(amzDate, `${scope.date}/${scope.region}/s3/aws4_request`, canonical),
-  ).toString('hex');
-  if (!sameSignature(expected, signature))
-    throw new SignatureError(
-      'SignatureDoesNotMatch',
-      'The request signature we calculated does not match the signature you provided.',
-    );
+  checkSignature(canonicalRequest(request, signedHeaders, UNSIGNED_PAYLOAD), scope, amzDate, credential, signature);
   // S3 checks the signature first, then the window: a tampered URL never learns whether it had expired.
   if (now > start + expires * 1000) throw new SignatureError('AccessDenied', 'Request has expired');
   if (now < start - 15 * 60_000) throw new SignatureError('AccessDenied', 'Request is not valid yet');
@@ -204,17 +213,7 @@ export const verifyAuthorizationHeader = (request: SignedRequest, credential: Cr
   const scope = parseCredential(credentialText);
   checkScope(scope, credential, amzDate);
   const signedHeaders = signedHeaderText.split(';');
-  const canonical = canonicalRequest(request, signedHeaders, payloadHash);
-  const key = signingKey(credential.secretAccessKey, scope.date, scope.region, scope.service);
-  const expected = hmac(
-    key,
-    stringToSign(amzDate, `${scope.date}/${scope.region}/s3/aws4_request`, canonical),
-  ).toString('hex');
-  if (!sameSignature(expected, signature))
-    throw new SignatureError(
-      'SignatureDoesNotMatch',
-      'The request signature we calculated does not match the signature you provided.',
-    );
+  checkSignature(canonicalRequest(request, signedHeaders, payloadHash), scope, amzDate, credential, signature);
   if (Math.abs(now - start) > 15 * 60_000)
     throw new SignatureError(
       'AccessDenied',
@@ -234,10 +233,6 @@ export const verifyPolicySignature = (
   const scope = parseCredential(fields.get('x-amz-credential') ?? '');
   checkScope(scope, credential, fields.get('x-amz-date') ?? scope.date);
   const key = signingKey(credential.secretAccessKey, scope.date, scope.region, scope.service);
-  if (!sameSignature(hmac(key, policy).toString('hex'), signature))
-    throw new SignatureError(
-      'SignatureDoesNotMatch',
-      'The request signature we calculated does not match the signature you provided.',
-    );
+  if (!sameSignature(hmac(key, policy).toString('hex'), signature)) throw signatureMismatch();
   return { policy, scope };
 };
