@@ -31,13 +31,11 @@ export const ESM_BANNER =
 export const TRACER_MODULES = ['@aws-lambda-powertools/tracer', '@aws-lambda-powertools/tracer/*'] as const;
 
 /**
- * The modules esbuild leaves out of a bundle: the AWS SDK (the Node.js 24 runtime ships v3), and the
- * tracer unless detailed tracing is on.
+ * The modules esbuild leaves out of a bundle: the tracer unless detailed tracing is on. The AWS SDK is bundled —
+ * the versions package-lock.json pins and the tests ran, not the copy the Node.js 24 runtime ships and AWS updates
+ * on its own schedule (docs/design.md, "The AWS SDK in the bundles").
  */
-export const externalModulesFor = (detailedTracing: boolean): string[] => [
-  '@aws-sdk/*',
-  ...(detailedTracing ? [] : TRACER_MODULES),
-];
+export const externalModulesFor = (detailedTracing: boolean): string[] => [...(detailedTracing ? [] : TRACER_MODULES)];
 
 /** What every function's environment holds besides its own settings. */
 export const POWERTOOLS_ENVIRONMENT = {

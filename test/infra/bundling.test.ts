@@ -1,11 +1,12 @@
 /**
  * Synthesizes the app as `cdk synth` does — real esbuild bundling of every handler, cdk-nag as a
- * validation plugin — once, into a cloud assembly inside the repository (so the bundles resolve the
- * AWS SDK from node_modules as the Lambda runtime provides it), and checks what SAM and Lambda read.
+ * validation plugin — once, into a cloud assembly inside the repository, and checks what SAM and Lambda read:
+ * each bundle carries the locked AWS SDK and loads from a folder with no node_modules, as in Lambda.
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
@@ -93,14 +94,26 @@ describe('cdk synth', () => {
     expect(readFileSync(join(assetDirOf('SearchFunction'), 'index.mjs'), 'utf8')).toContain('require_alias');
   });
 
-  it('leaves the AWS SDK out of the bundles: the Node.js 24 runtime provides it', () => {
-    const code = readFileSync(join(assetDirOf('RejectFunction'), 'index.mjs'), 'utf8');
-    expect(code).toMatch(/from\s*"@aws-sdk\/lib-dynamodb"/);
+  it('bundles the locked AWS SDK: no bundle imports @aws-sdk from the runtime', () => {
+    for (const id of FUNCTION_IDS) {
+      const code = readFileSync(join(assetDirOf(id), 'index.mjs'), 'utf8');
+      expect({ id, imports: /(from\s*|import\(\s*)"@aws-sdk\//.test(code) }).toEqual({
+        id,
+        imports: false,
+      });
+    }
+    expect(readFileSync(join(assetDirOf('RejectFunction'), 'index.mjs'), 'utf8')).toContain('TransactWriteItems');
   });
 
-  it('produces bundles that load on Node.js and export the handler', () => {
-    // A separate Node.js process loads the bundles as Lambda does, without the test runner's transforms.
-    const urls = FUNCTION_IDS.map((id) => pathToFileURL(join(assetDirOf(id), 'index.mjs')).href);
+  it('produces bundles that load on Node.js and export the handler, from a folder with no node_modules', () => {
+    // A separate Node.js process loads the bundles as Lambda does, without the test runner's transforms, from
+    // copies outside the repository: nothing resolves from the project's node_modules.
+    const outside = mkdtempSync(join(tmpdir(), 'jobs-api-bundles-'));
+    const urls = FUNCTION_IDS.map((id) => {
+      const bundle = join(outside, `${id}.mjs`);
+      copyFileSync(join(assetDirOf(id), 'index.mjs'), bundle);
+      return pathToFileURL(bundle).href;
+    });
     const script = `for (const url of ${JSON.stringify(urls)}) console.log(typeof (await import(url)).handler);`;
     const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
@@ -112,6 +125,7 @@ describe('cdk synth', () => {
         OPENSEARCH_URL: 'https://search.example.com',
       },
     });
+    rmSync(outside, { recursive: true, force: true });
     expect(result.stderr).toBe('');
     expect(result.stdout.trim().split('\n')).toEqual(FUNCTION_IDS.map(() => 'function'));
   });
