@@ -3,7 +3,7 @@
  * optional per-client limits), the indexer's stream subscription, alarms, a dashboard, and the outputs
  * tools use to find it all.
  */
-import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -27,37 +27,12 @@ import type { JobsApiConfig } from './stack-config';
 import { STACK_OUTPUTS } from './stack-outputs';
 import { INDEX_WRITE_TIMEOUT, StreamIndexer } from './stream-indexer';
 import { TableDeletionProtection } from './table-deletion-protection';
+import { API_DEPENDENCY_TIMEOUT, API_FUNCTION_TIMEOUT, INDEXER_TIMEOUT, INTEGRATION_TIMEOUT } from './timeouts';
 
 /** The OpenSearch alias the functions use (created at deploy time by {@link SearchIndexSetup}). */
 export const SEARCH_INDEX_NAME = 'jobs';
 
-/**
- * How long API Gateway waits for an API function: the contract's 10-second ceiling on any answer. Past it the
- * client gets `503` with `Retry-After` (the `INTEGRATION_TIMEOUT` gateway response).
- */
-export const INTEGRATION_TIMEOUT = Duration.seconds(10);
-
-/**
- * How long an API function may run: a second less than API Gateway waits for it. On a cold start API Gateway's
- * wait also covers the function's initialisation (well under a second for these bundles), so with equal
- * timeouts API Gateway gave up first and answered 503 while the function might still commit, say, a create.
- * Now the function's own chain answers 503 just before its deadline (middy's early timeout), and that answer
- * reaches the client.
- */
-export const API_FUNCTION_TIMEOUT = Duration.seconds(9);
-
-/**
- * The time limit of one attempt of an API function's DynamoDB or OpenSearch request (`DEPENDENCY_TIMEOUT_MS`).
- * A DynamoDB call makes at most two attempts, so two successive calls that hang (an authentication lookup,
- * then the endpoint's own) fail as unavailable within 4 × 2 s = 8 s, inside {@link API_FUNCTION_TIMEOUT}.
- */
-export const API_DEPENDENCY_TIMEOUT = Duration.seconds(2);
-
-/**
- * How long the indexer may work on one batch: reading its jobs, and two `_bulk` requests of their whole time
- * budget ({@link INDEX_WRITE_TIMEOUT}) with the indexer's 5-second reserve, with room to spare.
- */
-export const INDEXER_TIMEOUT = Duration.seconds(60);
+export { API_DEPENDENCY_TIMEOUT, API_FUNCTION_TIMEOUT, INDEXER_TIMEOUT, INTEGRATION_TIMEOUT };
 
 /**
  * The domain's name: `jobs-<stage>-` and the first group of the stack's own id, a UUID CloudFormation
