@@ -22,6 +22,7 @@ import {
   UNDELIVERED_REJECT_MESSAGE,
 } from '../../../functions/jobs/reject';
 import { isUndelivered, type JobSnapshot, type StoredFile } from '../../../functions/jobs/review-plan';
+import { reviewedJob } from './reject-fixture';
 
 const NOW = '2024-03-01T10:00:00.000Z';
 const user: Pick<Principal, 'role' | 'accountId'> = { role: 'user', accountId: 10 };
@@ -60,22 +61,12 @@ const imported = (job: Job): StoredFile[] => {
   return toFileItems(job).map((item: FileItem, index) => ({ job: snap, file: job.files[index]!, item }));
 };
 
+/** A job an import wrote (the reject tests' job under another id and name), with the given changes. */
 const importedJob = (overrides: Partial<Job>): Job => ({
+  ...reviewedJob,
   id: 9,
-  accountId: 10,
   accountName: '',
-  status: 'CJ_REVIEWING',
-  guid: '0b6f2c4e-8f7a-4c59-9d3e-1a2b3c4d5e6f',
   name: 'Imported',
-  description: '',
-  invoiceReference: '',
-  tags: [],
-  realCost: 1,
-  createdDate: '2024-01-01T00:00:00.000Z',
-  acceptedDate: null,
-  orderedDate: null,
-  deliveredDate: null,
-  reviewedDate: null,
   files: [],
   ...overrides,
 });
