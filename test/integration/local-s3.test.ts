@@ -11,12 +11,13 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Event } from 'aws-lambda';
+import { LOCAL_S3_CREDENTIAL, localS3Client } from '../support/local-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { directoryObjectStore, memoryObjectStore } from '../../local/s3/object-store';
 import { type LocalS3, startLocalS3 } from '../../local/s3/server';
 
 const BUCKET = 'images';
-const credential = { accessKeyId: 'local', secretAccessKey: 'local' };
+const credential = LOCAL_S3_CREDENTIAL;
 const events: S3Event[] = [];
 let clock = Date.now();
 let s3: LocalS3;
@@ -33,13 +34,7 @@ beforeAll(async () => {
       events.push(event);
     },
   });
-  client = new S3Client({
-    endpoint: s3.endpoint,
-    forcePathStyle: true,
-    region: 'us-east-1',
-    credentials: credential,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
+  client = localS3Client(s3.endpoint);
 });
 
 afterAll(async () => {
@@ -103,13 +98,7 @@ describe('local S3: signed SDK requests', () => {
   });
 
   it('refuses a request signed with another secret (403 SignatureDoesNotMatch) and stores nothing', async () => {
-    const stranger = new S3Client({
-      endpoint: s3.endpoint,
-      forcePathStyle: true,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'not-the-secret' },
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-    });
+    const stranger = localS3Client(s3.endpoint, { accessKeyId: 'local', secretAccessKey: 'not-the-secret' });
     await expect(
       stranger.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'sdk/stranger.jpg', Body: 'x' })),
     ).rejects.toMatchObject({ name: 'SignatureDoesNotMatch', $metadata: { httpStatusCode: 403 } });
@@ -332,6 +321,7 @@ describe('local S3: a data directory', () => {
         region: 'us-east-1',
       });
       const bytes = Buffer.from('kept on disk');
+      // The SDK with its defaults here: a CRC32 checksum on the put, which the stand-in checks.
       const writer = new S3Client({
         endpoint: first.endpoint,
         forcePathStyle: true,

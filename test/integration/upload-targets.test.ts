@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
+import { LOCAL_S3_CREDENTIAL, localS3Client } from '../support/local-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUploadId, uploadKey } from '../../functions/images/object-keys';
 import { downloadUrl, type UploadTarget, uploadTarget } from '../../functions/images/signed-urls';
@@ -13,19 +14,13 @@ import { memoryObjectStore } from '../../local/s3/object-store';
 import { type LocalS3, startLocalS3 } from '../../local/s3/server';
 
 const BUCKET = 'jobs-images';
-const credential = { accessKeyId: 'local', secretAccessKey: 'local' };
+const credential = LOCAL_S3_CREDENTIAL;
 let s3: LocalS3;
 let client: S3Client;
 
 beforeAll(async () => {
   s3 = await startLocalS3({ store: memoryObjectStore(), buckets: [BUCKET], credential, region: 'us-east-1' });
-  client = new S3Client({
-    endpoint: s3.endpoint,
-    forcePathStyle: true,
-    region: 'us-east-1',
-    credentials: credential,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
+  client = localS3Client(s3.endpoint);
 });
 
 afterAll(async () => {
