@@ -8,24 +8,15 @@ import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
-import { resetDocumentClient } from '../../../functions/aws/dynamodb';
-import { resetConfig } from '../../../functions/config';
 import { handler } from '../../../functions/handlers/jobs-write';
 import { lambdaContext } from '../../support/api-event';
-import { registerSampleCaller, sampleEvent } from './sample-events';
+import { registerSampleCaller, sampleEvent, useUnitHandlerEnvironment } from './sample-events';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 let counter = 1_000_000_000;
 
 beforeEach(() => {
-  vi.stubEnv('AUTH_TABLE', 'auth-unit');
-  vi.stubEnv('JOBS_TABLE', 'jobs-unit');
-  vi.stubEnv('SEARCH_ENGINE', 'embedded');
-  vi.stubEnv('SEARCH_DB_PATH', ':memory:');
-  resetConfig();
-  resetDocumentClient();
-  resetDefaultAuthenticator();
+  useUnitHandlerEnvironment();
   dynamo.reset();
   dynamo.on(GetCommand).resolves({});
   registerSampleCaller(dynamo, { authTable: 'auth-unit', grants: ['jobs'], role: 'user', accountId: 1001 });

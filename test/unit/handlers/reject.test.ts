@@ -13,14 +13,11 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
-import { resetDocumentClient } from '../../../functions/aws/dynamodb';
-import { resetConfig } from '../../../functions/config';
 import { toFileItems, toJobItem } from '../../../functions/jobs/items';
 import { handler } from '../../../functions/handlers/reject';
 import { lambdaContext } from '../../support/api-event';
 import { makeFile, makeJob } from '../../support/jobs';
-import { registerSampleCaller, sampleEvent } from './sample-events';
+import { registerSampleCaller, sampleEvent, useUnitHandlerEnvironment } from './sample-events';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 
@@ -29,13 +26,7 @@ const job = makeJob({ accountId: 1001, status: 'CJ_REVIEWING', files: [makeFile(
 const items = [toJobItem(job, 1), ...toFileItems(job)];
 
 beforeEach(() => {
-  vi.stubEnv('AUTH_TABLE', 'auth-unit');
-  vi.stubEnv('JOBS_TABLE', 'jobs-unit');
-  vi.stubEnv('SEARCH_ENGINE', 'embedded');
-  vi.stubEnv('SEARCH_DB_PATH', ':memory:');
-  resetConfig();
-  resetDocumentClient();
-  resetDefaultAuthenticator();
+  useUnitHandlerEnvironment();
   dynamo.reset();
   dynamo.on(GetCommand).resolves({});
   registerSampleCaller(dynamo, { authTable: 'auth-unit', grants: ['reject'], role: 'user', accountId: 1001 });

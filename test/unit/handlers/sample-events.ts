@@ -13,11 +13,30 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { AwsStub } from 'aws-sdk-client-mock';
+import { vi } from 'vitest';
+import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
+import { resetDocumentClient } from '../../../functions/aws/dynamodb';
+import { resetConfig } from '../../../functions/config';
 import type { Grant, Role } from '../../../functions/auth/principal';
 import { hashToken } from '../../../functions/auth/tokens';
 import { authKeys } from '../../../functions/tables';
 
 const EVENTS = join(import.meta.dirname, '..', '..', '..', 'events');
+
+/**
+ * Points a handler's configuration at the table names the mocks answer (`auth-unit`, `jobs-unit`; the embedded
+ * search engine in memory, which the configuration names even where a handler does not search) and forgets the
+ * container's cached configuration, DynamoDB client and authenticator, as a new Lambda container would start.
+ */
+export const useUnitHandlerEnvironment = (): void => {
+  vi.stubEnv('AUTH_TABLE', 'auth-unit');
+  vi.stubEnv('JOBS_TABLE', 'jobs-unit');
+  vi.stubEnv('SEARCH_ENGINE', 'embedded');
+  vi.stubEnv('SEARCH_DB_PATH', ':memory:');
+  resetConfig();
+  resetDocumentClient();
+  resetDefaultAuthenticator();
+};
 
 /** The tokens the sample events are sent with. */
 export const TOKENS = { client: 'sample-client-token', session: 'sample-session-token' };

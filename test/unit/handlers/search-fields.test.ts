@@ -5,24 +5,14 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
-import { resetDocumentClient } from '../../../functions/aws/dynamodb';
-import { resetConfig } from '../../../functions/config';
 import { handler } from '../../../functions/handlers/search-fields';
 import { lambdaContext } from '../../support/api-event';
-import { registerSampleCaller, sampleEvent } from './sample-events';
+import { registerSampleCaller, sampleEvent, useUnitHandlerEnvironment } from './sample-events';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 
 beforeEach(() => {
-  vi.stubEnv('AUTH_TABLE', 'auth-unit');
-  vi.stubEnv('JOBS_TABLE', 'jobs-unit');
-  // The configuration names a search engine even where the handler does not search.
-  vi.stubEnv('SEARCH_ENGINE', 'embedded');
-  vi.stubEnv('SEARCH_DB_PATH', ':memory:');
-  resetConfig();
-  resetDocumentClient();
-  resetDefaultAuthenticator();
+  useUnitHandlerEnvironment();
   dynamo.reset();
   dynamo.on(GetCommand).resolves({});
 });

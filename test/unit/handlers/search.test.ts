@@ -6,27 +6,18 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
-import { resetDocumentClient } from '../../../functions/aws/dynamodb';
-import { resetConfig } from '../../../functions/config';
 import { toSearchDocument } from '../../../functions/search/search-document';
 import { handler } from '../../../functions/handlers/search';
 import { resetSearchIndex, searchIndex } from '../../../functions/search/engine';
 import { lambdaContext } from '../../support/api-event';
 import { makeJob } from '../../support/jobs';
-import { registerSampleCaller, sampleEvent } from './sample-events';
+import { registerSampleCaller, sampleEvent, useUnitHandlerEnvironment } from './sample-events';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 
 beforeEach(() => {
   // 1. Point the handler's configuration at names the mocks answer, and forget cached clients.
-  vi.stubEnv('AUTH_TABLE', 'auth-unit');
-  vi.stubEnv('JOBS_TABLE', 'jobs-unit');
-  vi.stubEnv('SEARCH_ENGINE', 'embedded');
-  vi.stubEnv('SEARCH_DB_PATH', ':memory:');
-  resetConfig();
-  resetDocumentClient();
-  resetDefaultAuthenticator();
+  useUnitHandlerEnvironment();
   // 2. The mocked auth table: unknown keys answer "no item", the sample tokens a user of account 1001.
   dynamo.reset();
   dynamo.on(GetCommand).resolves({});

@@ -8,13 +8,10 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
-import { resetDocumentClient } from '../../../functions/aws/dynamodb';
-import { resetConfig } from '../../../functions/config';
 import { handler } from '../../../functions/handlers/sessions';
 import { REFUSED_SESSION_LOG_LINE } from '../../../lib/alarms';
 import { lambdaContext } from '../../support/api-event';
-import { sampleEvent } from './sample-events';
+import { sampleEvent, useUnitHandlerEnvironment } from './sample-events';
 import { captureJsonLogLines } from '../../support/json-log-lines';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
@@ -23,13 +20,7 @@ const dynamo = mockClient(DynamoDBDocumentClient);
 let logged: Record<string, unknown>[] = [];
 
 beforeEach(() => {
-  vi.stubEnv('AUTH_TABLE', 'auth-unit');
-  vi.stubEnv('JOBS_TABLE', 'jobs-unit');
-  vi.stubEnv('SEARCH_ENGINE', 'embedded');
-  vi.stubEnv('SEARCH_DB_PATH', ':memory:');
-  resetConfig();
-  resetDocumentClient();
-  resetDefaultAuthenticator();
+  useUnitHandlerEnvironment();
   dynamo.reset();
   // No client has the sample token: the request is refused.
   dynamo.on(GetCommand).resolves({});
