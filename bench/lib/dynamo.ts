@@ -12,8 +12,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Grant, Role } from '../../functions/auth/principal';
 import { AuthStore } from '../../functions/auth/store';
-import { toFileItems, toJobItem } from '../../functions/jobs/items';
-import type { Job } from '../../functions/jobs/model';
+import { toFileItems, toJobItem } from '../../functions/jobs/store/items';
+import type { Job } from '../../functions/jobs/model/model';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
 import { ensureTable } from '../../local/dynamodb/tables';

@@ -5,7 +5,7 @@
  * a million of them in memory, and a cached index is valid as long as {@link GENERATOR_VERSION} and the
  * population match.
  */
-import { type Job, type JobFile, type JobStatus, unreviewedFile } from '../../functions/jobs/model';
+import { type Job, type JobFile, type JobStatus, unreviewedFile } from '../../functions/jobs/model/model';
 
 /** Bump whenever the generated jobs change: cached indexes keyed by it are rebuilt. */
 export const GENERATOR_VERSION = 1;

@@ -10,7 +10,7 @@
  * fields (words may match different fields), or when the whole query equals the job number, the GUID
  * (case-insensitive) or, for operators, the account number.
  */
-import type { Job, JobSummary } from '../../functions/jobs/model';
+import type { Job, JobSummary } from '../../functions/jobs/model/model';
 import type { SearchFieldId } from '../../functions/search/fields';
 import type { InstantRange, SearchQuery } from '../../functions/search/search-index';
 import type { TextFieldId } from '../../functions/search/query-text';

@@ -3,7 +3,7 @@
  * table — evaluate each job against the search in application code (docs/contract.md §4 semantics, from the
  * shared `query-text` definitions), sort by `createdDate` desc, `id` desc, and cut out the page.
  */
-import type { JobSummary } from '../../functions/jobs/model';
+import type { JobSummary } from '../../functions/jobs/model/model';
 import { foldedFieldText, type TextCondition, textCondition } from '../../functions/search/query-text';
 import type { SearchDocument, SearchQuery, SearchResult } from '../../functions/search/search-index';
 

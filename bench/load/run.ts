@@ -20,8 +20,8 @@ import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autoc
 import type { Role } from '../../functions/auth/principal';
 import { AuthStore } from '../../functions/auth/store';
 import { createDocumentClient } from '../../functions/aws/dynamodb';
-import { type Job, type JobFile, type JobStatus, unreviewedFile } from '../../functions/jobs/model';
-import { JobRepository } from '../../functions/jobs/repository';
+import { type Job, type JobFile, type JobStatus, unreviewedFile } from '../../functions/jobs/model/model';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { freePort } from '../../local/dynamodb/dynamodb-local';
 import { importJobs } from '../../local/operations/import';
 import { localTableNames } from '../../local/paths';

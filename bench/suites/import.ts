@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { once } from 'node:events';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../functions/aws/dynamodb';
-import { JobRepository } from '../../functions/jobs/repository';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { DEFAULT_IMPORT_BATCH, DEFAULT_IMPORT_CONCURRENCY, importNdjson } from '../../local/operations/import';
 import { type BenchDynamo, BENCH_REGION, batchWrite, itemsOf, startBenchDynamo } from '../lib/dynamo';
 import { generateJob, type Population } from '../lib/generator';

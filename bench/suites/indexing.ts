@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Job } from '../../functions/jobs/model';
+import type { Job } from '../../functions/jobs/model/model';
 import { type ApplyProfile, profileApply } from '../lib/apply-profile';
 import { toSearchDocument } from '../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
@@ -142,7 +142,7 @@ const measureDelay = async (rate: number, seconds: number, log: (message: string
   });
   try {
     const { documentClient } = await import('../../functions/aws/dynamodb');
-    const { JobRepository } = await import('../../functions/jobs/repository');
+    const { JobRepository } = await import('../../functions/jobs/store/repository');
     const { searchIndex } = await import('../../functions/search/engine');
     const repository = new JobRepository(documentClient(), stack.tables.jobsTable);
     const createJob = async (job: Job): Promise<void> => {

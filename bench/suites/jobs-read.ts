@@ -9,11 +9,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Job } from '../../functions/jobs/model';
+import type { Job } from '../../functions/jobs/model/model';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { jobKeys } from '../../functions/tables';
-import { toJobItem } from '../../functions/jobs/items';
-import { unreviewedFile } from '../../functions/jobs/model';
+import { toJobItem } from '../../functions/jobs/store/items';
+import { unreviewedFile } from '../../functions/jobs/model/model';
 import { batchWrite, issueTokens, itemsOf, startBenchDynamo } from '../lib/dynamo';
 import { generateJob, type Population, totalJobs } from '../lib/generator';
 import { histogramOf, type Figure } from '../lib/report';

@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { fromItems } from '../../functions/jobs/items';
+import { fromItems } from '../../functions/jobs/store/items';
 import { toSearchDocument } from '../../functions/search/search-document';
 import type { SearchDocument } from '../../functions/search/search-index';
 import { batchWrite, itemsOf, startBenchDynamo } from '../lib/dynamo';

@@ -11,7 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import type { Role } from '../../functions/auth/principal';
-import { JOB_STATUSES, type JobSummary } from '../../functions/jobs/model';
+import { JOB_STATUSES, type JobSummary } from '../../functions/jobs/model/model';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import type { SearchQuery } from '../../functions/search/search-index';
 import { accountOf, generateJob, LARGE_ACCOUNT_ID, type Population, totalJobs } from '../lib/generator';

@@ -1,6 +1,6 @@
 /**
  * The one classifier of AWS and network failures, used by the jobs-table gateway
- * (`functions/jobs/jobs-table.ts`), which sends every jobs-table request through {@link dynamoFailure},
+ * (`functions/jobs/store/jobs-table.ts`), which sends every jobs-table request through {@link dynamoFailure},
  * and by the HTTP layer's error formatter:
  *
  * - {@link isWriteConflict}: an optimistic write lost a race — a condition on the version read failed, or

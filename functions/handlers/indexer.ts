@@ -9,7 +9,7 @@ import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';
 import { deadLetterSink } from '../indexing/dead-letters';
 import { createStreamIndexer } from '../indexing/stream-indexer';
-import { JobRepository } from '../jobs/repository';
+import { JobRepository } from '../jobs/store/repository';
 import { logger } from '../observability';
 import { searchIndex } from '../search/engine';
 

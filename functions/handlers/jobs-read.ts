@@ -13,11 +13,11 @@ import { ifNoneMatchHits, parseFilesRequest } from '../http/job-requests';
 import { noInput } from '../http/middlewares/validation';
 import { pathParameter } from '../http/path-parameters';
 import { EndpointAnswer } from '../http/response';
-import { cursorBinding, decodeCursor, encodeCursor, InvalidCursorError } from '../jobs/files-cursor';
-import { jobETag, type JobResponseBody } from '../jobs/job-view';
-import type { JobFile } from '../jobs/model';
-import { JobReader } from '../jobs/read-jobs';
-import { statusCatalogue, type StatusView } from '../jobs/statuses';
+import { cursorBinding, decodeCursor, encodeCursor, InvalidCursorError } from '../jobs/read/files-cursor';
+import { jobETag, type JobResponseBody } from '../jobs/store/job-view';
+import type { JobFile } from '../jobs/model/model';
+import { JobReader } from '../jobs/read/read-jobs';
+import { statusCatalogue, type StatusView } from '../jobs/model/statuses';
 
 /** The `200` body of `GET /jobs/{id}/files`. */
 export interface JobFilesResponseBody {

@@ -19,10 +19,10 @@ import {
 } from '../http/job-write-requests';
 import { pathParameter } from '../http/path-parameters';
 import { EndpointAnswer } from '../http/response';
-import { CreateJob, type CreateJobRequest } from '../jobs/create-job';
-import { DeliverFiles } from '../jobs/deliver-files';
-import type { JobResponseBody } from '../jobs/job-view';
-import { UpdateJob } from '../jobs/update-job';
+import { CreateJob, type CreateJobRequest } from '../jobs/create/create-job';
+import { DeliverFiles } from '../jobs/delivery/deliver-files';
+import type { JobResponseBody } from '../jobs/store/job-view';
+import { UpdateJob } from '../jobs/edit/update-job';
 
 /** The header that makes a create safe to retry. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

@@ -1,17 +1,17 @@
 /**
  * Lambda entry of the customer's review: `POST /reject` (docs/contract.md §5) and `POST /accept` (§6a).
  * The shared HTTP chain checks the request and reads the body; both handlers run the same locate → read
- * → plan → write path (`functions/jobs/review-files.ts`), each with its own rules, as one conditional
+ * → plan → write path (`functions/jobs/review/review-files.ts`), each with its own rules, as one conditional
  * transaction. API Gateway sends both paths here and the event's resource says which one was asked.
  */
 import { documentClient } from '../aws/dynamodb';
 import { config } from '../config';
 import { parseAcceptRequest, type AcceptRequest } from '../http/accept-request';
 import { httpEndpoint, routedHandler } from '../http/endpoint';
-import type { AcceptResponseBody } from '../jobs/accept';
-import { AcceptFiles } from '../jobs/accept-files';
-import type { RejectResponseBody } from '../jobs/reject';
-import { RejectFiles } from '../jobs/reject-files';
+import type { AcceptResponseBody } from '../jobs/review/accept';
+import { AcceptFiles } from '../jobs/review/accept-files';
+import type { RejectResponseBody } from '../jobs/review/reject';
+import { RejectFiles } from '../jobs/review/reject-files';
 import { parseRejectRequest, type RejectRequest } from '../http/reject-request';
 
 /**

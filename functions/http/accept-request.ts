@@ -5,13 +5,13 @@
  * file twice, naming the later occurrence) and the typed result. Each violation is `400 invalid_parameter`
  * naming `fileIds`, `fileIds[2]` (JSON) or `fileId` (form).
  */
-import type { AcceptRequest } from '../jobs/accept';
+import type { AcceptRequest } from '../jobs/review/accept';
 import { invalidParameter } from './errors';
 import { acceptFormFields, validateAcceptForm, validateAcceptRequest } from './generated/request-validators';
 import type { RequestBody } from './request';
 import { coerceFields, invalidParameterOf } from './schema-validation';
 
-export type { AcceptRequest } from '../jobs/accept';
+export type { AcceptRequest } from '../jobs/review/accept';
 
 const requireDistinct = (fileIds: readonly number[], parameterOf: (index: number) => string): void => {
   const seen = new Set<number>();

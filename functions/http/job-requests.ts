@@ -6,8 +6,8 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { invalidParameter } from '../errors';
-import { parseDecimal } from '../jobs/ids';
-import { isReviewFilter, type ReviewFilter } from '../jobs/review';
+import { parseDecimal } from '../jobs/model/ids';
+import { isReviewFilter, type ReviewFilter } from '../jobs/model/review';
 import { headerValue } from './headers';
 
 /** The page sizes a files page accepts, and its default. */

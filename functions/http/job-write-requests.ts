@@ -11,8 +11,8 @@
  * Who may send which field (operators only, the account) is not a field check: the use cases answer it
  * with `403 forbidden`, after every field.
  */
-import type { JobStatus } from '../jobs/model';
-import type { CreateJobRequest, NewFile } from '../jobs/create-job';
+import type { JobStatus } from '../jobs/model/model';
+import type { CreateJobRequest, NewFile } from '../jobs/create/create-job';
 import { invalidParameter } from './errors';
 import {
   createJobFormFields,

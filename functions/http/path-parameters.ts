@@ -1,11 +1,11 @@
 /**
  * The path parameters of the route table (`{id}` in `/jobs/{id}`), read from the event API Gateway sends
  * (`pathParameters`) and judged like body fields: a value outside its rule is `400 invalid_parameter`
- * naming the parameter (docs/contract.md §6a). Job ids follow the one id range of functions/jobs/ids.ts.
+ * naming the parameter (docs/contract.md §6a). Job ids follow the one id range of functions/jobs/model/ids.ts.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { invalidParameter } from '../errors';
-import { parseId } from '../jobs/ids';
+import { parseId } from '../jobs/model/ids';
 import { parameterNames, type PathParameterName, type RoutePath, templateParameters } from './routes';
 
 /** The validated path parameters of a request; a route has exactly those its template names. */

@@ -15,7 +15,7 @@ import { invalidParameter } from './errors';
 import { rejectFormFields, validateRejectForm, validateRejectRequest } from './generated/request-validators';
 import type { RequestBody } from './request';
 import { coerceFields, invalidParameterOf } from './schema-validation';
-import type { FileRejection, Position, RejectReason, RejectRequest } from '../jobs/model';
+import type { FileRejection, Position, RejectReason, RejectRequest } from '../jobs/model/model';
 
 /** The limits of a reject request (openapi.yaml's `RejectRequest` and `RejectForm` enforce them). */
 export const REJECT_LIMITS = {
@@ -31,7 +31,7 @@ export const REJECT_LIMITS = {
   maxPositions: 50,
 } as const;
 
-export type { FileRejection, RejectRequest } from '../jobs/model';
+export type { FileRejection, RejectRequest } from '../jobs/model/model';
 
 /** A customRejection the schema admitted: absent, null, empty or blank all mean "none". */
 const customRejectionOf = (value: string | null | undefined): string | null =>

@@ -14,7 +14,7 @@ import { invalidParameter } from './errors';
 import { searchRequestFields, validateSearchRequest } from './generated/request-validators';
 import type { RequestBody } from './request';
 import { coerceFields, invalidParameterOf } from './schema-validation';
-import type { JobStatus } from '../jobs/model';
+import type { JobStatus } from '../jobs/model/model';
 import { type PreciseInstant, boundMillis, compareInstants, parseDateTime } from '../search/datetime';
 import { fieldAllowedFor, globalTextFieldsFor, resolveField, SEARCH_FIELDS, type SearchField } from '../search/fields';
 import { MAX_QUERY_WORDS, significantWords } from '../search/query-text';

@@ -13,7 +13,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type { JobRepository, StoredJob } from '../jobs/repository';
+import type { JobRepository, StoredJob } from '../jobs/store/repository';
 import { checkedSearchDocument } from '../search/search-document';
 import type { IndexOperation, IndexOutcome, SearchIndex } from '../search/search-index';
 import { settleConcurrently, sleep } from '../async';

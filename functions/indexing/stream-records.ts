@@ -3,7 +3,7 @@
  * it the record carries.
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { parseId } from '../jobs/ids';
+import { parseId } from '../jobs/model/ids';
 import { jobKeys } from '../tables';
 
 const JOB_PK = /^JOB#([0-9]+)$/;

@@ -6,7 +6,7 @@
  * fails on with a `TypeError` that takes the whole bulk write, and every other job in it, down. Both
  * engines check again and answer such a document `rejected`, alone.
  */
-import { isJobStatus } from '../jobs/model';
+import { isJobStatus } from '../jobs/model/model';
 import type { SearchDocument } from './search-index';
 
 type Fields = Record<string, unknown>;

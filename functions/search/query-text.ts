@@ -3,7 +3,7 @@
  * prefix-match which texts of a job, and which exact values may match instead. Engines translate a
  * {@link TextCondition} into their own query language and never interpret the raw text themselves.
  */
-import { parseDecimal, parseId } from '../jobs/ids';
+import { parseDecimal, parseId } from '../jobs/model/ids';
 import { SEARCH_FIELDS, type SearchFieldId } from './fields';
 import type { SearchDocument, SearchQuery } from './search-index';
 import { words, wordText } from './text';

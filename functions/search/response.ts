@@ -2,7 +2,7 @@
  * The body of a `200` POST /search answer: `{"_type": "SearchResponseBody", "totalJobs", "jobs"}` with
  * each job exactly the seed's 13-field summary, in the seed's order, datetimes in UTC with milliseconds.
  */
-import type { JobSummary } from '../jobs/model';
+import type { JobSummary } from '../jobs/model/model';
 import type { SearchResult } from './search-index';
 
 /** The search response of the seed (section 2.1). */

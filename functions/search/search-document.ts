@@ -7,7 +7,7 @@
  */
 import { searchDocumentProblem } from './document-check';
 import type { SearchDocument } from './search-index';
-import type { Job, JobSummary } from '../jobs/model';
+import type { Job, JobSummary } from '../jobs/model/model';
 
 /** The seed's 13-field job summary of a job, in the seed's field order. */
 export const toJobSummary = (job: Job): JobSummary => ({

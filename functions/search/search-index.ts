@@ -2,7 +2,7 @@
  * The SearchIndex: the one interface both search engines implement (SQLite FTS5 locally, OpenSearch
  * in AWS). The indexer writes documents with the job's version as an external version; search reads.
  */
-import type { JobStatus, JobSummary } from '../jobs/model';
+import type { JobStatus, JobSummary } from '../jobs/model/model';
 import type { SearchFieldId } from './fields';
 
 /**

@@ -15,7 +15,7 @@ import {
   type JobStatus,
   type Review,
   unreviewedFile,
-} from '../../functions/jobs/model';
+} from '../../functions/jobs/model/model';
 import {
   chance,
   DESCRIPTIONS,

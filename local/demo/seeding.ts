@@ -7,8 +7,8 @@ import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AuthStore } from '../../functions/auth/store';
 import type { AuditSink } from '../../functions/auth/audit';
-import { OPERATOR_RETRY_POLICY } from '../../functions/jobs/jobs-table';
-import { JobRepository } from '../../functions/jobs/repository';
+import { OPERATOR_RETRY_POLICY } from '../../functions/jobs/store/jobs-table';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { words } from '../../functions/search/text';
 import {
   createDemoAuth,

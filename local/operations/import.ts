@@ -11,8 +11,8 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { Job } from '../../functions/jobs/model';
-import { type JobRepository, JobSupersededError, type PutResult } from '../../functions/jobs/repository';
+import type { Job } from '../../functions/jobs/model/model';
+import { type JobRepository, JobSupersededError, type PutResult } from '../../functions/jobs/store/repository';
 import { JobValidationError, validateJob } from './validate-job';
 
 /** A line (or list entry) that was not imported, and why. */

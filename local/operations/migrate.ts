@@ -18,11 +18,11 @@
  * read or written. An interrupted run leaves every job either as it was, half moved (each file at exactly one
  * of its keys, which every reader reads) or done; the next run goes on from there.
  */
-import { finishDelivery } from '../../functions/jobs/deliver-files';
-import type { FileItem, JobItem } from '../../functions/jobs/items';
-import { type Item, type JobsTable, type TransactItem } from '../../functions/jobs/jobs-table';
-import { pendingDelivery } from '../../functions/jobs/pending-delivery';
-import { estimatedItemSize } from '../../functions/jobs/reject-sizes';
+import { finishDelivery } from '../../functions/jobs/delivery/deliver-files';
+import type { FileItem, JobItem } from '../../functions/jobs/store/items';
+import { type Item, type JobsTable, type TransactItem } from '../../functions/jobs/store/jobs-table';
+import { pendingDelivery } from '../../functions/jobs/store/pending-delivery';
+import { estimatedItemSize } from '../../functions/jobs/store/item-sizes';
 import {
   COUNT_ATTRIBUTES,
   countStates,
@@ -30,12 +30,12 @@ import {
   REVIEW_FILTERS,
   reviewStateOf,
   storedCounts,
-} from '../../functions/jobs/review';
+} from '../../functions/jobs/model/review';
 import { mapConcurrently } from '../../functions/async';
 import { DependencyUnavailableError } from '../../functions/errors';
 import { DYNAMODB } from '../../functions/aws/failures';
 import { FILE_KEYS, hasPaddedFileKeys, jobKeys } from '../../functions/tables';
-import { fromFileItem } from '../../functions/jobs/items';
+import { fromFileItem } from '../../functions/jobs/store/items';
 
 /** Files per transaction: two items each (delete, put) beside the job's check, within DynamoDB's 100. */
 const FILES_PER_TRANSACTION = 49;

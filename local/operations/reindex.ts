@@ -9,7 +9,7 @@
  * but the table no longer has (deleted during the fill) is removed once a consistent read confirms it is
  * gone. After the catch-up, the stream indexer alone keeps the index equal to the table.
  */
-import type { JobRepository } from '../../functions/jobs/repository';
+import type { JobRepository } from '../../functions/jobs/store/repository';
 import { checkedSearchDocument, MalformedJobError } from '../../functions/search/search-document';
 import type { IndexOperation, IndexWriter, SearchIndex } from '../../functions/search/search-index';
 import { sleep } from '../../functions/async';

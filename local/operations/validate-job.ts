@@ -11,8 +11,8 @@ import {
   type Position,
   type RejectReason,
   type Review,
-} from '../../functions/jobs/model';
-import { isId, MAX_ID, MIN_ID } from '../../functions/jobs/ids';
+} from '../../functions/jobs/model/model';
+import { isId, MAX_ID, MIN_ID } from '../../functions/jobs/model/ids';
 
 /** A job (or one of its fields) does not have the shape of docs/contract.md §6. */
 export class JobValidationError extends Error {

@@ -8,10 +8,10 @@
  * scan, then the documents of the jobs whose versions agree in batches of {@link DOCUMENT_BATCH}. An index
  * name that points at no index or at several is a finding of its own, and nothing else is compared.
  */
-import { type JobRepository, sameItem } from '../../functions/jobs/repository';
+import { type JobRepository, sameItem } from '../../functions/jobs/store/repository';
 import { toSearchDocument } from '../../functions/search/search-document';
 import type { IndexHealth, SearchDocument, SearchIndex } from '../../functions/search/search-index';
-import type { Job } from '../../functions/jobs/model';
+import type { Job } from '../../functions/jobs/model/model';
 import { indexNameProblem } from './index-health';
 
 /** How many documents one read of the index fetches. */

@@ -12,7 +12,7 @@ import { useAuditSink } from '../../functions/auth/audit-sink';
 import { resetConfig } from '../../functions/config';
 import { handler as indexerHandler } from '../../functions/handlers/indexer';
 import { useDeadLetterSink } from '../../functions/indexing/dead-letters';
-import { JobRepository } from '../../functions/jobs/repository';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { resetSearchIndex, searchIndex } from '../../functions/search/engine';
 import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
 import type { DemoTokens } from '../demo/auth';

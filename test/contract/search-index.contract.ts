@@ -4,7 +4,7 @@
  * engine, each test on a fresh, empty index from the factory.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Job, JobFile, JobStatus } from '../../functions/jobs/model';
+import type { Job, JobFile, JobStatus } from '../../functions/jobs/model/model';
 import { toSearchDocument } from '../../functions/search/search-document';
 import type { SearchFieldId } from '../../functions/search/fields';
 import { TEXT_FIELD_IDS, type TextFieldId } from '../../functions/search/query-text';

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job } from '../../functions/jobs/model';
+import type { Job } from '../../functions/jobs/model/model';
 import { makeFile, makeJob } from '../support/jobs';
 import { type IssuedTokens, ROOT, startTestStack, type TestStack } from '../support/local-stack';
 import {

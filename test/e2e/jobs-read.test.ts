@@ -3,7 +3,7 @@
  * and DynamoDB Local (docs/contract.md §6a); every answer is also checked against openapi.yaml.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job } from '../../functions/jobs/model';
+import type { Job } from '../../functions/jobs/model/model';
 import { makeFile, makeJob } from '../support/jobs';
 import { DEFAULT_TEST_ACCOUNT_ID, type IssuedTokens, startTestStack, type TestStack } from '../support/local-stack';
 

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthStore } from '../../functions/auth/store';
 import { documentClient } from '../../functions/aws/dynamodb';
-import type { Job } from '../../functions/jobs/model';
-import { JobRepository } from '../../functions/jobs/repository';
-import { RejectFiles } from '../../functions/jobs/reject-files';
+import type { Job } from '../../functions/jobs/model/model';
+import { JobRepository } from '../../functions/jobs/store/repository';
+import { RejectFiles } from '../../functions/jobs/review/reject-files';
 import { makeFile, makeJob } from '../support/jobs';
 import {
   DEFAULT_TEST_ACCOUNT_ID,

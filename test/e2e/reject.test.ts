@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../../functions/aws/dynamodb';
-import type { Job, JobStatus } from '../../functions/jobs/model';
-import { JobRepository } from '../../functions/jobs/repository';
+import type { Job, JobStatus } from '../../functions/jobs/model/model';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { makeFile, makeJob } from '../support/jobs';
 import {
   DEFAULT_TEST_ACCOUNT_ID,

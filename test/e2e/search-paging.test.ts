@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_STATUSES, type Job, type JobStatus } from '../../functions/jobs/model';
+import { JOB_STATUSES, type Job, type JobStatus } from '../../functions/jobs/model/model';
 import { SEARCH_FIELDS } from '../../functions/search/fields';
 import { makeFile, makeJob } from '../support/jobs';
 import { type IssuedTokens, type TestResponse, type TestStack, startTestStack } from '../support/local-stack';

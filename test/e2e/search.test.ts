@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../functions/auth/principal';
-import type { Job } from '../../functions/jobs/model';
+import type { Job } from '../../functions/jobs/model/model';
 import { SEARCH_FIELDS } from '../../functions/search/fields';
 import { makeFile, makeJob } from '../support/jobs';
 import { type IssuedTokens, type TestResponse, type TestStack, startTestStack } from '../support/local-stack';

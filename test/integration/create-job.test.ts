@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CreateJob, type CreateJobRequest } from '../../functions/jobs/create-job';
-import { API_ID_RANGE, IdAllocator } from '../../functions/jobs/id-allocator';
+import { CreateJob, type CreateJobRequest } from '../../functions/jobs/create/create-job';
+import { API_ID_RANGE, IdAllocator } from '../../functions/jobs/store/id-allocator';
 import { DependencyUnavailableError } from '../../functions/errors';
-import { IdempotencyKeyReusedError, IdempotencyStore, LEASE_MS } from '../../functions/jobs/idempotency';
-import { JobsTable } from '../../functions/jobs/jobs-table';
-import { JobRepository } from '../../functions/jobs/repository';
+import { IdempotencyKeyReusedError, IdempotencyStore, LEASE_MS } from '../../functions/jobs/create/idempotency';
+import { JobsTable } from '../../functions/jobs/store/jobs-table';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { jobKeys } from '../../functions/tables';
 import { importJobs } from '../../local/operations/import';
 import { createTestTables, localClient } from '../support/dynamo';

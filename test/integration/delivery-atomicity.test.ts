@@ -18,16 +18,16 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { AcceptFiles } from '../../functions/jobs/accept-files';
-import { DeliverFiles } from '../../functions/jobs/deliver-files';
-import { fromFileItem, type FileItem } from '../../functions/jobs/items';
-import { JobsTable } from '../../functions/jobs/jobs-table';
-import type { Job, JobFile, Review } from '../../functions/jobs/model';
-import { JobReader } from '../../functions/jobs/read-jobs';
-import { RejectFiles } from '../../functions/jobs/reject-files';
-import { JobRepository } from '../../functions/jobs/repository';
-import { REVIEW_FILTERS, type ReviewFilter, reviewStateOf, stateOfReviewKey } from '../../functions/jobs/review';
-import { UpdateJob } from '../../functions/jobs/update-job';
+import { AcceptFiles } from '../../functions/jobs/review/accept-files';
+import { DeliverFiles } from '../../functions/jobs/delivery/deliver-files';
+import { fromFileItem, type FileItem } from '../../functions/jobs/store/items';
+import { JobsTable } from '../../functions/jobs/store/jobs-table';
+import type { Job, JobFile, Review } from '../../functions/jobs/model/model';
+import { JobReader } from '../../functions/jobs/read/read-jobs';
+import { RejectFiles } from '../../functions/jobs/review/reject-files';
+import { JobRepository } from '../../functions/jobs/store/repository';
+import { REVIEW_FILTERS, type ReviewFilter, reviewStateOf, stateOfReviewKey } from '../../functions/jobs/model/review';
+import { UpdateJob } from '../../functions/jobs/edit/update-job';
 import { jobKeys } from '../../functions/tables';
 import { fileJobsTable } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';

@@ -10,7 +10,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthStore } from '../../functions/auth/store';
 import { hashToken } from '../../functions/auth/tokens';
-import { JobRepository } from '../../functions/jobs/repository';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { createDemoAuth } from '../../local/demo/auth';
 import { demoAccounts, prepareDemo } from '../../local/demo/seeding';
 import { dataPaths } from '../../local/paths';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Job } from '../../functions/jobs/model';
+import type { Job } from '../../functions/jobs/model/model';
 import { toSearchDocument } from '../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import { MAX_EXPANDED_TERMS } from '../../local/search/embedded/match';

@@ -6,12 +6,12 @@
  */
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PAGE_BYTES_BUDGET, payloadBytesOf } from '../../functions/jobs/files-page-budget';
-import { toFileItems, toJobItem } from '../../functions/jobs/items';
-import type { Job, Review } from '../../functions/jobs/model';
-import { type FilesQuery, JobReader } from '../../functions/jobs/read-jobs';
-import { JobRepository } from '../../functions/jobs/repository';
-import type { ReviewFilter } from '../../functions/jobs/review';
+import { PAGE_BYTES_BUDGET, payloadBytesOf } from '../../functions/jobs/read/files-page-budget';
+import { toFileItems, toJobItem } from '../../functions/jobs/store/items';
+import type { Job, Review } from '../../functions/jobs/model/model';
+import { type FilesQuery, JobReader } from '../../functions/jobs/read/read-jobs';
+import { JobRepository } from '../../functions/jobs/store/repository';
+import type { ReviewFilter } from '../../functions/jobs/model/review';
 import { FILE_KEYS, jobKeys } from '../../functions/tables';
 import { createTestTables, localClient } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';

@@ -5,8 +5,8 @@
  */
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Job } from '../../functions/jobs/model';
-import { JobRepository, type StoredJob } from '../../functions/jobs/repository';
+import type { Job } from '../../functions/jobs/model/model';
+import { JobRepository, type StoredJob } from '../../functions/jobs/store/repository';
 import { createTestTables, localClient, type TestTables } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';
 

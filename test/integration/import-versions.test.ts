@@ -8,9 +8,9 @@
 import { Readable } from 'node:stream';
 import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Job } from '../../functions/jobs/model';
-import { RejectFiles } from '../../functions/jobs/reject-files';
-import { JobRepository } from '../../functions/jobs/repository';
+import type { Job } from '../../functions/jobs/model/model';
+import { RejectFiles } from '../../functions/jobs/review/reject-files';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { importJobs, importNdjson } from '../../local/operations/import';
 import { createTestTables, localClient } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';

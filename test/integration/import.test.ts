@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { JobRepository } from '../../functions/jobs/repository';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { demoJobs } from '../../local/demo/data';
 import { ImportAbortedError, type ImportProgress, importJobs, importNdjson } from '../../local/operations/import';
 import { createTestTables, localClient } from '../support/dynamo';

@@ -5,11 +5,11 @@
  */
 import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { toFileItems, toJobItem } from '../../functions/jobs/items';
-import { JobsTable } from '../../functions/jobs/jobs-table';
-import type { Job } from '../../functions/jobs/model';
-import { JobReader } from '../../functions/jobs/read-jobs';
-import { COUNT_ATTRIBUTES } from '../../functions/jobs/review';
+import { toFileItems, toJobItem } from '../../functions/jobs/store/items';
+import { JobsTable } from '../../functions/jobs/store/jobs-table';
+import type { Job } from '../../functions/jobs/model/model';
+import { JobReader } from '../../functions/jobs/read/read-jobs';
+import { COUNT_ATTRIBUTES } from '../../functions/jobs/model/review';
 import { FILE_KEYS, jobKeys } from '../../functions/tables';
 import { migrateJobs } from '../../local/operations/migrate';
 import { createTestTables, localClient } from '../support/dynamo';

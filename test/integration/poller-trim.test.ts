@@ -18,7 +18,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createStreamIndexer } from '../../functions/indexing/stream-indexer';
-import { JobRepository } from '../../functions/jobs/repository';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { createSearchIndex } from '../../functions/search/engine';
 import type { SearchIndex } from '../../functions/search/search-index';
 import { reindex } from '../../local/operations/reindex';

@@ -1,10 +1,10 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../functions/aws/dynamodb';
-import { toFileItem, toFileItems, toJobItem } from '../../functions/jobs/items';
-import { type Job, type JobFile, unreviewedFile } from '../../functions/jobs/model';
-import { RejectContentionError } from '../../functions/jobs/reject';
-import { RejectFiles, type RejectFilesOptions } from '../../functions/jobs/reject-files';
+import { toFileItem, toFileItems, toJobItem } from '../../functions/jobs/store/items';
+import { type Job, type JobFile, unreviewedFile } from '../../functions/jobs/model/model';
+import { RejectContentionError } from '../../functions/jobs/review/reject';
+import { RejectFiles, type RejectFilesOptions } from '../../functions/jobs/review/reject-files';
 import type { FileRejection } from '../../functions/http/reject-request';
 import { jobKeys } from '../../functions/tables';
 import { createTestTables } from '../support/dynamo';

@@ -8,14 +8,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AcceptFiles } from '../../functions/jobs/accept-files';
-import { DeliverFiles } from '../../functions/jobs/deliver-files';
-import { JobsTable } from '../../functions/jobs/jobs-table';
-import { fromFileItem, type FileItem, jobItemCounts } from '../../functions/jobs/items';
-import { RejectFiles } from '../../functions/jobs/reject-files';
-import { JobRepository } from '../../functions/jobs/repository';
-import { countStates, reviewStateOf, stateOfReviewKey } from '../../functions/jobs/review';
-import type { Review } from '../../functions/jobs/model';
+import { AcceptFiles } from '../../functions/jobs/review/accept-files';
+import { DeliverFiles } from '../../functions/jobs/delivery/deliver-files';
+import { JobsTable } from '../../functions/jobs/store/jobs-table';
+import { fromFileItem, type FileItem, jobItemCounts } from '../../functions/jobs/store/items';
+import { RejectFiles } from '../../functions/jobs/review/reject-files';
+import { JobRepository } from '../../functions/jobs/store/repository';
+import { countStates, reviewStateOf, stateOfReviewKey } from '../../functions/jobs/model/review';
+import type { Review } from '../../functions/jobs/model/model';
 import { jobKeys } from '../../functions/tables';
 import { fileJobsTable } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';

@@ -2,7 +2,7 @@
  * The tenant boundary of the customer's review on DynamoDB Local: a user's acceptance or rejection naming a
  * file of another account's job answers `404 file_not_found` and leaves that job exactly as it was — even
  * when the job holds a committed delivery not yet written to its files, which a review of one's own job
- * finishes before it reads (docs/contract.md §5, §6a; functions/jobs/pending-delivery.ts).
+ * finishes before it reads (docs/contract.md §5, §6a; functions/jobs/store/pending-delivery.ts).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,11 +13,11 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { AcceptFiles } from '../../functions/jobs/accept-files';
-import { DeliverFiles } from '../../functions/jobs/deliver-files';
-import { JobsTable } from '../../functions/jobs/jobs-table';
-import { RejectFiles } from '../../functions/jobs/reject-files';
-import { JobRepository } from '../../functions/jobs/repository';
+import { AcceptFiles } from '../../functions/jobs/review/accept-files';
+import { DeliverFiles } from '../../functions/jobs/delivery/deliver-files';
+import { JobsTable } from '../../functions/jobs/store/jobs-table';
+import { RejectFiles } from '../../functions/jobs/review/reject-files';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { jobKeys } from '../../functions/tables';
 import { fileJobsTable } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';

@@ -16,7 +16,7 @@ vi.hoisted(() => {
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 });
 
-import { type Job, type JobStatus, REVIEWABLE_STATUSES } from '../../functions/jobs/model';
+import { type Job, type JobStatus, REVIEWABLE_STATUSES } from '../../functions/jobs/model/model';
 import { makeFile, makeJob } from '../support/jobs';
 import { expectSpecAnswer } from './support/answers';
 import {

@@ -12,7 +12,7 @@ vi.hoisted(() => {
 });
 
 import { documentClient } from '../../functions/aws/dynamodb';
-import type { Job } from '../../functions/jobs/model';
+import type { Job } from '../../functions/jobs/model/model';
 import { jobKeys } from '../../functions/tables';
 import { makeFile, makeJob } from '../support/jobs';
 import { type Answer, type Harness, startHarness, type Tokens, validHeaders } from './support/harness';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuthStore } from '../../functions/auth/store';
 import { documentClient } from '../../functions/aws/dynamodb';
-import { JobRepository } from '../../functions/jobs/repository';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import { importJobs } from '../../local/operations/import';
 import { type LocalStack, startLocalStack } from '../../local/stack/runtime';
 import { makeJob } from '../support/jobs';

@@ -12,7 +12,7 @@ vi.hoisted(() => {
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 });
 
-import type { Job, JobStatus } from '../../functions/jobs/model';
+import type { Job, JobStatus } from '../../functions/jobs/model/model';
 import { makeFile, makeJob } from '../support/jobs';
 import { expectSpecAnswer } from './support/answers';
 import { ENDPOINTS, type Harness, startHarness, type Tokens, validHeaders } from './support/harness';

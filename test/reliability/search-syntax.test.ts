@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job } from '../../functions/jobs/model';
+import type { Job } from '../../functions/jobs/model/model';
 import { toSearchDocument } from '../../functions/search/search-document';
 import { createSearchIndex, type SearchIndexSettings } from '../../functions/search/engine';
 import { globalTextFieldsFor } from '../../functions/search/fields';

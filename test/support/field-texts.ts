@@ -3,7 +3,7 @@
  * Reference code for tests and the benchmarks' answer checks: it shares nothing with how the engines
  * build their documents, so a mistake there cannot hide behind the same mistake here.
  */
-import type { Job } from '../../functions/jobs/model';
+import type { Job } from '../../functions/jobs/model/model';
 import type { TextFieldId } from '../../functions/search/query-text';
 
 export const FIELD_TEXTS: Record<TextFieldId, (job: Job) => readonly string[]> = {

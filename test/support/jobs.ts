@@ -3,7 +3,7 @@
  * field by field. Ids start high (job 700 000, file 7 000 000) so they never meet the demo data.
  */
 import { randomUUID } from 'node:crypto';
-import { type Job, type JobFile, unreviewedFile } from '../../functions/jobs/model';
+import { type Job, type JobFile, unreviewedFile } from '../../functions/jobs/model/model';
 
 let nextJobId = 700_000;
 let nextFileId = 7_000_000;

@@ -6,8 +6,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createStreamIndexer } from '../../functions/indexing/stream-indexer';
-import type { Job } from '../../functions/jobs/model';
-import type { StoredJob } from '../../functions/jobs/repository';
+import type { Job } from '../../functions/jobs/model/model';
+import type { StoredJob } from '../../functions/jobs/store/repository';
 import { createSearchIndex } from '../../functions/search/engine';
 import type { SearchIndex } from '../../functions/search/search-index';
 import { FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';

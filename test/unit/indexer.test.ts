@@ -5,9 +5,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeadLetterSink, IndexerDeadLetter } from '../../functions/indexing/dead-letters';
 import { createStreamIndexer, type IndexRetry } from '../../functions/indexing/stream-indexer';
-import { toFileItem, toJobItem } from '../../functions/jobs/items';
-import type { Job } from '../../functions/jobs/model';
-import { JobRepository } from '../../functions/jobs/repository';
+import { toFileItem, toJobItem } from '../../functions/jobs/store/items';
+import type { Job } from '../../functions/jobs/model/model';
+import { JobRepository } from '../../functions/jobs/store/repository';
 import type {
   IndexedVersion,
   IndexOperation,

@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../functions/http/errors';
 import { ROUTES } from '../../functions/http/routes';
-import { JOB_STATUSES } from '../../functions/jobs/model';
+import { JOB_STATUSES } from '../../functions/jobs/model/model';
 import { fieldsFor, SEARCH_FIELD_IDS } from '../../functions/search/fields';
 import { loadOpenApiDocument, OPENAPI_YAML_PATH } from '../../local/gateway/docs';
 

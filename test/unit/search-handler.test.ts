@@ -12,7 +12,7 @@ import type { Grant, Role } from '../../functions/auth/principal';
 import { hashToken } from '../../functions/auth/tokens';
 import { resetDocumentClient } from '../../functions/aws/dynamodb';
 import { resetConfig } from '../../functions/config';
-import type { Job } from '../../functions/jobs/model';
+import type { Job } from '../../functions/jobs/model/model';
 import { toSearchDocument } from '../../functions/search/search-document';
 import { handler } from '../../functions/handlers/search';
 import { resetSearchIndex, searchIndex } from '../../functions/search/engine';

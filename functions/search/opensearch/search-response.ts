@@ -4,7 +4,7 @@
  * which OpenSearch gives when a request does not ask for exact tracking) is refused rather than passed
  * on as a number that might be wrong.
  */
-import type { JobSummary } from '../../jobs/model';
+import type { JobSummary } from '../../jobs/model/model';
 import type { IndexedVersion } from '../search-index';
 import type { HitsMetadata, SearchResult } from './api-types';
 

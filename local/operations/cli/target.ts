@@ -13,8 +13,8 @@ import { auditLine, cloudWatchAuditSink, createLogsClient } from '../../../funct
 import { AuthStore } from '../../../functions/auth/store';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config, resetConfig } from '../../../functions/config';
-import { JobsTable, OPERATOR_RETRY_POLICY } from '../../../functions/jobs/jobs-table';
-import { JobRepository } from '../../../functions/jobs/repository';
+import { JobsTable, OPERATOR_RETRY_POLICY } from '../../../functions/jobs/store/jobs-table';
+import { JobRepository } from '../../../functions/jobs/store/repository';
 import { batchDocumentClient } from '../../dynamodb/batch-client';
 import { fileAuditSink } from '../../logs/audit-file';
 import { dataPaths, IN_MEMORY, localStackEnvironment } from '../../paths';

@@ -16,7 +16,7 @@ import type {
   SearchResult,
 } from '../../../functions/search/search-index';
 import { SearchUnavailableError } from '../../../functions/search/search-index';
-import type { JobSummary } from '../../../functions/jobs/model';
+import type { JobSummary } from '../../../functions/jobs/model/model';
 import { conversionProblem, InvalidDocumentError } from '../../../functions/search/document-check';
 import { type JobRow, toJobRow } from './job-row';
 import { allocateKey, groupOf } from './order-key';

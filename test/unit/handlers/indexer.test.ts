@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
 import { handler } from '../../../functions/handlers/indexer';
-import { toFileItem, toJobItem } from '../../../functions/jobs/items';
+import { toFileItem, toJobItem } from '../../../functions/jobs/store/items';
 import { resetSearchIndex, searchIndex } from '../../../functions/search/engine';
 import { lambdaContext } from '../../support/api-event';
 import { makeFile, makeJob } from '../../support/jobs';

@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { toFileItems, toJobItem } from '../../../functions/jobs/items';
+import { toFileItems, toJobItem } from '../../../functions/jobs/store/items';
 import { handler } from '../../../functions/handlers/reject';
 import { lambdaContext } from '../../support/api-event';
 import { makeFile, makeJob } from '../../support/jobs';

@@ -3,7 +3,7 @@
  * path) and judged like body fields: an id outside its range is `400 invalid_parameter` naming it.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_ID } from '../../../functions/jobs/ids';
+import { MAX_ID } from '../../../functions/jobs/model/ids';
 import { pathParameter, readPathParameters } from '../../../functions/http/path-parameters';
 import { expectApiError } from './expect-api-error';
 

@@ -1,6 +1,6 @@
 /**
- * The rules of an acceptance (functions/jobs/accept.ts) through the shared review plan
- * (functions/jobs/review-plan.ts): who may accept which file, what an accepted file becomes, when its job
+ * The rules of an acceptance (functions/jobs/review/accept.ts) through the shared review plan
+ * (functions/jobs/review/review-plan.ts): who may accept which file, what an accepted file becomes, when its job
  * finishes, and what a repeat writes.
  */
 import { describe, expect, it } from 'vitest';
@@ -13,11 +13,11 @@ import {
   FileAcceptanceRefusedError,
   FINISHED_JOB_STATUS,
   planAcceptance,
-} from '../../../functions/jobs/accept';
-import { toFileItem } from '../../../functions/jobs/items';
-import { type JobFile, JOB_STATUSES, REVIEWABLE_STATUSES, unreviewedFile } from '../../../functions/jobs/model';
-import { estimatedItemSize, ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from '../../../functions/jobs/reject-sizes';
-import type { JobSnapshot, StoredFile } from '../../../functions/jobs/review-plan';
+} from '../../../functions/jobs/review/accept';
+import { toFileItem } from '../../../functions/jobs/store/items';
+import { type JobFile, JOB_STATUSES, REVIEWABLE_STATUSES, unreviewedFile } from '../../../functions/jobs/model/model';
+import { estimatedItemSize, ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from '../../../functions/jobs/store/item-sizes';
+import type { JobSnapshot, StoredFile } from '../../../functions/jobs/review/review-plan';
 
 const NOW = '2024-03-01T10:00:00.000Z';
 const user: Pick<Principal, 'role' | 'accountId'> = { role: 'user', accountId: 10 };

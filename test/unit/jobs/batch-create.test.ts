@@ -7,10 +7,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type CreateResult, createJobsInBatches } from '../../../functions/jobs/batch-create';
-import { toFileItems, toJobItem } from '../../../functions/jobs/items';
-import { JobsTable } from '../../../functions/jobs/jobs-table';
-import type { Job } from '../../../functions/jobs/model';
+import { type CreateResult, createJobsInBatches } from '../../../functions/jobs/store/batch-create';
+import { toFileItems, toJobItem } from '../../../functions/jobs/store/items';
+import { JobsTable } from '../../../functions/jobs/store/jobs-table';
+import type { Job } from '../../../functions/jobs/model/model';
 import { DependencyUnavailableError } from '../../../functions/http/errors';
 import { makeFile, makeJob } from '../../support/jobs';
 

@@ -14,9 +14,9 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../functions/http/errors';
-import { accountOf, CreateJob, type CreateJobRequest } from '../../../functions/jobs/create-job';
-import { fingerprintOf } from '../../../functions/jobs/idempotency';
-import { countAttributes } from '../../../functions/jobs/review';
+import { accountOf, CreateJob, type CreateJobRequest } from '../../../functions/jobs/create/create-job';
+import { fingerprintOf } from '../../../functions/jobs/create/idempotency';
+import { countAttributes } from '../../../functions/jobs/model/review';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const mock = mockClient(documents);

@@ -16,12 +16,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/aws/dynamodb';
 import { DYNAMODB } from '../../../functions/aws/failures';
 import { ApiError, DependencyUnavailableError } from '../../../functions/errors';
-import { DELIVERABLE_STATUSES, DELIVERED_STATUS, DeliverFiles } from '../../../functions/jobs/deliver-files';
-import { type FileItem, toFileItem, toJobItem } from '../../../functions/jobs/items';
-import { type Job, type JobStatus, type Review, unreviewedFile } from '../../../functions/jobs/model';
-import { deliveredFileItem } from '../../../functions/jobs/pending-delivery';
-import { estimatedItemSize, TRANSACTION_SIZE_BUDGET } from '../../../functions/jobs/reject-sizes';
-import { countAttributes } from '../../../functions/jobs/review';
+import { DELIVERABLE_STATUSES, DELIVERED_STATUS, DeliverFiles } from '../../../functions/jobs/delivery/deliver-files';
+import { type FileItem, toFileItem, toJobItem } from '../../../functions/jobs/store/items';
+import { type Job, type JobStatus, type Review, unreviewedFile } from '../../../functions/jobs/model/model';
+import { deliveredFileItem } from '../../../functions/jobs/store/pending-delivery';
+import { estimatedItemSize, TRANSACTION_SIZE_BUDGET } from '../../../functions/jobs/store/item-sizes';
+import { countAttributes } from '../../../functions/jobs/model/review';
 import { makeJob } from '../../support/jobs';
 
 const NOW = new Date('2025-04-01T12:00:00.000Z');

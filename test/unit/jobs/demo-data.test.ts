@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Job, JOB_STATUSES, type JobStatus, REVIEWABLE_STATUSES } from '../../../functions/jobs/model';
-import { allowedMoves } from '../../../functions/jobs/statuses';
+import { type Job, JOB_STATUSES, type JobStatus, REVIEWABLE_STATUSES } from '../../../functions/jobs/model/model';
+import { allowedMoves } from '../../../functions/jobs/model/statuses';
 import { validateJob } from '../../../local/operations/validate-job';
 import { words } from '../../../functions/search/text';
 import { DEMO_ACCOUNTS, DEMO_REJECTABLE_FILE_IDS, DEMO_REJECTABLE_FILES, demoJobs } from '../../../local/demo/data';

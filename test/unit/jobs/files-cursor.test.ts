@@ -1,10 +1,15 @@
 /**
- * The cursor of `GET /jobs/{id}/files` (functions/jobs/files-cursor.ts): it continues after the file it names
+ * The cursor of `GET /jobs/{id}/files` (functions/jobs/read/files-cursor.ts): it continues after the file it names
  * only for the job, filter, caller and key it was made for, and any change to it is refused.
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cursorBinding, decodeCursor, encodeCursor, InvalidCursorError } from '../../../functions/jobs/files-cursor';
+import {
+  cursorBinding,
+  decodeCursor,
+  encodeCursor,
+  InvalidCursorError,
+} from '../../../functions/jobs/read/files-cursor';
 
 const KEY = 'cursor-key';
 const BINDING = cursorBinding({ clientId: 'c1', role: 'user', accountId: 7 });

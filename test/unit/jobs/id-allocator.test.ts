@@ -16,8 +16,8 @@ import {
   idAllocatorFor,
   IdsExhaustedError,
   isApiRangeId,
-} from '../../../functions/jobs/id-allocator';
-import { JobsTable } from '../../../functions/jobs/jobs-table';
+} from '../../../functions/jobs/store/id-allocator';
+import { JobsTable } from '../../../functions/jobs/store/jobs-table';
 import { ApiError } from '../../../functions/http/errors';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));

@@ -19,8 +19,8 @@ import {
   type Seal,
   type StoredAnswer,
   WAIT_BUDGET_MS,
-} from '../../../functions/jobs/idempotency';
-import { JobsTable, type TransactItem } from '../../../functions/jobs/jobs-table';
+} from '../../../functions/jobs/create/idempotency';
+import { JobsTable, type TransactItem } from '../../../functions/jobs/store/jobs-table';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const mock = mockClient(documents);

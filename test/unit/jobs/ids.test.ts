@@ -6,7 +6,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { jobIdOf } from '../../../functions/indexing/stream-records';
-import { isId, MAX_ID, parseId } from '../../../functions/jobs/ids';
+import { isId, MAX_ID, parseId } from '../../../functions/jobs/model/ids';
 import { parseRejectRequest } from '../../../functions/http/reject-request';
 import { validateJob } from '../../../local/operations/validate-job';
 import { textCondition } from '../../../functions/search/query-text';

@@ -1,6 +1,6 @@
 /**
- * How jobs and files are stored as items (functions/jobs/items.ts) and the file defaults of the model
- * (functions/jobs/model.ts): a job written as items reads back as the same job, and an item that lacks an
+ * How jobs and files are stored as items (functions/jobs/store/items.ts) and the file defaults of the model
+ * (functions/jobs/model/model.ts): a job written as items reads back as the same job, and an item that lacks an
  * optional field reads as the contract answers it.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,14 +15,14 @@ import {
   toFileItem,
   toFileItems,
   toJobItem,
-} from '../../../functions/jobs/items';
+} from '../../../functions/jobs/store/items';
 import {
   isJobStatus,
   JOB_STATUSES,
   type Job,
   MAX_PREVIOUS_REVIEWS,
   unreviewedFile,
-} from '../../../functions/jobs/model';
+} from '../../../functions/jobs/model/model';
 
 const job: Job = {
   id: 7,

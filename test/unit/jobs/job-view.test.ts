@@ -1,10 +1,10 @@
 /**
- * A job as `GET /jobs/{id}` answers it (functions/jobs/job-view.ts): the job item's fields, its file count and
+ * A job as `GET /jobs/{id}` answers it (functions/jobs/store/job-view.ts): the job item's fields, its file count and
  * version, and the review counts it stores, else the counts the caller gives, else none.
  */
 import { describe, expect, it } from 'vitest';
-import type { JobItem } from '../../../functions/jobs/items';
-import { jobETag, jobView } from '../../../functions/jobs/job-view';
+import type { JobItem } from '../../../functions/jobs/store/items';
+import { jobETag, jobView } from '../../../functions/jobs/store/job-view';
 
 const item: JobItem = {
   pk: 'JOB#5',

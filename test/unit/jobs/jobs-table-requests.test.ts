@@ -18,8 +18,8 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DependencyUnavailableError } from '../../../functions/http/errors';
-import { toFileItem, toJobItem } from '../../../functions/jobs/items';
-import { DEFAULT_RETRY_POLICY, JobsTable, type WriteRequest } from '../../../functions/jobs/jobs-table';
+import { toFileItem, toJobItem } from '../../../functions/jobs/store/items';
+import { DEFAULT_RETRY_POLICY, JobsTable, type WriteRequest } from '../../../functions/jobs/store/jobs-table';
 import { makeFile, makeJob } from '../../support/jobs';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));

@@ -17,11 +17,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/aws/dynamodb';
 import { isTransientFailure } from '../../../functions/aws/failures';
 import { DependencyUnavailableError } from '../../../functions/http/errors';
-import { toFileItem, toJobItem } from '../../../functions/jobs/items';
-import { JobsTable } from '../../../functions/jobs/jobs-table';
-import { RejectContentionError } from '../../../functions/jobs/reject';
-import { RejectFiles } from '../../../functions/jobs/reject-files';
-import { JobRepository, JobWriteConflictError } from '../../../functions/jobs/repository';
+import { toFileItem, toJobItem } from '../../../functions/jobs/store/items';
+import { JobsTable } from '../../../functions/jobs/store/jobs-table';
+import { RejectContentionError } from '../../../functions/jobs/review/reject';
+import { RejectFiles } from '../../../functions/jobs/review/reject-files';
+import { JobRepository, JobWriteConflictError } from '../../../functions/jobs/store/repository';
 import { makeFile, makeJob } from '../../support/jobs';
 import { rejectPrincipal, rejectRequest, reviewedJob } from './reject-fixture';
 

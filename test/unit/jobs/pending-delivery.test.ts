@@ -4,15 +4,15 @@
  * partition read as a job with the delivery applied.
  */
 import { describe, expect, it } from 'vitest';
-import { type FileItem, fromItems, toFileItem, toJobItem } from '../../../functions/jobs/items';
-import { type JobFile, type Review, unreviewedFile } from '../../../functions/jobs/model';
+import { type FileItem, fromItems, toFileItem, toJobItem } from '../../../functions/jobs/store/items';
+import { type JobFile, type Review, unreviewedFile } from '../../../functions/jobs/model/model';
 import {
   deliveredFileItem,
   effectiveFileItem,
   isDeliveredFileItem,
   pendingDelivery,
   settledCondition,
-} from '../../../functions/jobs/pending-delivery';
+} from '../../../functions/jobs/store/pending-delivery';
 import { makeJob } from '../../support/jobs';
 
 const review = (day: number): Review => ({

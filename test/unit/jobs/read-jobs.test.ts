@@ -11,11 +11,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../../../functions/auth/principal';
 import { ApiError } from '../../../functions/http/errors';
-import { filesWithinBudget, PAGE_BYTES_BUDGET, payloadBytesOf } from '../../../functions/jobs/files-page-budget';
-import { type FileItem, type JobItem, toFileItem, toJobItem } from '../../../functions/jobs/items';
-import { jobView } from '../../../functions/jobs/job-view';
-import type { Job, JobFile, Review } from '../../../functions/jobs/model';
-import { type FilesQuery, JobNotFoundError, JobReader } from '../../../functions/jobs/read-jobs';
+import { filesWithinBudget, PAGE_BYTES_BUDGET, payloadBytesOf } from '../../../functions/jobs/read/files-page-budget';
+import { type FileItem, type JobItem, toFileItem, toJobItem } from '../../../functions/jobs/store/items';
+import { jobView } from '../../../functions/jobs/store/job-view';
+import type { Job, JobFile, Review } from '../../../functions/jobs/model/model';
+import { type FilesQuery, JobNotFoundError, JobReader } from '../../../functions/jobs/read/read-jobs';
 import { jobKeys } from '../../../functions/tables';
 import { makeFile, makeJob } from '../../support/jobs';
 

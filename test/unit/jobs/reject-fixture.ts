@@ -2,7 +2,7 @@
  * The job the reject unit tests find in a mocked jobs table: in review, one file not yet reviewed, and the
  * request and caller that reject that file.
  */
-import { type Job, unreviewedFile } from '../../../functions/jobs/model';
+import { type Job, unreviewedFile } from '../../../functions/jobs/model/model';
 
 /** A job in review with one file (70), as the reject use case finds it. */
 export const reviewedJob: Job = {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../../functions/http/errors';
 import type { Principal } from '../../../functions/auth/principal';
-import { type FileItem, toFileItem } from '../../../functions/jobs/items';
+import { type FileItem, toFileItem } from '../../../functions/jobs/store/items';
 import {
   type JobFile,
   type JobStatus,
   MAX_PREVIOUS_REVIEWS,
   type Review,
   unreviewedFile,
-} from '../../../functions/jobs/model';
+} from '../../../functions/jobs/model/model';
 import {
   attributeValueBytes,
   estimatedItemSize,
@@ -23,9 +23,9 @@ import {
   type StoredFile,
   type JobSnapshot,
   TRANSACTION_SIZE_BUDGET,
-} from '../../../functions/jobs/reject';
+} from '../../../functions/jobs/review/reject';
 import { isWriteConflict } from '../../../functions/aws/failures';
-import { transactItems } from '../../../functions/jobs/review-transaction';
+import { transactItems } from '../../../functions/jobs/review/review-transaction';
 import type { FileRejection } from '../../../functions/http/reject-request';
 
 const NOW = '2024-03-01T10:00:00.000Z';

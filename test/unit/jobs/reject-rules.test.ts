@@ -1,11 +1,11 @@
 /**
- * Rules of a rejection (functions/jobs/reject.ts) the jobs/review mutation run found unheld: when a request
+ * Rules of a rejection (functions/jobs/review/reject.ts) the jobs/review mutation run found unheld: when a request
  * repeats the stored review exactly, the refusals' names and messages, and the rejection reason answered for a
  * repeated file.
  */
 import { describe, expect, it } from 'vitest';
-import { toFileItem } from '../../../functions/jobs/items';
-import { type JobFile, type Review, unreviewedFile } from '../../../functions/jobs/model';
+import { toFileItem } from '../../../functions/jobs/store/items';
+import { type JobFile, type Review, unreviewedFile } from '../../../functions/jobs/model/model';
 import {
   AMBIGUOUS_FILE_MESSAGE,
   FileRejectionRefusedError,
@@ -14,7 +14,7 @@ import {
   planRejection,
   RejectContentionError,
   RejectionTooLargeError,
-} from '../../../functions/jobs/reject';
+} from '../../../functions/jobs/review/reject';
 
 const NOW = '2024-03-01T10:00:00.000Z';
 const EARLIER = '2024-02-01T09:00:00.000Z';

@@ -8,11 +8,11 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/aws/dynamodb';
-import { toFileItem, toJobItem } from '../../../functions/jobs/items';
-import { AMBIGUOUS_FILE_MESSAGE } from '../../../functions/jobs/reject';
-import type { Review } from '../../../functions/jobs/model';
-import { RejectionTooLargeError } from '../../../functions/jobs/reject';
-import { RejectFiles } from '../../../functions/jobs/reject-files';
+import { toFileItem, toJobItem } from '../../../functions/jobs/store/items';
+import { AMBIGUOUS_FILE_MESSAGE } from '../../../functions/jobs/review/reject';
+import type { Review } from '../../../functions/jobs/model/model';
+import { RejectionTooLargeError } from '../../../functions/jobs/review/reject';
+import { RejectFiles } from '../../../functions/jobs/review/reject-files';
 import { rejectPrincipal, rejectRequest, reviewedJob } from './reject-fixture';
 
 const job = reviewedJob;

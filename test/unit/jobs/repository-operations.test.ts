@@ -15,14 +15,14 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { toFileItem, toFileItems, toJobItem } from '../../../functions/jobs/items';
-import type { Job } from '../../../functions/jobs/model';
+import { toFileItem, toFileItems, toJobItem } from '../../../functions/jobs/store/items';
+import type { Job } from '../../../functions/jobs/model/model';
 import {
   JobRepository,
   JobSupersededError,
   JobWriteConflictError,
   MAX_TRANSACTION_ITEMS,
-} from '../../../functions/jobs/repository';
+} from '../../../functions/jobs/store/repository';
 import { makeFile, makeJob } from '../../support/jobs';
 import { jobKeys } from '../../../functions/tables';
 

@@ -2,8 +2,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { toFileItem, toJobItem } from '../../../functions/jobs/items';
-import { JobRepository, planWrite, sameItem } from '../../../functions/jobs/repository';
+import { toFileItem, toJobItem } from '../../../functions/jobs/store/items';
+import { JobRepository, planWrite, sameItem } from '../../../functions/jobs/store/repository';
 import { makeFile, makeJob } from '../../support/jobs';
 import { jobKeys } from '../../../functions/tables';
 

@@ -1,9 +1,9 @@
 /**
  * Where each file stands in the customer's review and the counts the job item keeps of it
- * (functions/jobs/review.ts, docs/contract.md §6a).
+ * (functions/jobs/model/review.ts, docs/contract.md §6a).
  */
 import { describe, expect, it } from 'vitest';
-import { JOB_STATUSES, REVIEWABLE_STATUSES } from '../../../functions/jobs/model';
+import { JOB_STATUSES, REVIEWABLE_STATUSES } from '../../../functions/jobs/model/model';
 import {
   COUNT_ATTRIBUTES,
   countAttributes,
@@ -18,7 +18,7 @@ import {
   reviewStateOf,
   stateOfReviewKey,
   storedCounts,
-} from '../../../functions/jobs/review';
+} from '../../../functions/jobs/model/review';
 
 const flags = (acceptedByUser: boolean, isRejected: boolean, isReviewed: boolean) => ({
   acceptedByUser,

@@ -21,10 +21,10 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../functions/aws/dynamodb';
-import { AcceptFiles } from '../../../functions/jobs/accept-files';
-import { toFileItem, toJobItem } from '../../../functions/jobs/items';
-import { type Job, unreviewedFile } from '../../../functions/jobs/model';
-import { RejectFiles } from '../../../functions/jobs/reject-files';
+import { AcceptFiles } from '../../../functions/jobs/review/accept-files';
+import { toFileItem, toJobItem } from '../../../functions/jobs/store/items';
+import { type Job, unreviewedFile } from '../../../functions/jobs/model/model';
+import { RejectFiles } from '../../../functions/jobs/review/reject-files';
 import { reviewedJob } from './reject-fixture';
 
 const OWN = 10;

@@ -4,10 +4,10 @@
  * it predates them, and the accepted count as read required when the new status depends on it.
  */
 import { describe, expect, it } from 'vitest';
-import { type FileItem, fromFileItem, toFileItem } from '../../../functions/jobs/items';
-import { MAX_PREVIOUS_REVIEWS, type Review, unreviewedFile } from '../../../functions/jobs/model';
-import type { FileChange, JobChange, JobSnapshot, ReviewPlan } from '../../../functions/jobs/review-plan';
-import { transactItems } from '../../../functions/jobs/review-transaction';
+import { type FileItem, fromFileItem, toFileItem } from '../../../functions/jobs/store/items';
+import { MAX_PREVIOUS_REVIEWS, type Review, unreviewedFile } from '../../../functions/jobs/model/model';
+import type { FileChange, JobChange, JobSnapshot, ReviewPlan } from '../../../functions/jobs/review/review-plan';
+import { transactItems } from '../../../functions/jobs/review/review-transaction';
 
 const NOW = '2025-04-01T12:00:00.000Z';
 

@@ -12,16 +12,16 @@ import {
   FileAcceptanceRefusedError,
   planAcceptance,
   UNDELIVERED_ACCEPT_MESSAGE,
-} from '../../../functions/jobs/accept';
-import { type FileItem, toFileItem, toFileItems } from '../../../functions/jobs/items';
-import { type Job, type JobFile, REVIEWABLE_STATUSES, unreviewedFile } from '../../../functions/jobs/model';
+} from '../../../functions/jobs/review/accept';
+import { type FileItem, toFileItem, toFileItems } from '../../../functions/jobs/store/items';
+import { type Job, type JobFile, REVIEWABLE_STATUSES, unreviewedFile } from '../../../functions/jobs/model/model';
 import {
   FileRejectionRefusedError,
   planRejection,
   refusalOf,
   UNDELIVERED_REJECT_MESSAGE,
-} from '../../../functions/jobs/reject';
-import { isUndelivered, type JobSnapshot, type StoredFile } from '../../../functions/jobs/review-plan';
+} from '../../../functions/jobs/review/reject';
+import { isUndelivered, type JobSnapshot, type StoredFile } from '../../../functions/jobs/review/review-plan';
 import { reviewedJob } from './reject-fixture';
 
 const NOW = '2024-03-01T10:00:00.000Z';

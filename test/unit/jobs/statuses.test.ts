@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_STATUSES } from '../../../functions/jobs/model';
+import { JOB_STATUSES } from '../../../functions/jobs/model/model';
 import {
   allowedMoves,
   canMove,
@@ -7,7 +7,7 @@ import {
   STATUS_DESCRIPTIONS,
   statusCatalogue,
   TRANSITIONS,
-} from '../../../functions/jobs/statuses';
+} from '../../../functions/jobs/model/statuses';
 
 describe('status catalogue', () => {
   it('lists every status of the model once, in lifecycle order', () => {

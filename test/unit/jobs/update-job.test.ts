@@ -10,11 +10,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../../../functions/auth/principal';
 import { ApiError, DependencyUnavailableError } from '../../../functions/http/errors';
-import { type JobItem, toJobItem } from '../../../functions/jobs/items';
-import { jobView } from '../../../functions/jobs/job-view';
-import type { Job } from '../../../functions/jobs/model';
-import { versionsOfIfMatch } from '../../../functions/jobs/if-match';
-import { type JobChanges, jobNotFound, UpdateJob } from '../../../functions/jobs/update-job';
+import { type JobItem, toJobItem } from '../../../functions/jobs/store/items';
+import { jobView } from '../../../functions/jobs/store/job-view';
+import type { Job } from '../../../functions/jobs/model/model';
+import { versionsOfIfMatch } from '../../../functions/jobs/edit/if-match';
+import { type JobChanges, jobNotFound, UpdateJob } from '../../../functions/jobs/edit/update-job';
 import { makeJob } from '../../support/jobs';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JobValidationError, parseIsoDatetime, validateJob } from '../../../local/operations/validate-job';
-import { unreviewedFile } from '../../../functions/jobs/model';
+import { unreviewedFile } from '../../../functions/jobs/model/model';
 import { makeFile, makeJob } from '../../support/jobs';
 
 const problemWith = (value: unknown): JobValidationError => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DependencyUnavailableError } from '../../../functions/errors';
-import type { PutResult } from '../../../functions/jobs/repository';
+import type { PutResult } from '../../../functions/jobs/store/repository';
 import type { DemoAuthStore } from '../../../local/demo/auth';
 import { demoJobs } from '../../../local/demo/data';
 import { DemoJobsNotWrittenError, seedDemoData } from '../../../local/demo/seeding';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Principal, Role } from '../../../functions/auth/principal';
 import { ApiError, ERROR_STATUS } from '../../../functions/http/errors';
 import type { RequestBody } from '../../../functions/http/request';
-import { JOB_STATUSES } from '../../../functions/jobs/model';
+import { JOB_STATUSES } from '../../../functions/jobs/model/model';
 import { parseSearchCriteria, type SearchCriteria, toSearchQuery } from '../../../functions/http/search-criteria';
 import { SEARCH_FIELDS } from '../../../functions/search/fields';
 

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JOB_STATUSES, type JobStatus } from '../../../functions/jobs/model';
+import { JOB_STATUSES, type JobStatus } from '../../../functions/jobs/model/model';
 import { EmbeddedSearchIndex } from '../../../local/search/embedded/embedded-search-index';
 import { matchExpression, quoteWord } from '../../../local/search/embedded/match';
 import { foldedFieldText, isTextField, TEXT_FIELD_IDS } from '../../../functions/search/query-text';

@@ -6,7 +6,7 @@
  * `1764147600000` is told it is malformed rather than answered `412` beside an `ETag` that looks identical; a
  * weak tag (`W/"…"`) is refused the same way, since If-Match compares strongly and a weak tag could never match.
  */
-import { ApiError, invalidParameter } from '../errors';
+import { ApiError, invalidParameter } from '../../errors';
 
 /** The name of the header, as an error names it. */
 export const IF_MATCH_HEADER = 'If-Match';

@@ -1,5 +1,5 @@
 /**
- * The size estimate of a rejection's writes (functions/jobs/reject-sizes.ts): DynamoDB's published sizing
+ * The size estimate of a rejection's writes (functions/jobs/store/item-sizes.ts): DynamoDB's published sizing
  * rules, rounded up, so the estimate never falls short of what the service counts.
  */
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import {
   estimatedItemSize,
   ITEM_SIZE_BUDGET,
   TRANSACTION_SIZE_BUDGET,
-} from '../../../functions/jobs/reject-sizes';
+} from '../../../functions/jobs/store/item-sizes';
 
 describe('attributeValueBytes', () => {
   it('counts null, undefined and booleans as one byte', () => {

@@ -9,12 +9,12 @@
  * binds a key to this job) are written in the job item's own transaction, so they commit exactly when the job
  * does.
  */
-import { mapConcurrently } from '../async';
-import { cancellationCodes, DYNAMODB, isWriteConflict } from '../aws/failures';
-import { DependencyUnavailableError } from '../errors';
+import { mapConcurrently } from '../../async';
+import { cancellationCodes, DYNAMODB, isWriteConflict } from '../../aws/failures';
+import { DependencyUnavailableError } from '../../errors';
 import { toFileItems, toJobItem, type JobItem } from './items';
 import type { JobsTable, TransactItem } from './jobs-table';
-import type { Job } from './model';
+import type { Job } from '../model/model';
 
 /** DynamoDB's limit on the items of one TransactWriteItems request. */
 const TRANSACTION_ITEM_LIMIT = 100;

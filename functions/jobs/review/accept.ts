@@ -7,13 +7,13 @@
  * checked, name the first refused file: `404 file_not_found` (unknown, or another account's), `410
  * job_archived`, `409 file_not_acceptable` (the job is not in review, or no delivery has named the file yet); then `409 file_not_acceptable` naming
  * the first file, in request order, with which the items the transaction touches would outgrow the
- * transaction size budget of `reject-sizes.ts` (an acceptance grows no item, but DynamoDB counts each
+ * transaction size budget of `store/item-sizes.ts` (an acceptance grows no item, but DynamoDB counts each
  * touched item whole, and files with long review histories can add up past one transaction's 4 MB).
  */
-import { accountScope, type Principal } from '../auth/principal';
-import { ApiError } from '../errors';
-import { type JobFile, type JobStatus, REVIEWABLE_STATUSES } from './model';
-import { estimatedItemSize } from './reject-sizes';
+import { accountScope, type Principal } from '../../auth/principal';
+import { ApiError } from '../../errors';
+import { type JobFile, type JobStatus, REVIEWABLE_STATUSES } from '../model/model';
+import { estimatedItemSize } from '../store/item-sizes';
 import {
   isUndelivered,
   planReview,

@@ -2,8 +2,8 @@
  * The reject use case (docs/contract.md §5): the shared review path of `review-files.ts` with the rules
  * of a rejection (`reject.ts`).
  */
-import type { Principal } from '../auth/principal';
-import type { RejectRequest } from './model';
+import type { Principal } from '../../auth/principal';
+import type { RejectRequest } from '../model/model';
 import { planRejection, type RejectResponseBody } from './reject';
 import { ReviewFiles, type ReviewFilesOptions } from './review-files';
 

@@ -4,8 +4,8 @@
  * (`review.ts`); each file is an item of its own under the job's partition, carrying its review state in
  * `reviewKey`.
  */
-import { FILE_KEYS, jobKeys } from '../tables';
-import type { Job, JobFile } from './model';
+import { FILE_KEYS, jobKeys } from '../../tables';
+import type { Job, JobFile } from '../model/model';
 import { effectiveFileItem, pendingDelivery } from './pending-delivery';
 import {
   countAttributes,
@@ -15,7 +15,7 @@ import {
   reviewKey,
   reviewStateOf,
   storedCounts,
-} from './review';
+} from '../model/review';
 
 export interface JobItem extends Omit<Job, 'files'> {
   pk: string;

@@ -16,11 +16,11 @@
  * over; the old holder's commit, should it come late, fails on the claim id and creates nothing.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { sleep } from '../async';
-import { DYNAMODB } from '../aws/failures';
-import { ApiError, DependencyUnavailableError } from '../errors';
-import { jobKeys } from '../tables';
-import type { Item, ItemKey, JobsTable, TransactItem } from './jobs-table';
+import { sleep } from '../../async';
+import { DYNAMODB } from '../../aws/failures';
+import { ApiError, DependencyUnavailableError } from '../../errors';
+import { jobKeys } from '../../tables';
+import type { Item, ItemKey, JobsTable, TransactItem } from '../store/jobs-table';
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;

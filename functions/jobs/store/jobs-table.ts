@@ -30,11 +30,11 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { DYNAMODB, dynamoFailure } from '../aws/failures';
-import { DependencyUnavailableError } from '../errors';
-import { JOBS_TABLE, jobKeys } from '../tables';
+import { DYNAMODB, dynamoFailure } from '../../aws/failures';
+import { DependencyUnavailableError } from '../../errors';
+import { JOBS_TABLE, jobKeys } from '../../tables';
 import { fromItems, SEARCHED_ATTRIBUTES, type StoredJob } from './items';
-import { reviewKey, type ReviewState } from './review';
+import { reviewKey, type ReviewState } from '../model/review';
 
 /** An item as DynamoDB returns it. */
 export type Item = Record<string, unknown>;

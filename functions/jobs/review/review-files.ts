@@ -12,19 +12,19 @@
  * nothing of the other job's size reaches the answer or its time.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { accountScope, type Principal } from '../auth/principal';
-import { jobKeys } from '../tables';
-import { type FileItem, fromFileItem, jobItemCounts } from './items';
-import { type Item, type ItemKey, JobsTable, type RetryPolicy } from './jobs-table';
-import type { JobStatus } from './model';
+import { accountScope, type Principal } from '../../auth/principal';
+import { jobKeys } from '../../tables';
+import { type FileItem, fromFileItem, jobItemCounts } from '../store/items';
+import { type Item, type ItemKey, JobsTable, type RetryPolicy } from '../store/jobs-table';
+import type { JobStatus } from '../model/model';
 import { RejectContentionError } from './reject';
-import { estimatedItemSize } from './reject-sizes';
-import { countStates, isDeliveredJob, type ReviewCounts, reviewStateOf } from './review';
+import { estimatedItemSize } from '../store/item-sizes';
+import { countStates, isDeliveredJob, type ReviewCounts, reviewStateOf } from '../model/review';
 import type { ReviewPlan, StoredFile } from './review-plan';
 import { transactItems } from './review-transaction';
-import { mapConcurrently } from '../async';
-import { finishDelivery } from './deliver-files';
-import { effectiveFileItem, pendingDelivery } from './pending-delivery';
+import { mapConcurrently } from '../../async';
+import { finishDelivery } from '../delivery/deliver-files';
+import { effectiveFileItem, pendingDelivery } from '../store/pending-delivery';
 
 const LOOKUP_CONCURRENCY = 10;
 

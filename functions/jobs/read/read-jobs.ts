@@ -11,15 +11,15 @@
  * states' listings, and each listed file is read as delivered.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { accountScope, type Principal } from '../auth/principal';
-import { ApiError } from '../errors';
-import { hasPaddedFileKeys, jobKeys } from '../tables';
+import { accountScope, type Principal } from '../../auth/principal';
+import { ApiError } from '../../errors';
+import { hasPaddedFileKeys, jobKeys } from '../../tables';
 import { filesWithinBudget } from './files-page-budget';
-import { type FileItem, fromFileItem, type JobItem, jobItemCounts } from './items';
-import { type Item, JobsTable, type RetryPolicy } from './jobs-table';
-import { jobView, type JobView } from './job-view';
-import type { JobFile } from './model';
-import { effectiveFileItem, pendingDelivery } from './pending-delivery';
+import { type FileItem, fromFileItem, type JobItem, jobItemCounts } from '../store/items';
+import { type Item, JobsTable, type RetryPolicy } from '../store/jobs-table';
+import { jobView, type JobView } from '../store/job-view';
+import type { JobFile } from '../model/model';
+import { effectiveFileItem, pendingDelivery } from '../store/pending-delivery';
 import {
   countStates,
   isDeliveredJob,
@@ -28,7 +28,7 @@ import {
   type ReviewState,
   reviewStateOf,
   stateOfReviewKey,
-} from './review';
+} from '../model/review';
 
 /** The job does not exist, or the caller may not see it (answered alike, `404 job_not_found`). */
 export class JobNotFoundError extends ApiError {

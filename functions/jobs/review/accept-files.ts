@@ -2,7 +2,7 @@
  * The accept use case (docs/contract.md §6a): the shared review path of `review-files.ts` with the rules
  * of an acceptance (`accept.ts`).
  */
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../auth/principal';
 import { type AcceptRequest, type AcceptResponseBody, planAcceptance } from './accept';
 import { ReviewFiles, type ReviewFilesOptions } from './review-files';
 

@@ -6,15 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { accountScope, type Principal } from '../auth/principal';
-import { ApiError, invalidParameter } from '../errors';
-import { idAllocatorFor } from './id-allocator';
-import { JobsTable } from './jobs-table';
-import { type Job, unreviewedFile } from './model';
-import { JobRepository } from './repository';
-import { jobETag, type JobView, jobView } from './job-view';
+import { accountScope, type Principal } from '../../auth/principal';
+import { ApiError, invalidParameter } from '../../errors';
+import { idAllocatorFor } from '../store/id-allocator';
+import { JobsTable } from '../store/jobs-table';
+import { type Job, unreviewedFile } from '../model/model';
+import { JobRepository } from '../store/repository';
+import { jobETag, type JobView, jobView } from '../store/job-view';
 import { fingerprintOf, type IdempotencyOptions, IdempotencyStore, type Seal } from './idempotency';
-import { toJobItem } from './items';
+import { toJobItem } from '../store/items';
 
 /** A file of a create request. */
 export interface NewFile {

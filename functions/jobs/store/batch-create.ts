@@ -11,12 +11,12 @@
  * is unavailable for a moment (throttling, a 5xx such as DynamoDB Local's "waiting for a lock") is waited out
  * under the table's retry policy, shared and careful writes alike; the jobs fail only once it stays so.
  */
-import { settleConcurrently } from '../async';
-import { cancellationCodes } from '../aws/failures';
-import { DependencyUnavailableError } from '../errors';
+import { settleConcurrently } from '../../async';
+import { cancellationCodes } from '../../aws/failures';
+import { DependencyUnavailableError } from '../../errors';
 import { toFileItems, toJobItem } from './items';
 import type { JobsTable } from './jobs-table';
-import type { Job } from './model';
+import type { Job } from '../model/model';
 
 /** DynamoDB's limits on one TransactWriteItems request. */
 export const TRANSACTION_ITEM_LIMIT = 100;

@@ -4,9 +4,9 @@
  * read-check-write under contention, and a request while DynamoDB is unavailable. `JobsTable`
  * (`jobs-table.ts`) extends it with the table's requests.
  */
-import { sleep } from '../async';
-import { isWriteConflict } from '../aws/failures';
-import { DependencyUnavailableError } from '../errors';
+import { sleep } from '../../async';
+import { isWriteConflict } from '../../aws/failures';
+import { DependencyUnavailableError } from '../../errors';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 /** How the gateway reaches the world; tests replace the policy, the clock, the randomness and the waiting. */

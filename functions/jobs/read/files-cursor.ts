@@ -6,9 +6,9 @@
  * or caller, fails the check. The binding is not in the payload: a cursor reveals nothing of who made it.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Principal } from '../auth/principal';
-import { isId } from './ids';
-import type { ReviewFilter } from './review';
+import type { Principal } from '../../auth/principal';
+import { isId } from '../model/ids';
+import type { ReviewFilter } from '../model/review';
 
 /** Where a page of files continues, and what it lists. */
 export interface CursorPosition {

@@ -15,17 +15,17 @@
  * its version.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { accountScope, type Principal } from '../auth/principal';
-import { DYNAMODB } from '../aws/failures';
-import { ApiError, DependencyUnavailableError } from '../errors';
-import { jobKeys } from '../tables';
-import type { JobItem } from './items';
-import { JobsTable } from './jobs-table';
-import type { JobStatus } from './model';
+import { accountScope, type Principal } from '../../auth/principal';
+import { DYNAMODB } from '../../aws/failures';
+import { ApiError, DependencyUnavailableError } from '../../errors';
+import { jobKeys } from '../../tables';
+import type { JobItem } from '../store/items';
+import { JobsTable } from '../store/jobs-table';
+import type { JobStatus } from '../model/model';
 import { versionsOfIfMatch } from './if-match';
-import { jobETag, type JobView, jobView } from './job-view';
-import { canMove } from './statuses';
-import { sameItem } from './write-plan';
+import { jobETag, type JobView, jobView } from '../store/job-view';
+import { canMove } from '../model/statuses';
+import { sameItem } from '../store/write-plan';
 
 /** The fields of an update, each only when sent. */
 export interface JobChanges {

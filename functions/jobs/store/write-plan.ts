@@ -2,9 +2,9 @@
  * Plans an upsert: compares a job with the items its partition holds and works out the fewest writes
  * that make the partition hold exactly that job, with the version the job item is written at.
  */
-import { jobKeys } from '../tables';
+import { jobKeys } from '../../tables';
 import { type FileItem, type JobItem, toFileItems, toJobItem } from './items';
-import type { Job } from './model';
+import type { Job } from '../model/model';
 
 /**
  * Structural equality of two items as DynamoDB stores them: key order is irrelevant and an attribute

@@ -4,8 +4,8 @@
  * alone. `POST /jobs` and `PATCH /jobs/{id}` answer the same view.
  */
 import { type JobItem, jobFieldsOf } from './items';
-import type { Job } from './model';
-import { type ReviewCounts, storedCounts } from './review';
+import type { Job } from '../model/model';
+import { type ReviewCounts, storedCounts } from '../model/review';
 
 /** The `job` of a `JobResponseBody`. */
 export interface JobView extends Omit<Job, 'files'> {

@@ -15,8 +15,8 @@
  * ({@link settledCondition}), so no review lands on a file the delivery has not reached yet.
  */
 import type { FileItem } from './items';
-import { MAX_PREVIOUS_REVIEWS } from './model';
-import { reviewKey } from './review';
+import { MAX_PREVIOUS_REVIEWS } from '../model/model';
+import { reviewKey } from '../model/review';
 
 /** The job item attributes of a committed delivery whose files may not all be rolled forward yet. */
 export const PENDING_DELIVERY = { id: 'deliveryCommitted', fileIds: 'deliveryFileIds' } as const;

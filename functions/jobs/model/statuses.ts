@@ -5,7 +5,7 @@
  * by itself (delivery to `CJ_REVIEWING`, a rejection to `CJ_REJECT_READY`, the last acceptance to
  * `CJ_FINISHED`) are the review loop's, not moves a caller sets, and are not in this table.
  */
-import type { Role } from '../auth/principal';
+import type { Role } from '../../auth/principal';
 import { JOB_STATUSES, type JobStatus } from './model';
 
 /** Every status, in lifecycle order (the order `GET /statuses` lists them in). */

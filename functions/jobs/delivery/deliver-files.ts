@@ -5,7 +5,7 @@
  * `CJ_REVIEWING` with `deliveredDate` now and exact `review` counts.
  *
  * All or nothing to every reader, whatever the file count. A delivery that fits one transaction (99 files
- * and the job item, whose items add up to no more than the transaction size budget of `reject-sizes.ts`:
+ * and the job item, whose items add up to no more than the transaction size budget of `store/item-sizes.ts`:
  * DynamoDB counts each updated item whole, and files with long review histories can pass its 4 MB) is one,
  * conditioned on everything it read. A larger one is committed by one write of the job item alone —
  * status, date, counts and version, conditioned on the version read, plus the delivery's id and file ids
@@ -23,23 +23,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Principal } from '../auth/principal';
-import { DYNAMODB } from '../aws/failures';
-import { ApiError, DependencyUnavailableError } from '../errors';
-import { jobKeys } from '../tables';
-import { type FileItem, fromFileItem, type JobItem } from './items';
-import { type Item, JobsTable, type RetryPolicy, type TransactItem } from './jobs-table';
-import type { JobStatus } from './model';
+import type { Principal } from '../../auth/principal';
+import { DYNAMODB } from '../../aws/failures';
+import { ApiError, DependencyUnavailableError } from '../../errors';
+import { jobKeys } from '../../tables';
+import { type FileItem, fromFileItem, type JobItem } from '../store/items';
+import { type Item, JobsTable, type RetryPolicy, type TransactItem } from '../store/jobs-table';
+import type { JobStatus } from '../model/model';
 import {
   deliveredFileItem,
   isDeliveredFileItem,
   PENDING_DELIVERY,
   pendingDelivery,
   settledCondition,
-} from './pending-delivery';
-import { estimatedItemSize, TRANSACTION_SIZE_BUDGET } from './reject-sizes';
-import { moveToHistory, unchangedCondition } from './review-transaction';
-import { jobETag, jobView } from './job-view';
+} from '../store/pending-delivery';
+import { estimatedItemSize, TRANSACTION_SIZE_BUDGET } from '../store/item-sizes';
+import { moveToHistory, unchangedCondition } from '../store/file-conditions';
+import { jobETag, jobView } from '../store/job-view';
 import {
   countAttributes,
   countStates,
@@ -49,8 +49,8 @@ import {
   reviewKey,
   reviewStateOf,
   stateOfReviewKey,
-} from './review';
-import { jobNotFound, type UpdatedJob } from './update-job';
+} from '../model/review';
+import { jobNotFound, type UpdatedJob } from '../edit/update-job';
 
 /** The statuses a delivery moves a job on from. */
 export const DELIVERABLE_STATUSES: readonly JobStatus[] = ['CJ_WORK_PROGRESS', 'CJ_REJECT_READY', 'CJ_REJECT_ERROR'];

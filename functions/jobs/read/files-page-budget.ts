@@ -8,7 +8,7 @@
  * answer (headers, the envelope, the other fields of the body), and a single file item is at most 400 KB,
  * which however escaped stays under the budget: a page always holds at least one file.
  */
-import type { JobFile } from './model';
+import type { JobFile } from '../model/model';
 
 /** Lambda's limit on a synchronous response payload: 6 MB. */
 export const LAMBDA_RESPONSE_BYTES = 6 * 1024 * 1024;

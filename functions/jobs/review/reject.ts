@@ -4,16 +4,16 @@
  * overwriting a concurrent change, and a repeat of the same review changes nothing.
  *
  * This module holds the pure rules (what a rejection does to a file and its job, which file refuses
- * first, whether the writes fit DynamoDB's size limits, `reject-sizes.ts`), the response and the
+ * first, whether the writes fit DynamoDB's size limits, `store/item-sizes.ts`), the response and the
  * errors. `reject-transaction.ts` turns a plan into the conditional transaction, and `reject-files.ts`
  * is the use case {@link RejectFiles}, which finds, reads, decides and writes, retrying the whole
  * read-check-write when a concurrent writer got there first.
  */
-import type { Principal } from '../auth/principal';
-import { accountScope } from '../auth/principal';
-import { DYNAMODB } from '../aws/failures';
-import { ApiError, DependencyUnavailableError } from '../errors';
-import type { FileItem } from './items';
+import type { Principal } from '../../auth/principal';
+import { accountScope } from '../../auth/principal';
+import { DYNAMODB } from '../../aws/failures';
+import { ApiError, DependencyUnavailableError } from '../../errors';
+import type { FileItem } from '../store/items';
 import {
   isUndelivered,
   planReview,
@@ -29,11 +29,11 @@ import {
   REVIEWABLE_STATUSES,
   type RejectReason,
   type Review,
-} from './model';
-import type { FileRejection, RejectRequest } from './model';
-import { estimatedItemSize, ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from './reject-sizes';
+} from '../model/model';
+import type { FileRejection, RejectRequest } from '../model/model';
+import { estimatedItemSize, ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from '../store/item-sizes';
 
-export { attributeValueBytes, estimatedItemSize, ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from './reject-sizes';
+export { attributeValueBytes, estimatedItemSize, ITEM_SIZE_BUDGET, TRANSACTION_SIZE_BUDGET } from '../store/item-sizes';
 export type { FileChange, JobSnapshot, StoredFile } from './review-plan';
 
 // ---------------------------------------------------------------------------------------------------

@@ -13,8 +13,8 @@
  * write, so the API never assigns one an import wrote. Both sides meet on the counter item, whose
  * updates DynamoDB serialises, so a create and an import running together can never share an id.
  */
-import { ApiError } from '../errors';
-import { jobKeys } from '../tables';
+import { ApiError } from '../../errors';
+import { jobKeys } from '../../tables';
 import type { JobsTable } from './jobs-table';
 
 /**

@@ -10,13 +10,13 @@
  * without reading them first (`batch-create.ts`).
  */
 import type { DynamoDBDocumentClient, ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { mapConcurrently } from '../async';
-import { jobKeys } from '../tables';
+import { mapConcurrently } from '../../async';
+import { jobKeys } from '../../tables';
 import { type BatchCreateOptions, createJobsInBatches, JobSupersededError } from './batch-create';
 import { claimImportIds } from './id-allocator';
 import { fromItems, type JobItem, type StoredJob } from './items';
 import { type Item, JobsTable, type RetryPolicy, type TransactItem } from './jobs-table';
-import type { Job } from './model';
+import type { Job } from '../model/model';
 import { writeNewJob } from './new-job';
 import { planWrite, type WritePlan } from './write-plan';
 

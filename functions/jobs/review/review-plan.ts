@@ -6,11 +6,11 @@
  * (`reject.ts`, `accept.ts`) say what refuses, what repeats and what a file becomes; this module decides
  * the rest once for both, and `review-transaction.ts` writes the plan as one conditional transaction.
  */
-import type { Principal } from '../auth/principal';
-import type { FileItem } from './items';
-import type { JobFile, JobStatus } from './model';
-import { estimatedItemSize, TRANSACTION_SIZE_BUDGET } from './reject-sizes';
-import { countChanges, type ReviewCounts, type ReviewState, reviewStateOf, stateOfReviewKey } from './review';
+import type { Principal } from '../../auth/principal';
+import type { FileItem } from '../store/items';
+import type { JobFile, JobStatus } from '../model/model';
+import { estimatedItemSize, TRANSACTION_SIZE_BUDGET } from '../store/item-sizes';
+import { countChanges, type ReviewCounts, type ReviewState, reviewStateOf, stateOfReviewKey } from '../model/review';
 
 /**
  * The job fields a review reads: who owns it, where it is in its lifecycle, its version, its files' review
