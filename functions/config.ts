@@ -44,6 +44,12 @@ export interface Config {
    * function needs it; it is checked when first used.
    */
   cursorKey: { text: string } | { secretArn: string } | undefined;
+  /**
+   * The pictures' bucket (docs/contract.md §6b): its name (`IMAGES_BUCKET`), and locally the endpoint of the
+   * S3 stand-in (`S3_ENDPOINT`, path-style). Unset where a function has no business with pictures; the functions
+   * that sign or read them check it when first used.
+   */
+  images: { bucket: string; endpoint: string | undefined } | undefined;
 }
 
 /** Thrown at start-up when the environment is unusable: a deployment error, not a client error. */
@@ -93,6 +99,16 @@ const cursorKeySource = (env: NodeJS.ProcessEnv): Config['cursorKey'] => {
   return secretArn ? { secretArn } : undefined;
 };
 
+const imagesSource = (env: NodeJS.ProcessEnv): Config['images'] => {
+  const bucket = env.IMAGES_BUCKET?.trim();
+  const endpoint = env.S3_ENDPOINT?.trim() || undefined;
+  if (!bucket) {
+    if (endpoint !== undefined) throw new ConfigError('S3_ENDPOINT is set but IMAGES_BUCKET is not');
+    return undefined;
+  }
+  return { bucket, endpoint };
+};
+
 /** Reads and validates the configuration from an environment (default `process.env`). */
 export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const searchEngine = (env.SEARCH_ENGINE?.trim() || 'opensearch') as SearchEngineKind;
@@ -118,6 +134,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     deadLetterQueueUrl: env.DEAD_LETTER_QUEUE_URL?.trim() || undefined,
     auditLogGroup: env.AUDIT_LOG_GROUP?.trim() || undefined,
     cursorKey: cursorKeySource(env),
+    images: imagesSource(env),
   };
 };
 
