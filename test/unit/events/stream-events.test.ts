@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   eventsOfBatch,
-  eventsOfRecord,
+  eventsOfRecord as mapRecord,
   type JobContext,
   needsJobContext,
   orderedEvents,
@@ -12,6 +12,14 @@ import { toFileItem, toJobItem } from '../../../functions/jobs/store/items';
 import { jobKeys } from '../../../functions/tables';
 import { makeFile, makeJob } from '../../support/jobs';
 import { streamRecord } from '../../support/stream-records';
+import { expectDescribedEvents } from '../../support/asyncapi';
+
+/** The events of a record, each checked against asyncapi.yaml. */
+const eventsOfRecord: typeof mapRecord = (record, options) => {
+  const events = mapRecord(record, options);
+  expectDescribedEvents(events);
+  return events;
+};
 
 const SOURCE = 'https://api.example.test/prod';
 const options = (context?: Record<number, JobContext>) => ({
@@ -290,6 +298,7 @@ describe('a batch', () => {
       streamRecord(jobItem(job, 1), jobItem({ ...job, status: 'CJ_REQUEST_OFFER' }, 2)),
     ];
     const first = eventsOfBatch(records, { ...options(), now: () => new Date(1) });
+    expectDescribedEvents(first.flatMap((entry) => entry.events));
     const again = eventsOfBatch(structuredClone(records), { ...options(), now: () => new Date(2) });
     expect(again).toEqual(first);
     expect(first.flatMap((entry) => entry.events.map((event) => event.id))).toEqual([
@@ -308,6 +317,7 @@ describe('a batch', () => {
       streamRecord(jobItem(b, 1), jobItem({ ...b, name: 'b2' }, 2)),
     ];
     const ordered = orderedEvents(eventsOfBatch(records, options()));
+    expectDescribedEvents(ordered.map(({ event }) => event));
     expect(ordered.map(({ event }) => `${event.data.jobId === a.id ? 'a' : 'b'}${event.data.version}`)).toEqual([
       'a2',
       'b1',
