@@ -94,7 +94,7 @@ const numberIn = (image: Image, name: string): number | undefined => {
 };
 
 /** The job of a job item's image, when it is one the service wrote (account, status and version present). */
-const jobContextOf = (image: Image | undefined): JobContext | undefined => {
+export const jobContextOf = (image: Image | undefined): JobContext | undefined => {
   if (image === undefined) return undefined;
   const accountId = numberIn(image, 'accountId');
   const version = numberIn(image, 'version');
