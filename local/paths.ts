@@ -55,6 +55,10 @@ export interface DataPaths {
   auditLog: string | undefined;
   /** The key that signs file-page cursors (the deployed stack's Secrets Manager secret). */
   cursorKey: string | undefined;
+  /** The events of every change (docs/contract.md §6c), one JSON CloudEvent per line: the stage's bus. */
+  events: string | undefined;
+  /** The events function's stream checkpoints: it reads the stream on its own, as its own event source would. */
+  eventCheckpoints: string | undefined;
 }
 
 /** Resolves the files of a data directory (`:memory:` keeps nothing). */
@@ -70,6 +74,8 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
       streamCheckpoints: undefined,
       auditLog: undefined,
       cursorKey: undefined,
+      events: undefined,
+      eventCheckpoints: undefined,
     };
   }
   const root = resolve(dataDir);
@@ -83,6 +89,8 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
     streamCheckpoints: join(root, 'stream-checkpoints.json'),
     auditLog: join(root, 'audit.ndjson'),
     cursorKey: join(root, 'cursor-key'),
+    events: join(root, 'events.ndjson'),
+    eventCheckpoints: join(root, 'event-stream-checkpoints.json'),
   };
 };
 

@@ -27,6 +27,8 @@ describe('local stack paths and settings', () => {
       streamCheckpoints: '/tmp/jobs-data/stream-checkpoints.json',
       cursorKey: '/tmp/jobs-data/cursor-key',
       auditLog: '/tmp/jobs-data/audit.ndjson',
+      events: '/tmp/jobs-data/events.ndjson',
+      eventCheckpoints: '/tmp/jobs-data/event-stream-checkpoints.json',
     });
   });
 
