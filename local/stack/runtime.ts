@@ -342,6 +342,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       seedDemo: options.seedDemo ?? true,
       audit,
       log,
+      pictures: { store: images.store, bucket: images.bucket },
     });
     if (seeded) {
       await poller.drained();
