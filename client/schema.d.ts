@@ -795,6 +795,47 @@ export interface components {
             reviews: components["schemas"]["Review"] | null;
             /** @description Earlier reviews, oldest first (the 5 most recent). */
             previousReviews: components["schemas"]["Review"][];
+            /** @description The customer's picture; `null` until its first upload arrived. */
+            original: components["schemas"]["ReadyPicture"] | components["schemas"]["InvalidPicture"] | null;
+            /** @description Staff's edited version; `null` until its first upload arrived. */
+            edited: components["schemas"]["ReadyPicture"] | components["schemas"]["InvalidPicture"] | null;
+        };
+        /**
+         * @description A picture checked and rendered: its type (decided by its bytes), size, dimensions as displayed, SHA-256,
+         *     when it was uploaded, and presigned GET URLs of its thumbnail (longest side 320 px) and preview (2,048 px),
+         *     both WebP, and of the picture itself as a download named by the file's `fileName`. The URLs are valid
+         *     15 minutes from the answer; read the files again for new ones.
+         */
+        ReadyPicture: {
+            /** @constant */
+            status: "ready";
+            /** @enum {string} */
+            contentType: "image/jpeg" | "image/png" | "image/tiff" | "image/webp" | "image/avif";
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
+            /** Format: int32 */
+            width: number;
+            /** Format: int32 */
+            height: number;
+            /** @description The SHA-256 of the bytes */
+            sha256: string;
+            uploadedDate: components["schemas"]["UtcDateTime"];
+            /** Format: uri */
+            thumbnailUrl: string;
+            /** Format: uri */
+            previewUrl: string;
+            /** Format: uri */
+            downloadUrl: string;
+        };
+        /** @description Bytes the service does not take (another type, corrupt, too large), and why. */
+        InvalidPicture: {
+            /** @constant */
+            status: "invalid";
+            reason: string;
+            uploadedDate: components["schemas"]["UtcDateTime"];
         };
         JobFilesResponseBody: {
             /** @constant */

@@ -37,6 +37,18 @@ export interface InvalidVariantView {
 /** A variant as the API answers it: `null` until its first upload arrived. */
 export type VariantView = ReadyVariantView | InvalidVariantView | null;
 
+/**
+ * A stored variant as the API answers it when it carries no URL: `null` before any upload, an invalid picture
+ * with its reason; `undefined` for a ready one, which needs {@link PictureUrls.view}.
+ */
+export const unsignedView = (
+  stored: StoredVariant | null | undefined,
+): InvalidVariantView | null | undefined => {
+  if (stored === undefined || stored === null) return null;
+  if (stored.status === 'ready') return undefined;
+  return { status: 'invalid', reason: stored.reason, uploadedDate: stored.uploadedDate };
+};
+
 /** The file a picture belongs to: what its object keys name. */
 export interface PictureOwner {
   accountId: number;
@@ -70,12 +82,9 @@ export class PictureUrls {
     owner: PictureOwner,
     variant: Variant,
     fileName: string,
-    stored: StoredVariant | undefined,
+    stored: StoredVariant | null | undefined,
   ): Promise<VariantView> {
-    if (stored === undefined || stored === null) return null;
-    if (stored.status !== 'ready') {
-      return { status: 'invalid', reason: stored.reason, uploadedDate: stored.uploadedDate };
-    }
+    if (stored?.status !== 'ready') return unsignedView(stored) ?? null;
     const address: UploadAddress = { ...owner, variant, uploadId: stored.uploadId };
     const sign = (key: string, downloadName?: string) =>
       downloadUrl(this.bucket.client, this.bucket.bucket, key, {
