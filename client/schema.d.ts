@@ -820,7 +820,7 @@ export interface components {
             width: number;
             /** Format: int32 */
             height: number;
-            /** @description The SHA-256 of the bytes */
+            /** @description The SHA-256 of the bytes, base64. */
             sha256: string;
             uploadedDate: components["schemas"]["UtcDateTime"];
             /** Format: uri */
