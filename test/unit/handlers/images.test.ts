@@ -58,7 +58,7 @@ const recorded = (): Record<string, unknown> | undefined =>
 
 beforeEach(() => {
   useUnitHandlerEnvironment();
-  vi.stubEnv('IMAGES_BUCKET', 'jobs-api-dev-images');
+  vi.stubEnv('IMAGES_BUCKET', 'jobs-api-local-images');
   resetImagesBucket();
   s3.reset();
   dynamo.reset();
@@ -86,7 +86,7 @@ describe('images handler on events/images.json', () => {
 
     expect(s3.commandCalls(GetObjectCommand)).toHaveLength(1);
     expect(s3.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({
-      Bucket: 'jobs-api-dev-images',
+      Bucket: 'jobs-api-local-images',
       Key: keyOf('original', UPLOAD_ID),
     });
     const puts = s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input);
