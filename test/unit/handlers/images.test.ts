@@ -10,7 +10,7 @@ import type { S3Event, S3EventRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetImagesBucket } from '../../../functions/images/bucket-client';
+import { resetPicturesBucket } from '../../../functions/aws/s3';
 import { createImagesHandler, handler } from '../../../functions/handlers/images';
 import { renditionKey } from '../../../functions/images/object-keys';
 import { jobKeys } from '../../../functions/tables';
@@ -59,7 +59,6 @@ const recorded = (): Record<string, unknown> | undefined =>
 beforeEach(() => {
   useUnitHandlerEnvironment();
   vi.stubEnv('IMAGES_BUCKET', 'jobs-api-local-images');
-  resetImagesBucket();
   s3.reset();
   dynamo.reset();
   dynamo.on(GetCommand, { Key: FILE_KEY }).resolves({ Item: FILE_ITEM });
@@ -68,7 +67,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllEnvs();
-  resetImagesBucket();
+  resetPicturesBucket();
 });
 
 describe('images handler on events/images.json', () => {
