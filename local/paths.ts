@@ -101,7 +101,8 @@ export const localDynamoDbEndpoint = (port: number = DEFAULT_DYNAMODB_PORT): str
 
 /**
  * The environment under which the functions' code acts on the local stack (the CLI's local target and
- * `npm run invoke`): its tables, DynamoDB Local, the embedded engine's file under `DATA_DIR`, and the region and
+ * `npm run invoke`): its tables, DynamoDB Local, the embedded engine's file under `DATA_DIR`, the pictures' bucket
+ * on the local S3, and the region and
  * placeholder credentials the SDK wants (DynamoDB Local accepts any). A non-blank value already in `env` wins.
  */
 export const localStackEnvironment = (env: NodeJS.ProcessEnv): Record<string, string> => {
@@ -113,6 +114,8 @@ export const localStackEnvironment = (env: NodeJS.ProcessEnv): Record<string, st
     DYNAMODB_ENDPOINT: localDynamoDbEndpoint(portFrom(env, 'DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT)),
     SEARCH_ENGINE: 'embedded',
     SEARCH_DB_PATH: paths.searchDb,
+    IMAGES_BUCKET: localImagesBucket(),
+    S3_ENDPOINT: `http://127.0.0.1:${portFrom(env, 'S3_PORT', DEFAULT_S3_PORT)}`,
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
