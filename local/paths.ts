@@ -63,6 +63,10 @@ export interface DataPaths {
   cursorKey: string | undefined;
   /** The local S3 stand-in's objects (the pictures' bucket), one file per object. */
   s3Dir: string | undefined;
+  /** The events of every change (docs/contract.md §6c), one JSON CloudEvent per line: the stage's bus. */
+  events: string | undefined;
+  /** The events function's stream checkpoints: it reads the stream on its own, as its own event source would. */
+  eventCheckpoints: string | undefined;
 }
 
 /** Resolves the files of a data directory (`:memory:` keeps nothing). */
@@ -79,6 +83,8 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
       auditLog: undefined,
       cursorKey: undefined,
       s3Dir: undefined,
+      events: undefined,
+      eventCheckpoints: undefined,
     };
   }
   const root = resolve(dataDir);
@@ -93,6 +99,8 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
     auditLog: join(root, 'audit.ndjson'),
     cursorKey: join(root, 'cursor-key'),
     s3Dir: join(root, 's3'),
+    events: join(root, 'events.ndjson'),
+    eventCheckpoints: join(root, 'event-stream-checkpoints.json'),
   };
 };
 
