@@ -69,6 +69,11 @@ export default defineConfig({
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_REGION: 'us-east-1',
       POWERTOOLS_DEV: 'false',
+      // CDK's own CloudFormation template validation (aws-cdk-lib runs it on every synthesis unless told not to)
+      // costs about 11 CPU-seconds per test process to load its rules and 3 s per synthesis, and only warns. The
+      // tests that read templates leave it to test/infra/control-tower.test.ts, which synthesizes as `cdk synth`
+      // does, with it on, and holds the app to having no finding of it.
+      CDK_VALIDATION: 'false',
     },
     projects: [
       {
