@@ -20,6 +20,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/support/sequencer';
 
 const UNIT_TESTS = 'test/unit/**/*.test.ts';
 const SIZE_LIMIT_TESTS = ['test/reliability/limits.test.ts'];
@@ -63,6 +64,8 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default'],
     silent: 'passed-only',
+    // The files known to be long start first (test/support/sequencer.ts), so the run does not end on one of them.
+    sequence: { sequencer: LongestFirstSequencer },
     setupFiles: ['test/support/quiet-logs.ts', 'test/support/engines.ts'],
     env: {
       AWS_ACCESS_KEY_ID: 'local',
