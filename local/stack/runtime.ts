@@ -4,16 +4,17 @@
  * embedded search engine, the demo data and the HTTP server in front of the endpoint handlers. `npm start` (bin/local.ts) and the end-to-end tests start it through
  * {@link startLocalStack}.
  */
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
 import { useAuditSink } from '../../functions/auth/audit-sink';
 import { resetConfig } from '../../functions/config';
 import { handler as indexerHandler } from '../../functions/handlers/indexer';
-import { handler as eventsHandler } from '../../functions/handlers/events';
 import type { JobsEvent } from '../../functions/events/cloud-event';
-import { useEventSink } from '../../functions/events/configured-sink';
+import { startLocalEvents } from './events';
+import { Teardown } from './teardown';
+import { logServerErrors, pollerLogger } from './logging';
 import { useDeadLetterSink } from '../../functions/indexing/dead-letters';
 import { JobRepository } from '../../functions/jobs/store/repository';
 import { resetSearchIndex, searchIndex } from '../../functions/search/engine';
@@ -43,7 +44,7 @@ import {
   localTableNames,
 } from '../paths';
 import { createLocalServer, type LocalServer, type RequestLogEntry } from '../gateway/server';
-import { type DeadLetter, type PollerLogger, startStreamPoller } from '../streams/poller';
+import { type DeadLetter, startStreamPoller } from '../streams/poller';
 import { ensureTable } from '../dynamodb/tables';
 
 export { demoCommandsFor } from '../demo/seeding';
@@ -208,53 +209,6 @@ export const repairCommandFor = (options: LocalStackOptions): string => {
   return [...environment, 'npm run cli -- reindex'].join(' ');
 };
 
-/**
- * The poller's warnings and errors, as lines of the stack's log (its routine progress is left out).
- * While the DynamoDB Local the stack supervises is down (being restarted, or lost), the poller's
- * warnings are about that alone and the supervisor's own lines say so: they are left out too.
- */
-const pollerLogger = (log: (message: string) => void, dynamo: SupervisedDynamoDb | undefined): PollerLogger => {
-  const line = (level: string, message: string, details?: Record<string, unknown>): void =>
-    log(`[indexer ${level}] ${message}${details === undefined ? '' : ` ${JSON.stringify(details)}`}`);
-  return {
-    info: () => {},
-    warn: (message, details) => {
-      if (dynamo === undefined || dynamo.state === 'running') line('warn', message, details);
-    },
-    error: (message, details) => line('error', message, details),
-  };
-};
-
-/** Logs the requests the server itself failed (a handler that threw, overran or could not be loaded). */
-const logServerErrors =
-  (log: (message: string) => void) =>
-  (entry: RequestLogEntry): void => {
-    if (entry.error === undefined) return;
-    const detail = entry.error instanceof Error ? (entry.error.stack ?? entry.error.message) : String(entry.error);
-    log(`${entry.method} ${entry.path} answered ${entry.status} (request ${entry.requestId}): ${detail}`);
-  };
-
-/** Runs clean-up steps in reverse order, every one even when an earlier one fails. */
-class Teardown {
-  readonly #steps: Array<() => Promise<void> | void> = [];
-
-  public add(step: () => Promise<void> | void): void {
-    this.#steps.push(step);
-  }
-
-  public async run(): Promise<void> {
-    const errors: unknown[] = [];
-    for (const step of this.#steps.splice(0).reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        errors.push(error);
-      }
-    }
-    if (errors.length > 0) throw new AggregateError(errors, 'The local stack did not stop cleanly');
-  }
-}
-
 /** Starts the local stack; resolves once the HTTP server listens (and the demo data is searchable). */
 export const startLocalStack = async (options: LocalStackOptions = {}): Promise<LocalStack> => {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
@@ -385,48 +339,17 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     teardown.add(() => server.close());
     const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${listeningPort}`;
 
-    // The events function reads the stream on its own, as a second event source mapping does in AWS: its
-    // failures never hold up the indexer, nor the indexer's it. It starts once the API's address (the events'
-    // source) is known; its checkpoints make it begin where it stopped, so no change is missed meanwhile.
-    process.env.EVENT_SOURCE = baseUrl;
-    resetConfig();
-    const memoryEvents: JobsEvent[] = [];
-    if (paths.events === undefined) {
-      useEventSink({
-        put: async (events) => {
-          memoryEvents.push(...events);
-          return events.map(() => ({ ok: true }));
-        },
-      });
-      teardown.add(() => useEventSink(undefined));
-    }
-    const eventsPoller = await startStreamPoller({
+    const localEvents = await startLocalEvents(paths, baseUrl, {
       endpoint,
       region: LOCAL_REGION,
       tableName: tables.jobsTable,
-      handler: eventsHandler,
       functionName: `${options.tablePrefix ?? DEFAULT_TABLE_PREFIX}-events`,
-      ...(paths.eventCheckpoints === undefined ? {} : { checkpointPath: paths.eventCheckpoints }),
       logger: pollerLogger(log, dynamo),
       repairCommand: repairCommandFor(options),
       onDeadLetter: (letter: DeadLetter) =>
         keepDeadLetter({ function: 'events', ...letter }, letter.records.length, letter.reason, 'Publishing events'),
     });
-    teardown.add(() => eventsPoller.stop());
-    const readEvents = async (): Promise<JobsEvent[]> => {
-      if (paths.events === undefined) return [...memoryEvents];
-      let text: string;
-      try {
-        text = await readFile(paths.events, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw error;
-      }
-      return text
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line) as JobsEvent);
-    };
+    teardown.add(() => localEvents.stop());
 
     let stopping: Promise<void> | undefined;
     return {
@@ -444,9 +367,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       imagesBucket: images.bucket,
       imagesSettled: () => images.settled(),
       drained: async () => {
-        await Promise.all([poller.drained(), eventsPoller.drained()]);
+        await Promise.all([poller.drained(), localEvents.drained()]);
       },
-      events: readEvents,
+      events: () => localEvents.events(),
       stop: () => (stopping ??= teardown.run()),
     };
   } catch (error) {
