@@ -5,7 +5,6 @@
  * {@link startLocalStack}.
  */
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
 import { useAuditSink } from '../../functions/auth/audit-sink';
@@ -28,6 +27,9 @@ import { type DynamoDbLocalLostError, type SupervisedDynamoDb, superviseDynamoDb
 import { reindex } from '../operations/reindex';
 import { localCursorKey } from './cursor-key';
 import { type LocalImages, startLocalImages } from './images';
+import { assertPortFree, PortInUseError } from './ports';
+import { logServerErrors, pollerLogger } from './log-lines';
+import { Teardown } from './teardown';
 import {
   type DataPaths,
   DEFAULT_DATA_DIR,
@@ -43,11 +45,12 @@ import {
   localTableNames,
 } from '../paths';
 import { createLocalServer, type LocalServer, type RequestLogEntry } from '../gateway/server';
-import { type DeadLetter, type PollerLogger, startStreamPoller } from '../streams/poller';
+import { type DeadLetter, startStreamPoller } from '../streams/poller';
 import { ensureTable } from '../dynamodb/tables';
 
 export { demoCommandsFor } from '../demo/seeding';
 export { LOCAL_REGION } from '../paths';
+export { assertPortFree, PortInUseError } from './ports';
 
 export interface LocalStackOptions {
   /** Port of the HTTP API (default 3000; 0 picks a free one). */
@@ -118,31 +121,6 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-/** A port the stack needs is taken by another process. */
-export class PortInUseError extends Error {
-  public readonly port: number;
-
-  public constructor(port: number, what: string) {
-    super(`Port ${port} (${what}) is already in use; stop what uses it or choose another port`);
-    this.name = 'PortInUseError';
-    this.port = port;
-  }
-}
-
-/** Checks that nothing listens on a port (DynamoDB Local would otherwise seem to start on a stranger's port). */
-export const assertPortFree = (port: number, what: string): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (port === 0) {
-      resolve();
-      return;
-    }
-    const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new PortInUseError(port, what) : error),
-    );
-    probe.listen(port, () => probe.close(() => resolve()));
-  });
-
 /**
  * Rebuilds the search index from the jobs table when the index holds no job but the table does: the
  * index file was deleted, or it was of a layout this version of the engine does not read and was
@@ -207,53 +185,6 @@ export const repairCommandFor = (options: LocalStackOptions): string => {
   else if (dynamodbPort !== DEFAULT_DYNAMODB_PORT) environment.push(`DYNAMODB_PORT=${dynamodbPort}`);
   return [...environment, 'npm run cli -- reindex'].join(' ');
 };
-
-/**
- * The poller's warnings and errors, as lines of the stack's log (its routine progress is left out).
- * While the DynamoDB Local the stack supervises is down (being restarted, or lost), the poller's
- * warnings are about that alone and the supervisor's own lines say so: they are left out too.
- */
-const pollerLogger = (log: (message: string) => void, dynamo: SupervisedDynamoDb | undefined): PollerLogger => {
-  const line = (level: string, message: string, details?: Record<string, unknown>): void =>
-    log(`[indexer ${level}] ${message}${details === undefined ? '' : ` ${JSON.stringify(details)}`}`);
-  return {
-    info: () => {},
-    warn: (message, details) => {
-      if (dynamo === undefined || dynamo.state === 'running') line('warn', message, details);
-    },
-    error: (message, details) => line('error', message, details),
-  };
-};
-
-/** Logs the requests the server itself failed (a handler that threw, overran or could not be loaded). */
-const logServerErrors =
-  (log: (message: string) => void) =>
-  (entry: RequestLogEntry): void => {
-    if (entry.error === undefined) return;
-    const detail = entry.error instanceof Error ? (entry.error.stack ?? entry.error.message) : String(entry.error);
-    log(`${entry.method} ${entry.path} answered ${entry.status} (request ${entry.requestId}): ${detail}`);
-  };
-
-/** Runs clean-up steps in reverse order, every one even when an earlier one fails. */
-class Teardown {
-  readonly #steps: Array<() => Promise<void> | void> = [];
-
-  public add(step: () => Promise<void> | void): void {
-    this.#steps.push(step);
-  }
-
-  public async run(): Promise<void> {
-    const errors: unknown[] = [];
-    for (const step of this.#steps.splice(0).reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        errors.push(error);
-      }
-    }
-    if (errors.length > 0) throw new AggregateError(errors, 'The local stack did not stop cleanly');
-  }
-}
 
 /** Starts the local stack; resolves once the HTTP server listens (and the demo data is searchable). */
 export const startLocalStack = async (options: LocalStackOptions = {}): Promise<LocalStack> => {
