@@ -41,9 +41,7 @@ export type VariantView = ReadyVariantView | InvalidVariantView | null;
  * A stored variant as the API answers it when it carries no URL: `null` before any upload, an invalid picture
  * with its reason; `undefined` for a ready one, which needs {@link PictureUrls.view}.
  */
-export const unsignedView = (
-  stored: StoredVariant | null | undefined,
-): InvalidVariantView | null | undefined => {
+export const unsignedView = (stored: StoredVariant | null | undefined): InvalidVariantView | null | undefined => {
   if (stored === undefined || stored === null) return null;
   if (stored.status === 'ready') return undefined;
   return { status: 'invalid', reason: stored.reason, uploadedDate: stored.uploadedDate };

@@ -107,6 +107,11 @@ export interface TestStack {
   importJobs(jobs: Job[]): Promise<void>;
   /** Resolves once every change written so far has reached the search index. */
   drained(): Promise<void>;
+  /** The local S3's endpoint (path-style) and the pictures' bucket, for uploads with the SDK or presigned URLs. */
+  s3Endpoint: string;
+  imagesBucket: string;
+  /** Resolves once every object uploaded so far has been processed by the images function (retries included). */
+  imagesProcessed(): Promise<void>;
   /** Sends a request with valid defaults and reads the answer. */
   request(path: string, options?: RequestOptions): Promise<TestResponse>;
   stop(): Promise<void>;
@@ -127,6 +132,7 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
   process.env.S3_ENDPOINT ??= TEST_PICTURES.endpoint;
   const stack = await startLocalStack({
     port: 0,
+    s3Port: 0,
     dataDir: ':memory:',
     dynamodbEndpoint: sharedDynamodbEndpoint(),
     tablePrefix: `e2e-${randomUUID().slice(0, 8)}`,
@@ -214,6 +220,9 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
       await importJobs(jobs, { repository });
     },
     drained: () => stack.drained(),
+    s3Endpoint: stack.s3Endpoint,
+    imagesBucket: stack.imagesBucket,
+    imagesProcessed: () => stack.imagesSettled(),
     request,
     stop: () => stack.stop(),
   };
@@ -328,7 +337,13 @@ export interface StartedStack {
 export const startNpmStart = async (env: Record<string, string>, started: StartedStack[]) => {
   const port = await freePort();
   const dynamodbPort = await freePort();
-  const running = startProcess('bin/local.ts', [], { PORT: String(port), DYNAMODB_PORT: String(dynamodbPort), ...env });
+  const s3Port = await freePort();
+  const running = startProcess('bin/local.ts', [], {
+    PORT: String(port),
+    DYNAMODB_PORT: String(dynamodbPort),
+    S3_PORT: String(s3Port),
+    ...env,
+  });
   const entry: StartedStack = { running };
   started.push(entry);
   const [, pid] = await running.waitFor(/DynamoDB Local listens on \S+ \(pid (\d+)\)/, 'stderr');
