@@ -1,0 +1,1 @@
+export { renderImage as handler } from '../images/render';
