@@ -1,7 +1,7 @@
 /**
  * `npm start`: the API on http://localhost:$PORT with DynamoDB Local and the embedded search index.
  *
- * Environment: PORT (default 3000), DYNAMODB_PORT (default 8000), DATA_DIR (default `.data`,
+ * Environment: PORT (default 3000), DYNAMODB_PORT (default 8000), S3_PORT (the local S3, default 4569), DATA_DIR (default `.data`,
  * `:memory:` keeps nothing), SEED_DEMO (`0` seeds nothing). Stops cleanly on SIGINT/SIGTERM, answering
  * the requests in flight first. Exits 1 when DynamoDB Local dies and cannot be restarted.
  */
@@ -10,6 +10,7 @@ import {
   DEFAULT_DATA_DIR,
   DEFAULT_DYNAMODB_PORT,
   DEFAULT_PORT,
+  DEFAULT_S3_PORT,
   LocalSettingError,
   localDynamoDbEndpoint,
   portFrom,
@@ -62,6 +63,7 @@ const printExports = (stack: LocalStack, baseUrl: string): void => {
 const main = async (): Promise<void> => {
   const port = portFrom(process.env, 'PORT', DEFAULT_PORT);
   const dynamodbPort = portFrom(process.env, 'DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
+  const s3Port = portFrom(process.env, 'S3_PORT', DEFAULT_S3_PORT);
   const dataDir = process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR;
   const seedDemo = process.env.SEED_DEMO?.trim() !== '0';
 
@@ -90,7 +92,7 @@ const main = async (): Promise<void> => {
     else stopAndExit(state.stack, 1);
   };
 
-  const stack = await startLocalStack({ port, dynamodbPort, dataDir, seedDemo, log: err, onFatal });
+  const stack = await startLocalStack({ port, dynamodbPort, s3Port, dataDir, seedDemo, log: err, onFatal });
   state.stack = stack;
   if (state.lost !== undefined) {
     stopAndExit(stack, 1);
@@ -101,6 +103,7 @@ const main = async (): Promise<void> => {
   err(
     `DynamoDB Local: ${localDynamoDbEndpoint(dynamodbPort)} (pid ${stack.dynamodbPid}); data: ${stack.paths.root ?? 'in memory'}`,
   );
+  err(`Local S3: ${stack.s3Endpoint}, bucket ${stack.imagesBucket} (pictures: ${stack.paths.s3Dir ?? 'in memory'})`);
 
   const shutdown = (signal: NodeJS.Signals): void => {
     if (stopping) {

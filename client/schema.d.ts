@@ -247,6 +247,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jobs/{id}/files/{fileId}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fresh upload target for a file's picture
+         * @description A new target to upload one picture of a file to, valid one hour (`POST /jobs` answers the first target
+         *     of each original). Needs the `jobs` grant. `original` is the customer's picture: a session of the job's
+         *     account, while the job is `CJ_NEW` or `CJ_REQUEST_OFFER` (else `409 job_not_editable`). `edited` is staff's
+         *     edited version: operators only (a user is `403 forbidden`), while the job is `CJ_WORK_PROGRESS`,
+         *     `CJ_REJECT_READY` or `CJ_REJECT_ERROR` (else `409 invalid_transition`). A file that declared its `size`
+         *     and `sha256` when created gets a PUT target of its original binding both.
+         *
+         *     Checks in order: a user asking for `edited` (403), the job (404 `job_not_found`, another account's
+         *     alike), an operator asking for another account's `original` (403), the job's status (409), the file
+         *     (404 `file_not_found` naming it). Nothing is written: each target names a new upload, and the picture is
+         *     recorded once its bytes arrive and were checked; a re-upload replaces the picture.
+         */
+        post: operations["requestUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accept": {
         parameters: {
             query?: never;
@@ -564,7 +594,80 @@ export interface components {
                 /** Format: int64 */
                 id: number;
                 fileName: string;
+                upload: components["schemas"]["UploadTarget"];
             }[];
+        };
+        /**
+         * @description Where and how to send a picture's bytes straight to storage (no byte passes through the API), valid one
+         *     hour (`expiresAt`). A presigned POST: send a `multipart/form-data` POST to `url` with every entry of
+         *     `fields` first, then the file as the entry `file`; the policy binds the key, the size range (1 byte to
+         *     200 MB, or exactly the declared `size`) and the `Content-Type`. A presigned PUT (a file that declared
+         *     `size` and `sha256`): send the bytes as the body of a PUT to `url` with every header of `headers`;
+         *     storage refuses any other bytes. Each target names a new upload of one variant of one file and nothing
+         *     else.
+         */
+        UploadTarget: components["schemas"]["PostUploadTarget"] | components["schemas"]["PutUploadTarget"];
+        PostUploadTarget: {
+            /** Format: uri */
+            url: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            method: "POST";
+            /** @description The form fields to send before the file, in any order. */
+            fields: {
+                [key: string]: string;
+            };
+            expiresAt: components["schemas"]["UtcDateTime"];
+        };
+        PutUploadTarget: {
+            /** Format: uri */
+            url: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            method: "PUT";
+            /** @description The headers to send with the bytes (`Content-Type`, `x-amz-checksum-sha256`). */
+            headers: {
+                [key: string]: string;
+            };
+            expiresAt: components["schemas"]["UtcDateTime"];
+        };
+        /** @description The body of `POST /jobs/{id}/files/{fileId}/upload`, JSON or form. */
+        UploadRequest: {
+            /**
+             * @description `original`, the customer's picture, or `edited`, staff's edited version.
+             * @enum {string}
+             */
+            variant: "original" | "edited";
+        };
+        /**
+         * @description A fresh upload target of one picture of one file: the target's fields at the top level, and the same
+         *     target as `upload` (the shape `POST /jobs` answers for each file).
+         */
+        UploadTargetResponseBody: {
+            /** @constant */
+            _type: "UploadTargetResponseBody";
+            jobId: components["schemas"]["Id"];
+            fileId: components["schemas"]["Id"];
+            /** @enum {string} */
+            variant: "original" | "edited";
+            /** Format: uri */
+            url: string;
+            /** @enum {string} */
+            method: "POST" | "PUT";
+            /** @description With `method` POST, the form fields to send before the file. */
+            fields?: {
+                [key: string]: string;
+            };
+            /** @description With `method` PUT, the headers to send with the bytes. */
+            headers?: {
+                [key: string]: string;
+            };
+            expiresAt: components["schemas"]["UtcDateTime"];
+            upload: components["schemas"]["UploadTarget"];
         };
         JobTags: string[];
         /** @description One file of a new job. */
@@ -574,6 +677,18 @@ export interface components {
             tags?: components["schemas"]["JobTags"];
             /** @description The customer's instruction to the editor for this file. */
             remarkToProcessor?: string;
+            /**
+             * Format: int64
+             * @description The original's size in bytes (at most 200 MB), when the customer knows it: its upload target then takes
+             *     exactly this many bytes.
+             */
+            size?: number;
+            /**
+             * @description The SHA-256 of the original, base64 (32 bytes, 44 characters). With `size`, the upload target is a
+             *     presigned PUT that binds both: S3 refuses any other bytes.
+             * @example n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=
+             */
+            sha256?: string;
         };
         /**
          * @description The JSON body of `POST /jobs`. `accountId` is required of an operator; a user may only name its own
@@ -680,6 +795,47 @@ export interface components {
             reviews: components["schemas"]["Review"] | null;
             /** @description Earlier reviews, oldest first (the 5 most recent). */
             previousReviews: components["schemas"]["Review"][];
+            /** @description The customer's picture; `null` until its first upload arrived. */
+            original: components["schemas"]["ReadyPicture"] | components["schemas"]["InvalidPicture"] | null;
+            /** @description Staff's edited version; `null` until its first upload arrived. */
+            edited: components["schemas"]["ReadyPicture"] | components["schemas"]["InvalidPicture"] | null;
+        };
+        /**
+         * @description A picture checked and rendered: its type (decided by its bytes), size, dimensions as displayed, SHA-256,
+         *     when it was uploaded, and presigned GET URLs of its thumbnail (longest side 320 px) and preview (2,048 px),
+         *     both WebP, and of the picture itself as a download named by the file's `fileName`. The URLs are valid
+         *     15 minutes from the answer; read the files again for new ones.
+         */
+        ReadyPicture: {
+            /** @constant */
+            status: "ready";
+            /** @enum {string} */
+            contentType: "image/jpeg" | "image/png" | "image/tiff" | "image/webp" | "image/avif";
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
+            /** Format: int32 */
+            width: number;
+            /** Format: int32 */
+            height: number;
+            /** @description The SHA-256 of the bytes, base64. */
+            sha256: string;
+            uploadedDate: components["schemas"]["UtcDateTime"];
+            /** Format: uri */
+            thumbnailUrl: string;
+            /** Format: uri */
+            previewUrl: string;
+            /** Format: uri */
+            downloadUrl: string;
+        };
+        /** @description Bytes the service does not take (another type, corrupt, too large), and why. */
+        InvalidPicture: {
+            /** @constant */
+            status: "invalid";
+            reason: string;
+            uploadedDate: components["schemas"]["UtcDateTime"];
         };
         JobFilesResponseBody: {
             /** @constant */
@@ -1222,6 +1378,17 @@ export interface components {
                 "application/json": components["schemas"]["InvalidTransitionError"] | components["schemas"]["FileNotDeliverableError"];
             };
         };
+        /** @description `job_not_editable` (an original is uploaded only while the job is `CJ_NEW` or `CJ_REQUEST_OFFER`) or `invalid_transition` (an edited version only while it is `CJ_WORK_PROGRESS`, `CJ_REJECT_READY` or `CJ_REJECT_ERROR`). */
+        UploadNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JobNotEditableError"] | components["schemas"]["InvalidTransitionError"];
+            };
+        };
         /** @description `idempotency_key_reused`: the key was used within 24 hours, by this client for this account, for another request (another body). */
         IdempotencyKeyReused: {
             headers: {
@@ -1271,6 +1438,8 @@ export interface components {
     parameters: {
         /** @description The job's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `id`. */
         JobIdPath: number;
+        /** @description The file's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `fileId`. */
+        FileIdPath: number;
         /**
          * @description 1–255 visible ASCII characters (else `400 invalid_parameter` naming `Idempotency-Key`), chosen by the
          *     client per create (a UUID). Remembered for 24 hours per client and account (the account the job is
@@ -1678,6 +1847,50 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["NotDeliverable"];
+            411: components["responses"]["LengthRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    requestUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `id`. */
+                id: components["parameters"]["JobIdPath"];
+                /** @description The file's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `fileId`. */
+                fileId: components["parameters"]["FileIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UploadRequest"];
+            };
+        };
+        responses: {
+            /** @description A fresh upload target. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadTargetResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["JobOrFileNotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["UploadNotAllowed"];
             411: components["responses"]["LengthRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

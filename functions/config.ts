@@ -50,6 +50,12 @@ export interface Config {
    * that sign or read them check it when first used.
    */
   images: { bucket: string; endpoint: string | undefined } | undefined;
+  /**
+   * Where the events of docs/contract.md §6c go: the stage's EventBridge bus (`EVENT_BUS_NAME`, AWS) or a file of
+   * one JSON event per line (`EVENTS_FILE`, the local stack); unset where a function publishes none. `source` is
+   * every event's `source` (`EVENT_SOURCE`, the stage's API; `urn:jobs-api` by default).
+   */
+  events: { sink: { busName: string } | { file: string } | undefined; source: string };
 }
 
 /** Thrown at start-up when the environment is unusable: a deployment error, not a client error. */
@@ -109,6 +115,16 @@ const imagesSource = (env: NodeJS.ProcessEnv): Config['images'] => {
   return { bucket, endpoint };
 };
 
+const eventsSource = (env: NodeJS.ProcessEnv): Config['events'] => {
+  const busName = env.EVENT_BUS_NAME?.trim();
+  const file = env.EVENTS_FILE?.trim();
+  if (busName && file) throw new ConfigError('EVENT_BUS_NAME and EVENTS_FILE are both set: events go to one place');
+  return {
+    sink: busName ? { busName } : file ? { file } : undefined,
+    source: env.EVENT_SOURCE?.trim() || 'urn:jobs-api',
+  };
+};
+
 /** Reads and validates the configuration from an environment (default `process.env`). */
 export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const searchEngine = (env.SEARCH_ENGINE?.trim() || 'opensearch') as SearchEngineKind;
@@ -135,6 +151,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     auditLogGroup: env.AUDIT_LOG_GROUP?.trim() || undefined,
     cursorKey: cursorKeySource(env),
     images: imagesSource(env),
+    events: eventsSource(env),
   };
 };
 

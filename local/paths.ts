@@ -20,6 +20,9 @@ export const DEFAULT_PORT = 3000;
 /** Default port of DynamoDB Local. */
 export const DEFAULT_DYNAMODB_PORT = 8000;
 
+/** Default port of the local S3 stand-in (the pictures' bucket). */
+export const DEFAULT_S3_PORT = 4569;
+
 /** Prefix of the local table names. */
 export const DEFAULT_TABLE_PREFIX = 'jobs-api-local';
 
@@ -28,6 +31,9 @@ export interface LocalTables {
   jobsTable: string;
   authTable: string;
 }
+
+/** The local pictures' bucket for a prefix: `jobs-api-local-images`. */
+export const localImagesBucket = (prefix: string = DEFAULT_TABLE_PREFIX): string => `${prefix}-images`;
 
 /** Table names for a prefix: `jobs-api-local-Jobs`, `jobs-api-local-Auth`. */
 export const localTableNames = (prefix: string = DEFAULT_TABLE_PREFIX): LocalTables => ({
@@ -55,6 +61,8 @@ export interface DataPaths {
   auditLog: string | undefined;
   /** The key that signs file-page cursors (the deployed stack's Secrets Manager secret). */
   cursorKey: string | undefined;
+  /** The local S3 stand-in's objects (the pictures' bucket), one file per object. */
+  s3Dir: string | undefined;
 }
 
 /** Resolves the files of a data directory (`:memory:` keeps nothing). */
@@ -70,6 +78,7 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
       streamCheckpoints: undefined,
       auditLog: undefined,
       cursorKey: undefined,
+      s3Dir: undefined,
     };
   }
   const root = resolve(dataDir);
@@ -83,6 +92,7 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
     streamCheckpoints: join(root, 'stream-checkpoints.json'),
     auditLog: join(root, 'audit.ndjson'),
     cursorKey: join(root, 'cursor-key'),
+    s3Dir: join(root, 's3'),
   };
 };
 

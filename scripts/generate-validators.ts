@@ -45,6 +45,7 @@ const VALIDATORS = {
   validateJobUpdateRequest: 'JobUpdateRequest',
   validateDeliveryRequest: 'DeliveryRequest',
   validateDeliveryForm: 'DeliveryForm',
+  validateUploadRequest: 'UploadRequest',
 } as const;
 
 /** Exported field table name → the schema whose top-level properties a form body is coerced to. */
@@ -58,6 +59,7 @@ const FORM_FIELDS = {
   jobUpdateRequestFields: 'JobUpdateRequest',
   deliveryRequestFields: 'DeliveryRequest',
   deliveryFormFields: 'DeliveryForm',
+  uploadRequestFields: 'UploadRequest',
 } as const;
 
 type Schema = Record<string, unknown>;

@@ -134,6 +134,7 @@ const measureDelay = async (rate: number, seconds: number, log: (message: string
   const { startLocalStack } = await import('../../local/stack/runtime');
   const stack = await startLocalStack({
     port: 0,
+    s3Port: 0,
     dataDir: ':memory:',
     dynamodbEndpoint: dynamo.local.endpoint,
     tablePrefix: 'bench-delay',

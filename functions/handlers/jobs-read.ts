@@ -1,11 +1,13 @@
 /**
  * Lambda entry of the read side of docs/contract.md §6a: `GET /jobs/{id}` (one consistent read, `ETag`,
  * `304` on a matching `If-None-Match`), `GET /jobs/{id}/files` (a page of files for review with a signed
- * cursor) and `GET /statuses` (the status catalogue for the caller's role). The function only reads the
- * jobs table; API Gateway sends all three paths here and the event's resource says which one was asked.
+ * cursor, each file with its pictures' URLs, §6b) and `GET /statuses` (the status catalogue for the caller's
+ * role). The function only reads the jobs table, and signs GETs of the pictures' bucket; API Gateway sends all
+ * three paths here and the event's resource says which one was asked.
  */
 import { cursorKey } from '../aws/cursor-key';
 import { documentClient } from '../aws/dynamodb';
+import { picturesBucket } from '../aws/s3';
 import { config } from '../config';
 import { httpEndpoint, routedHandler } from '../http/endpoint';
 import { invalidParameter } from '../http/errors';
@@ -15,15 +17,15 @@ import { pathParameter } from '../http/path-parameters';
 import { EndpointAnswer } from '../http/response';
 import { cursorBinding, decodeCursor, encodeCursor, InvalidCursorError } from '../jobs/read/files-cursor';
 import { jobETag, type JobResponseBody } from '../jobs/store/job-view';
-import type { JobFile } from '../jobs/model/model';
-import { JobReader } from '../jobs/read/read-jobs';
+import { PictureUrls } from '../images/picture-urls';
+import { type FileView, JobReader } from '../jobs/read/read-jobs';
 import { statusCatalogue, type StatusView } from '../jobs/model/statuses';
 
 /** The `200` body of `GET /jobs/{id}/files`. */
 export interface JobFilesResponseBody {
   _type: 'JobFilesResponseBody';
   jobId: number;
-  files: JobFile[];
+  files: FileView[];
   nextCursor: string | null;
 }
 
@@ -33,8 +35,16 @@ export interface StatusesResponseBody {
   statuses: StatusView[];
 }
 
-/** The reader over the container's client and table (built per request: it holds no state of its own). */
-const reader = (): JobReader => new JobReader({ client: documentClient(), tableName: config().jobsTable });
+/**
+ * The reader over the container's client and table (built per request: it holds no state of its own), signing
+ * picture URLs with the container's bucket client and one clock for the request.
+ */
+const reader = (): JobReader =>
+  new JobReader({
+    client: documentClient(),
+    tableName: config().jobsTable,
+    pictures: () => new PictureUrls(picturesBucket()),
+  });
 
 const readJob = httpEndpoint(
   { path: '/jobs/{id}', method: 'GET', parse: noInput },

@@ -1,10 +1,12 @@
 /**
- * Lambda entry of the job writes (docs/contract.md §6a): `POST /jobs`, `PATCH /jobs/{id}` and
- * `POST /jobs/{id}/delivery`, one function with read and write access to the jobs table and nothing on
- * the search engine. Each endpoint runs the shared HTTP chain; API Gateway sends all three here and the
- * event's `resource` and method say which one was asked.
+ * Lambda entry of the job writes (docs/contract.md §6a, §6b): `POST /jobs`, `PATCH /jobs/{id}`,
+ * `POST /jobs/{id}/delivery` and `POST /jobs/{id}/files/{fileId}/upload`, one function with read and write
+ * access to the jobs table, the right to sign uploads to the pictures' bucket, and nothing on the search engine.
+ * Each endpoint runs the shared HTTP chain; API Gateway sends all four here and the event's `resource` and method
+ * say which one was asked.
  */
 import { documentClient } from '../aws/dynamodb';
+import { picturesBucket } from '../aws/s3';
 import { config } from '../config';
 import { callerPathOf } from '../http/caller-path';
 import { httpEndpoint, routedHandler } from '../http/endpoint';
@@ -16,6 +18,8 @@ import {
   parseCreateJobRequest,
   parseDeliveryRequest,
   parseJobUpdate,
+  parseUploadRequest,
+  type UploadRequest,
 } from '../http/job-write-requests';
 import { pathParameter } from '../http/path-parameters';
 import { EndpointAnswer } from '../http/response';
@@ -23,6 +27,9 @@ import { CreateJob, type CreateJobRequest } from '../jobs/create/create-job';
 import { DeliverFiles } from '../jobs/delivery/deliver-files';
 import type { JobResponseBody } from '../jobs/store/job-view';
 import { UpdateJob } from '../jobs/edit/update-job';
+import { PictureUrls } from '../images/picture-urls';
+import type { UploadTarget } from '../images/signed-urls';
+import { RequestUpload } from '../jobs/upload/request-upload';
 
 /** The header that makes a create safe to retry. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -41,11 +48,14 @@ export const idempotencyKeyOf = (value: string | undefined): string | undefined 
 
 const tables = () => ({ client: documentClient(), tableName: config().jobsTable });
 
+/** The request's signer of picture URLs: the container's bucket client, one clock (asked for only when needed). */
+const pictures = () => new PictureUrls(picturesBucket());
+
 const createJob = httpEndpoint<CreateJobRequest, EndpointAnswer>(
   { path: '/jobs', method: 'POST', parse: parseCreateJobRequest, status: 201 },
   async ({ input, principal, event }) => {
     const key = idempotencyKeyOf(headerValue(event, IDEMPOTENCY_KEY_HEADER));
-    const created = await new CreateJob(tables()).run(input, principal, key);
+    const created = await new CreateJob({ ...tables(), pictures }).run(input, principal, key);
     // The new job's URL as this caller reaches it: behind API Gateway the stage (or a custom domain's base
     // path) is part of it.
     const location = callerPathOf(event, created.location);
@@ -76,5 +86,36 @@ const deliverFiles = httpEndpoint<DeliveryRequest, EndpointAnswer>(
   },
 );
 
+/**
+ * The `200` body of `POST /jobs/{id}/files/{fileId}/upload`: the target's fields, and the same target as `upload`
+ * (the shape `POST /jobs` answers for each file).
+ */
+export type UploadTargetResponseBody = {
+  _type: 'UploadTargetResponseBody';
+  jobId: number;
+  fileId: number;
+  variant: UploadRequest['variant'];
+} & UploadTarget & { upload: UploadTarget };
+
+const requestUpload = httpEndpoint(
+  { path: '/jobs/{id}/files/{fileId}/upload', method: 'POST', parse: parseUploadRequest },
+  async ({ input, params, principal }): Promise<UploadTargetResponseBody> => {
+    const requested = await new RequestUpload({ ...tables(), pictures }).run(
+      pathParameter(params, 'id'),
+      pathParameter(params, 'fileId'),
+      input.variant,
+      principal,
+    );
+    return {
+      _type: 'UploadTargetResponseBody',
+      jobId: requested.jobId,
+      fileId: requested.fileId,
+      variant: requested.variant,
+      ...requested.upload,
+      upload: requested.upload,
+    };
+  },
+);
+
 /** The function's handler: the endpoint of the path and method API Gateway matched. */
-export const handler = routedHandler([createJob, updateJob, deliverFiles]);
+export const handler = routedHandler([createJob, updateJob, deliverFiles, requestUpload]);

@@ -7,6 +7,7 @@
  *   refused, since a form cannot carry a file's fields.
  * - `PATCH /jobs/{id}` (`JobUpdateRequest`): the fields to change; `realCost` at most two decimals.
  * - `POST /jobs/{id}/delivery` (`DeliveryRequest`, `DeliveryForm`): `fileIds`, no id twice.
+ * - `POST /jobs/{id}/files/{fileId}/upload` (`UploadRequest`, JSON or form): the `variant` to upload.
  *
  * Who may send which field (operators only, the account) is not a field check: the use cases answer it
  * with `403 forbidden`, after every field.
@@ -20,12 +21,15 @@ import {
   deliveryFormFields,
   deliveryRequestFields,
   jobUpdateRequestFields,
+  uploadRequestFields,
   validateCreateJobForm,
   validateCreateJobRequest,
   validateDeliveryForm,
   validateDeliveryRequest,
   validateJobUpdateRequest,
+  validateUploadRequest,
 } from './generated/request-validators';
+import type { Variant } from '../images/object-keys';
 import type { RequestBody } from './request';
 import { coerceFields, invalidParameterOf } from './schema-validation';
 
@@ -36,7 +40,13 @@ interface CreateBody {
   tags?: string[];
   accountId?: number;
   accountName?: string;
-  files?: Array<{ fileName: string; tags?: string[] | null; remarkToProcessor?: string | null }>;
+  files?: Array<{
+    fileName: string;
+    tags?: string[] | null;
+    remarkToProcessor?: string | null;
+    size?: number;
+    sha256?: string;
+  }>;
 }
 
 /** The endpoint's `parse` step of `POST /jobs`. */
@@ -64,6 +74,8 @@ export const parseCreateJobRequest = (body: RequestBody): CreateJobRequest => {
       fileName: file.fileName,
       tags: file.tags ?? [],
       remarkToProcessor: file.remarkToProcessor ?? '',
+      ...(file.size === undefined ? {} : { size: file.size }),
+      ...(file.sha256 === undefined ? {} : { sha256: file.sha256 }),
     })),
   };
 };
@@ -134,4 +146,18 @@ export const parseDeliveryRequest = (body: RequestBody): DeliveryRequest => {
     });
   }
   return { fileIds };
+};
+
+/** A checked upload request: which picture of the file is to be uploaded. */
+export interface UploadRequest {
+  variant: Variant;
+}
+
+/** The endpoint's `parse` step of `POST /jobs/{id}/files/{fileId}/upload`. */
+export const parseUploadRequest = (body: RequestBody): UploadRequest => {
+  const fields = coerceFields(body, uploadRequestFields);
+  if (!validateUploadRequest(fields)) {
+    throw invalidParameterOf(validateUploadRequest.errors, body.encoding === 'form' ? 'top' : 'path');
+  }
+  return { variant: (fields as unknown as UploadRequest).variant };
 };

@@ -1,7 +1,8 @@
 /**
  * The path parameters of the route table (`{id}` in `/jobs/{id}`), read from the event API Gateway sends
  * (`pathParameters`) and judged like body fields: a value outside its rule is `400 invalid_parameter`
- * naming the parameter (docs/contract.md §6a). Job ids follow the one id range of functions/jobs/model/ids.ts.
+ * naming the parameter (docs/contract.md §6a). Job and file ids follow the one id range of
+ * functions/jobs/model/ids.ts.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { invalidParameter } from '../errors';
@@ -14,6 +15,7 @@ export type PathParameters = Readonly<Partial<Record<PathParameterName, number>>
 /** How each path parameter is read from its text; `undefined` when the text breaks the rule. */
 const PARSERS: Record<PathParameterName, (text: string) => number | undefined> = {
   id: parseId,
+  fileId: parseId,
 };
 
 const isParameterName = (name: string): name is PathParameterName => Object.hasOwn(PARSERS, name);

@@ -19,13 +19,14 @@ export type RoutePath =
   | '/jobs'
   | '/jobs/{id}'
   | '/jobs/{id}/files'
-  | '/jobs/{id}/delivery';
+  | '/jobs/{id}/delivery'
+  | '/jobs/{id}/files/{fileId}/upload';
 
 /** An HTTP method an endpoint answers. */
 export type RouteMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The name of a path parameter of the route table. */
-export type PathParameterName = 'id';
+export type PathParameterName = 'id' | 'fileId';
 
 /**
  * What a caller proves itself with: a client token and a session token (a signed-in person), or a client
@@ -64,6 +65,13 @@ export const ROUTES: readonly Route[] = [
   { path: '/jobs', method: 'POST', grant: 'jobs', credentials: 'session', functionName: 'jobs-write' },
   { path: '/jobs/{id}', method: 'PATCH', grant: 'jobs', credentials: 'session', functionName: 'jobs-write' },
   { path: '/jobs/{id}/delivery', method: 'POST', grant: 'jobs', credentials: 'session', functionName: 'jobs-write' },
+  {
+    path: '/jobs/{id}/files/{fileId}/upload',
+    method: 'POST',
+    grant: 'jobs',
+    credentials: 'session',
+    functionName: 'jobs-write',
+  },
 ];
 
 /** A request path matched against the route table. */

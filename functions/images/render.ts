@@ -66,14 +66,17 @@ const invalid = (reason: string): InvalidImage => ({ status: 'invalid', reason }
 
 const describeBytes = (bytes: number): string => `${bytes.toLocaleString('en-US')} bytes`;
 
+/** Why a file of `size` bytes is refused, when it is over the limit (the images function says it before reading). */
+export const tooLargeReason = (size: number, limits: { maxBytes: number } = IMAGE_LIMITS): string =>
+  `The file is ${describeBytes(size)}; at most ${describeBytes(limits.maxBytes)} are taken.`;
+
 /** Checks a picture and renders its preview and thumbnail; `limits` may be lowered (tests), never raised. */
 export const renderImage = async (
   bytes: Buffer,
   limits: { maxBytes: number; maxPixels: number } = IMAGE_LIMITS,
 ): Promise<RenderedImage> => {
   if (bytes.length === 0) return invalid('The file is empty.');
-  if (bytes.length > limits.maxBytes)
-    return invalid(`The file is ${describeBytes(bytes.length)}; at most ${describeBytes(limits.maxBytes)} are taken.`);
+  if (bytes.length > limits.maxBytes) return invalid(tooLargeReason(bytes.length, limits));
   const contentType = sniffImageType(bytes);
   if (contentType === undefined)
     return invalid('The file is not a picture of a type the service takes (JPEG, PNG, TIFF, WebP or AVIF).');

@@ -23,6 +23,9 @@ import {
   saveDemoTokens,
 } from './auth';
 import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './data';
+import { DEMO_PICTURE_COUNT, withDemoPictures } from './pictures';
+import type { Job } from '../../functions/jobs/model/model';
+import type { ObjectStore } from '../s3/object-store';
 import { batchDocumentClient } from '../dynamodb/batch-client';
 import { type DataPaths, LOCAL_REGION, type LocalTables } from '../paths';
 
@@ -62,6 +65,8 @@ export interface DemoOptions {
   audit: AuditSink;
   /** Progress messages. */
   log: (message: string) => void;
+  /** The pictures' bucket the seeded demo jobs get their pictures in (none without it). */
+  pictures?: { store: ObjectStore; bucket: string };
 }
 
 /** Seeds demo auth and jobs into an empty store, or reads back the demo tokens of an earlier start. */
@@ -92,7 +97,7 @@ const seedOrLoadDemo = async (
   documents: DynamoDBDocumentClient,
   tables: LocalTables,
   paths: DataPaths,
-  { seedDemo, audit, log }: DemoOptions,
+  { seedDemo, audit, log, pictures }: DemoOptions,
 ): Promise<{ demo: DemoTokens | undefined; seeded: boolean }> => {
   const store = new AuthStore(documents, tables.authTable, { audit });
   const empty = (await isEmpty(client, tables.jobsTable)) && (await isEmpty(client, tables.authTable));
@@ -119,8 +124,11 @@ const seedOrLoadDemo = async (
     store,
     new JobRepository(documents, tables.jobsTable, { retry: OPERATOR_RETRY_POLICY }),
     keepIn(paths),
+    pictures === undefined ? demoJobs() : await withDemoPictures(demoJobs(), pictures),
   );
-  log(`Seeded ${demoJobs().length} demo jobs.`);
+  log(
+    `Seeded ${demoJobs().length} demo jobs${pictures === undefined ? '' : `, their files with pictures (${DEMO_PICTURE_COUNT} scenes)`}.`,
+  );
   return { demo, seeded: true };
 };
 
@@ -152,17 +160,18 @@ export class DemoJobsNotWrittenError extends Error {
 
 /**
  * Writes the demo clients and sessions, hands their tokens to `keep` (only hashes are stored), then upserts
- * the demo jobs: what `npm start` seeds into an empty store and `seed-demo` into a deployed stack.
+ * the demo jobs (`jobs`: locally, with their pictures): what `npm start` seeds into an empty store and
+ * `seed-demo` into a deployed stack.
  */
 export const seedDemoData = async (
   store: DemoAuthStore,
   repository: Pick<JobRepository, 'importJobs' | 'existingJobIds'>,
   keep: (tokens: DemoTokens) => Promise<void> = async () => undefined,
+  jobs: readonly Job[] = demoJobs(),
 ): Promise<DemoTokens> => {
   const demo = await createDemoAuth(store, demoAccounts());
   await keep(demo);
   // The demo jobs are valid by construction: written as an import writes a batch, without its line checks.
-  const jobs = demoJobs();
   // Over a stack that already holds the demo (`seed-demo --force`), its jobs are read and compared one by one;
   // sending them in shared transactions first would only have every transaction cancelled, their items locked
   // together (DynamoDB Local answers transactions that wait on each other's locks too long with a 500).

@@ -24,16 +24,19 @@ import { startDynamoDbLocal } from '../dynamodb/dynamodb-local';
 import { type DynamoDbLocalLostError, type SupervisedDynamoDb, superviseDynamoDbLocal } from '../dynamodb/supervisor';
 import { reindex } from '../operations/reindex';
 import { localCursorKey } from './cursor-key';
+import { type LocalImages, startLocalImages } from './images';
 import {
   type DataPaths,
   DEFAULT_DATA_DIR,
   DEFAULT_DYNAMODB_PORT,
   DEFAULT_PORT,
+  DEFAULT_S3_PORT,
   DEFAULT_TABLE_PREFIX,
   dataPaths,
   LOCAL_REGION,
   type LocalTables,
   assertSupportedNode,
+  localImagesBucket,
   localTableNames,
 } from '../paths';
 import { createLocalServer, type LocalServer, type RequestLogEntry } from '../gateway/server';
@@ -48,6 +51,8 @@ export interface LocalStackOptions {
   port?: number;
   /** Interface the HTTP API listens on (default 127.0.0.1). */
   host?: string;
+  /** Port of the S3 stand-in holding the pictures (default 4569; 0 picks a free one), on 127.0.0.1. */
+  s3Port?: number;
   /** Port of DynamoDB Local (default 8000; 0 picks a free one). Unused with `dynamodbEndpoint`. */
   dynamodbPort?: number;
   /** Data directory (default `.data`); `:memory:` keeps nothing. */
@@ -94,6 +99,11 @@ export interface LocalStack {
   demo: DemoTokens | undefined;
   /** Whether this start seeded the demo data. */
   seeded: boolean;
+  /** The S3 stand-in's endpoint (path-style) and the pictures' bucket. */
+  s3Endpoint: string;
+  imagesBucket: string;
+  /** Resolves once every object uploaded so far has been handled by the images function (retries included). */
+  imagesSettled(): Promise<void>;
   /** Resolves once every change written so far has reached the search index. */
   drained(): Promise<void>;
   /** Stops the HTTP server, the stream poller and DynamoDB Local (when started here). Safe to call twice. */
@@ -243,6 +253,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   assertSupportedNode();
   try {
     await assertPortFree(port, 'the API');
+    await assertPortFree(options.s3Port ?? DEFAULT_S3_PORT, 'the local S3');
     if (paths.root !== undefined) await mkdir(paths.root, { recursive: true });
 
     let dynamo: SupervisedDynamoDb | undefined;
@@ -288,6 +299,16 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       await resetSearchIndex();
     });
 
+    const images: LocalImages = await startLocalImages({
+      paths,
+      bucket: localImagesBucket(options.tablePrefix ?? DEFAULT_TABLE_PREFIX),
+      region: LOCAL_REGION,
+      port: options.s3Port ?? DEFAULT_S3_PORT,
+      functionName: `${options.tablePrefix ?? DEFAULT_TABLE_PREFIX}-images`,
+      log,
+    });
+    teardown.add(() => images.stop());
+
     const deadLetters = paths.deadLetters;
     /**
      * Keeps a dead letter — the poller's (records that failed until their age limit) or the indexer's own (a job
@@ -321,6 +342,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       seedDemo: options.seedDemo ?? true,
       audit,
       log,
+      pictures: { store: images.store, bucket: images.bucket },
     });
     if (seeded) {
       await poller.drained();
@@ -357,6 +379,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       paths,
       demo,
       seeded,
+      s3Endpoint: images.endpoint,
+      imagesBucket: images.bucket,
+      imagesSettled: () => images.settled(),
       drained: () => poller.drained(),
       stop: () => (stopping ??= teardown.run()),
     };

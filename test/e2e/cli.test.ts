@@ -24,6 +24,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'jobs-api-cli-'));
   stack = await startLocalStack({
     port: 0,
+    s3Port: 0,
     dataDir,
     dynamodbEndpoint: sharedDynamodbEndpoint(),
     tablePrefix: `cli-${randomUUID().slice(0, 8)}`,

@@ -12,7 +12,14 @@ let stack: LocalStack;
 let tokens: { clientToken: string; sessionToken: string };
 
 beforeAll(async () => {
-  stack = await startLocalStack({ port: 0, dynamodbPort: 0, dataDir: ':memory:', seedDemo: false, log: () => {} });
+  stack = await startLocalStack({
+    port: 0,
+    dynamodbPort: 0,
+    s3Port: 0,
+    dataDir: ':memory:',
+    seedDemo: false,
+    log: () => {},
+  });
   const store = new AuthStore(documentClient(), stack.tables.authTable);
   const client = await store.createClient({ name: 'unavailable test', grants: ['search', 'reject'] });
   const session = await store.createSession({ clientToken: client.token, accountId: 1, role: 'user', ttlSeconds: 600 });

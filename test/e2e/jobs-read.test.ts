@@ -159,6 +159,8 @@ describe('GET /jobs/{id}/files', () => {
         'reviewDate',
         'reviews',
         'previousReviews',
+        'original',
+        'edited',
       ].sort(),
     );
     const pending = await get(`/jobs/${job.id}/files?review=pending&limit=1`);

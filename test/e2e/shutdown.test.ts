@@ -39,6 +39,7 @@ describe('local stack shutdown', { timeout: 300_000 }, () => {
     const local = await startLocalStack({
       port: 0,
       dynamodbPort: 0,
+      s3Port: 0,
       dataDir: ':memory:',
       seedDemo: false,
       log: () => {},

@@ -133,6 +133,7 @@ describe('npm start on a fresh data directory', { timeout: 480_000 }, () => {
     const clash = await runProcess('bin/local.ts', [], {
       PORT: String(fresh.port),
       DYNAMODB_PORT: String(await freePort()),
+      S3_PORT: String(await freePort()),
       DATA_DIR: ':memory:',
     });
     expect(clash.code).toBe(1);

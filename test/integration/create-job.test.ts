@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CreateJob, type CreateJobRequest } from '../../functions/jobs/create/create-job';
+import { CreateJob, type CreatedJob, type CreateJobRequest } from '../../functions/jobs/create/create-job';
 import { API_ID_RANGE, IdAllocator } from '../../functions/jobs/store/id-allocator';
 import { DependencyUnavailableError } from '../../functions/errors';
 import { IdempotencyKeyReusedError, IdempotencyStore, LEASE_MS } from '../../functions/jobs/create/idempotency';
@@ -16,9 +16,11 @@ import { jobKeys } from '../../functions/tables';
 import { importJobs } from '../../local/operations/import';
 import { createTestTables, localClient } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';
+import { testPictures } from '../support/pictures';
 
 const documents = DynamoDBDocumentClient.from(localClient(), { marshallOptions: { removeUndefinedValues: true } });
 const user = { role: 'user' as const, accountId: 1001, clientId: 'client-a', userId: 'anna' };
+const pictures = testPictures();
 let tableName: string;
 let repository: JobRepository;
 
@@ -35,6 +37,12 @@ const request = (overrides: Partial<CreateJobRequest> = {}): CreateJobRequest =>
 
 const files = (count: number) =>
   Array.from({ length: count }, (_, index) => ({ fileName: `img_${index}.jpg`, tags: [], remarkToProcessor: '' }));
+
+/** A create's answer without its files' upload targets, which every answer signs afresh. */
+const withoutUploads = (created: CreatedJob) => ({
+  ...created,
+  body: { ...created.body, files: created.body.files.map(({ id, fileName }) => ({ id, fileName })) },
+});
 
 /** Every item of the table's job partitions, as `JOB#…` keys (the allocator and idempotency items left out). */
 const jobPartitions = async (): Promise<string[]> => {
@@ -82,7 +90,10 @@ describe('ids of created jobs', () => {
   });
 
   it('reports an import line naming a job or file id the API assigned, as reserved by the API, and writes nothing of it', async () => {
-    const created = await new CreateJob({ client: documents, tableName }).run(request({ files: files(2) }), user);
+    const created = await new CreateJob({ client: documents, tableName, pictures }).run(
+      request({ files: files(2) }),
+      user,
+    );
     const jobId = created.body.job.id;
     const fileId = created.body.files[1]!.id;
 
@@ -110,7 +121,7 @@ describe('ids of created jobs', () => {
   });
 
   it('says an id the API reserved but never handed out was reserved, not that a job was created with it', async () => {
-    const created = await new CreateJob({ client: documents, tableName }).run(request(), user);
+    const created = await new CreateJob({ client: documents, tableName, pictures }).run(request(), user);
     const reserved = created.body.job.id + 100;
 
     const result = await importJobs([makeJob({ id: reserved })], { repository });
@@ -130,7 +141,10 @@ describe('ids of created jobs', () => {
     const next = API_ID_RANGE.first + 5_000;
     await importJobs([makeJob({ id: next, files: [makeFile({ id: next + 1 })] })], { repository });
 
-    const created = await new CreateJob({ client: documents, tableName }).run(request({ files: files(3) }), user);
+    const created = await new CreateJob({ client: documents, tableName, pictures }).run(
+      request({ files: files(3) }),
+      user,
+    );
 
     expect(created.body.job.id).toBeGreaterThan(next + 1);
     for (const file of created.body.files) expect(file.id).toBeGreaterThan(next + 1);
@@ -139,7 +153,7 @@ describe('ids of created jobs', () => {
 
 describe('the created job', () => {
   it('is stored whole, files in request order with their ids, unreviewed, with no review counts yet', async () => {
-    const created = await new CreateJob({ client: documents, tableName }).run(
+    const created = await new CreateJob({ client: documents, tableName, pictures }).run(
       request({ files: [{ fileName: 'b.jpg', tags: ['x'], remarkToProcessor: 'Crop' }, ...files(2)] }),
       user,
     );
@@ -168,7 +182,7 @@ describe('the created job', () => {
     } as unknown as DynamoDBDocumentClient;
 
     await expect(
-      new CreateJob({ client: failing, tableName }).run(request({ files: files(1_000) }), user),
+      new CreateJob({ client: failing, tableName, pictures }).run(request({ files: files(1_000) }), user),
     ).rejects.toThrow();
 
     // The files were written, the job item was not: no job exists for a read or the indexer.
@@ -180,7 +194,10 @@ describe('the created job', () => {
   });
 
   it('of more files than one transaction holds is written whole', async () => {
-    const created = await new CreateJob({ client: documents, tableName }).run(request({ files: files(250) }), user);
+    const created = await new CreateJob({ client: documents, tableName, pictures }).run(
+      request({ files: files(250) }),
+      user,
+    );
 
     const stored = await repository.getJob(created.body.job.id);
     expect(stored?.job.files).toHaveLength(250);
@@ -208,7 +225,10 @@ describe('a create whose allocated id is already an item', () => {
     const table = new JobsTable(documents, tableName);
     await table.putItem({ Item: stray(takenIndex) });
 
-    const outcome = new CreateJob({ client: documents, tableName }).run(request({ files: files(count) }), user);
+    const outcome = new CreateJob({ client: documents, tableName, pictures }).run(
+      request({ files: files(count) }),
+      user,
+    );
 
     await expect(outcome).rejects.toBeInstanceOf(DependencyUnavailableError);
     await expect(outcome).rejects.toMatchObject({ cause: { name: 'IdTakenError', jobId } });
@@ -221,7 +241,7 @@ describe('a create whose allocated id is already an item', () => {
 
   it('gives the retry new ids, which it writes whole', async () => {
     await new JobsTable(documents, tableName).putItem({ Item: stray(0) });
-    const create = new CreateJob({ client: documents, tableName });
+    const create = new CreateJob({ client: documents, tableName, pictures });
     await expect(create.run(request({ files: files(2) }), user)).rejects.toBeInstanceOf(DependencyUnavailableError);
 
     const retried = await create.run(request({ files: files(2) }), user);
@@ -233,18 +253,23 @@ describe('a create whose allocated id is already an item', () => {
 
 describe('Idempotency-Key', () => {
   it('answers the first answer again and creates one job', async () => {
-    const create = new CreateJob({ client: documents, tableName });
+    const create = new CreateJob({ client: documents, tableName, pictures });
     const first = await create.run(request(), user, 'order-17');
     const again = await create.run(request(), user, 'order-17');
 
-    expect(again.body).toEqual(first.body);
+    expect(withoutUploads(again)).toEqual({ ...withoutUploads(first), replayed: true });
     expect(again.etag).toBe(first.etag);
     expect(again.replayed).toBe(true);
+    // The stored answer keeps no target: a replay signs fresh ones, for a new upload of the same file's original.
+    const [firstTarget, againTarget] = [first, again].map((answer) => answer.body.files[0]!.upload);
+    if (firstTarget?.method !== 'POST' || againTarget?.method !== 'POST') throw new Error('expected POST targets');
+    expect(againTarget.fields.key).not.toBe(firstTarget.fields.key);
+    expect(againTarget.fields.key?.split('/').slice(0, 5)).toEqual(firstTarget.fields.key?.split('/').slice(0, 5));
     expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(1);
   });
 
   it('refuses the key with another body, and creates nothing', async () => {
-    const create = new CreateJob({ client: documents, tableName });
+    const create = new CreateJob({ client: documents, tableName, pictures });
     await create.run(request(), user, 'order-18');
 
     await expect(create.run(request({ name: 'Other' }), user, 'order-18')).rejects.toBeInstanceOf(
@@ -254,7 +279,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('gives sessions of one client in different accounts a job each for one key, and replays it within an account', async () => {
-    const create = new CreateJob({ client: documents, tableName });
+    const create = new CreateJob({ client: documents, tableName, pictures });
     const inOther = { ...user, accountId: 1002, userId: 'otto' };
 
     const first = await create.run(request(), user, 'order-23');
@@ -265,13 +290,13 @@ describe('Idempotency-Key', () => {
     expect(other.replayed).toBe(false);
     expect(other.body.job).toMatchObject({ accountId: 1002, name: 'Something else entirely' });
     expect(other.body.job.id).not.toBe(first.body.job.id);
-    expect(sameAccount).toEqual({ ...first, replayed: true });
-    expect(otherAgain).toEqual({ ...other, replayed: true });
+    expect(withoutUploads(sameAccount)).toEqual({ ...withoutUploads(first), replayed: true });
+    expect(withoutUploads(otherAgain)).toEqual({ ...withoutUploads(other), replayed: true });
     expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toHaveLength(2);
   });
 
   it('keeps keys of different clients apart', async () => {
-    const create = new CreateJob({ client: documents, tableName });
+    const create = new CreateJob({ client: documents, tableName, pictures });
     const a = await create.run(request(), user, 'order-19');
     const b = await create.run(request(), { ...user, clientId: 'client-b' }, 'order-19');
 
@@ -302,6 +327,7 @@ describe('Idempotency-Key', () => {
         new CreateJob({
           client: gated,
           tableName,
+          pictures,
           idempotency: { waitBudgetMs: Number.POSITIVE_INFINITY },
         }).run(request({ files: files(150) }), user, 'order-20'),
       ),
@@ -321,9 +347,11 @@ describe('Idempotency-Key', () => {
         return documents.send(command as never);
       },
     } as unknown as DynamoDBDocumentClient;
-    await expect(new CreateJob({ client: failing, tableName }).run(request(), user, 'order-21')).rejects.toThrow();
+    await expect(
+      new CreateJob({ client: failing, tableName, pictures }).run(request(), user, 'order-21'),
+    ).rejects.toThrow();
 
-    const retried = await new CreateJob({ client: documents, tableName }).run(request(), user, 'order-21');
+    const retried = await new CreateJob({ client: documents, tableName, pictures }).run(request(), user, 'order-21');
 
     expect(retried.replayed).toBe(false);
     expect(await repository.getJob(retried.body.job.id)).toBeDefined();
@@ -344,13 +372,13 @@ describe('Idempotency-Key', () => {
       },
     } as unknown as DynamoDBDocumentClient;
     await expect(
-      new CreateJob({ client: crashing, tableName }).run(request({ files: files(150) }), user, 'order-24'),
+      new CreateJob({ client: crashing, tableName, pictures }).run(request({ files: files(150) }), user, 'order-24'),
     ).rejects.toThrow();
     const [committed] = (await jobPartitions()).filter((key) => key.endsWith(' JOB'));
 
     // The retry comes after the dead request's claim would have expired.
     const later = { now: () => Date.now() + LEASE_MS + 1_000 };
-    const retried = await new CreateJob({ client: documents, tableName, idempotency: later }).run(
+    const retried = await new CreateJob({ client: documents, tableName, pictures, idempotency: later }).run(
       request({ files: files(150) }),
       user,
       'order-24',
@@ -373,11 +401,11 @@ describe('Idempotency-Key', () => {
       },
     } as unknown as DynamoDBDocumentClient;
 
-    const first = await new CreateJob({ client: timingOut, tableName }).run(request(), user, 'order-25');
-    const retried = await new CreateJob({ client: documents, tableName }).run(request(), user, 'order-25');
+    const first = await new CreateJob({ client: timingOut, tableName, pictures }).run(request(), user, 'order-25');
+    const retried = await new CreateJob({ client: documents, tableName, pictures }).run(request(), user, 'order-25');
 
     expect(first.replayed).toBe(false);
-    expect(retried).toEqual({ ...first, replayed: true });
+    expect(withoutUploads(retried)).toEqual({ ...withoutUploads(first), replayed: true });
     expect((await jobPartitions()).filter((key) => key.endsWith(' JOB'))).toEqual([
       `${jobKeys.pk(first.body.job.id)} JOB`,
     ]);
@@ -385,7 +413,7 @@ describe('Idempotency-Key', () => {
 
   it('stores its records with a 24-hour TTL, keyed by account, client and the hash of the key', async () => {
     const before = Math.floor(Date.now() / 1000);
-    await new CreateJob({ client: documents, tableName }).run(request(), user, 'order-22');
+    await new CreateJob({ client: documents, tableName, pictures }).run(request(), user, 'order-22');
 
     const hash = createHash('sha256').update('order-22').digest('hex');
     const record = await new JobsTable(documents, tableName).getItem(jobKeys.idempotency('client-a', 1001, hash));

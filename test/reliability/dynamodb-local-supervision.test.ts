@@ -34,6 +34,7 @@ describe('DynamoDB Local supervision', { timeout: 480_000 }, () => {
     const local = await startLocalStack({
       port: 0,
       dynamodbPort: 0,
+      s3Port: 0,
       dataDir,
       seedDemo: false,
       dynamodbRestarts: 1,

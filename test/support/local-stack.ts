@@ -106,6 +106,11 @@ export interface TestStack {
   importJobs(jobs: Job[]): Promise<void>;
   /** Resolves once every change written so far has reached the search index. */
   drained(): Promise<void>;
+  /** The local S3's endpoint (path-style) and the pictures' bucket, for uploads with the SDK or presigned URLs. */
+  s3Endpoint: string;
+  imagesBucket: string;
+  /** Resolves once every object uploaded so far has been processed by the images function (retries included). */
+  imagesProcessed(): Promise<void>;
   /** Sends a request with valid defaults and reads the answer. */
   request(path: string, options?: RequestOptions): Promise<TestResponse>;
   stop(): Promise<void>;
@@ -123,6 +128,7 @@ const bodyOf = (body: unknown): { text: string | undefined; contentType: string 
 export const startTestStack = async (options: TestStackOptions = {}): Promise<TestStack> => {
   const stack = await startLocalStack({
     port: 0,
+    s3Port: 0,
     dataDir: ':memory:',
     dynamodbEndpoint: sharedDynamodbEndpoint(),
     tablePrefix: `e2e-${randomUUID().slice(0, 8)}`,
@@ -210,6 +216,9 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
       await importJobs(jobs, { repository });
     },
     drained: () => stack.drained(),
+    s3Endpoint: stack.s3Endpoint,
+    imagesBucket: stack.imagesBucket,
+    imagesProcessed: () => stack.imagesSettled(),
     request,
     stop: () => stack.stop(),
   };
@@ -324,7 +333,13 @@ export interface StartedStack {
 export const startNpmStart = async (env: Record<string, string>, started: StartedStack[]) => {
   const port = await freePort();
   const dynamodbPort = await freePort();
-  const running = startProcess('bin/local.ts', [], { PORT: String(port), DYNAMODB_PORT: String(dynamodbPort), ...env });
+  const s3Port = await freePort();
+  const running = startProcess('bin/local.ts', [], {
+    PORT: String(port),
+    DYNAMODB_PORT: String(dynamodbPort),
+    S3_PORT: String(s3Port),
+    ...env,
+  });
   const entry: StartedStack = { running };
   started.push(entry);
   const [, pid] = await running.waitFor(/DynamoDB Local listens on \S+ \(pid (\d+)\)/, 'stderr');

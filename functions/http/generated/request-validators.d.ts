@@ -27,6 +27,8 @@ export declare const validateJobUpdateRequest: RequestValidator;
 export declare const validateDeliveryRequest: RequestValidator;
 /** Validates against `components.schemas.DeliveryForm`. */
 export declare const validateDeliveryForm: RequestValidator;
+/** Validates against `components.schemas.UploadRequest`. */
+export declare const validateUploadRequest: RequestValidator;
 
 /** The top-level properties of `components.schemas.SearchRequest`, in schema order. */
 export declare const searchRequestFields: Readonly<Record<string, FormField>>;
@@ -46,3 +48,5 @@ export declare const jobUpdateRequestFields: Readonly<Record<string, FormField>>
 export declare const deliveryRequestFields: Readonly<Record<string, FormField>>;
 /** The top-level properties of `components.schemas.DeliveryForm`, in schema order. */
 export declare const deliveryFormFields: Readonly<Record<string, FormField>>;
+/** The top-level properties of `components.schemas.UploadRequest`, in schema order. */
+export declare const uploadRequestFields: Readonly<Record<string, FormField>>;

@@ -15,12 +15,18 @@ import { JobRepository } from '../store/repository';
 import { jobETag, type JobView, jobView } from '../store/job-view';
 import { fingerprintOf, type IdempotencyOptions, IdempotencyStore, type Seal } from './idempotency';
 import { toJobItem } from '../store/items';
+import type { PictureUrls } from '../../images/picture-urls';
+import type { UploadTarget } from '../../images/signed-urls';
 
 /** A file of a create request. */
 export interface NewFile {
   fileName: string;
   tags: string[];
   remarkToProcessor: string;
+  /** What the customer declared of the original's bytes: S3 then takes those bytes and no others. */
+  size?: number;
+  /** Base64 SHA-256 of the original. */
+  sha256?: string;
 }
 
 /** A validated create request. */
@@ -36,11 +42,18 @@ export interface CreateJobRequest {
   files: NewFile[];
 }
 
+/** A created file as `POST /jobs` answers it: its id, and where its original is uploaded to. */
+export interface CreatedFile {
+  id: number;
+  fileName: string;
+  upload: UploadTarget;
+}
+
 /** The `201` body of `POST /jobs`. */
 export interface CreateJobResponseBody {
   _type: 'JobResponseBody';
   job: JobView;
-  files: Array<{ id: number; fileName: string }>;
+  files: CreatedFile[];
 }
 
 /** What a create answers: the body, and the headers that go with it. */
@@ -68,6 +81,8 @@ export interface CreateJobOptions {
   now?: () => Date;
   /** The clock, the waiting and the wait budget of `Idempotency-Key` records (`idempotency.ts`). */
   idempotency?: IdempotencyOptions;
+  /** Signs the files' upload targets; asked for only when the job has files. */
+  pictures: () => PictureUrls;
 }
 
 /** The account a caller creates a job in, or the refusal (`400` for an operator naming none, `403`). */
@@ -86,14 +101,22 @@ export const accountOf = (request: CreateJobRequest, principal: Pick<Principal, 
   return scope;
 };
 
+/** What a new file declared of its original's bytes (only what it declared). */
+const declaredOf = (file: NewFile): { size?: number; sha256?: string } => ({
+  ...(file.size === undefined ? {} : { size: file.size }),
+  ...(file.sha256 === undefined ? {} : { sha256: file.sha256 }),
+});
+
 /** The create use case. */
 export class CreateJob {
   private readonly table: JobsTable;
   private readonly repository: JobRepository;
   private readonly now: () => Date;
   private readonly idempotency: IdempotencyOptions;
+  private readonly pictures: () => PictureUrls;
 
   public constructor(options: CreateJobOptions) {
+    this.pictures = options.pictures;
     this.now = options.now ?? (() => new Date());
     this.table = new JobsTable(options.client, options.tableName);
     this.repository = new JobRepository(options.client, options.tableName);
@@ -102,7 +125,8 @@ export class CreateJob {
 
   /**
    * Creates the job, or — with an `Idempotency-Key` this client used before for the same account — answers the
-   * first answer again.
+   * first answer again: the same job and files, each with a fresh upload target (the stored answer keeps no
+   * target, whose URL may have expired since; the first answer's targets stay valid until they expire).
    */
   public async run(
     request: CreateJobRequest,
@@ -110,7 +134,9 @@ export class CreateJob {
     idempotencyKey?: string,
   ): Promise<CreatedJob> {
     const accountId = accountOf(request, principal);
-    if (idempotencyKey === undefined) return this.answer(await this.create(request, accountId), request, false);
+    if (idempotencyKey === undefined) {
+      return this.answer(await this.create(request, accountId), request, accountId, false);
+    }
     // What the request asks for, whoever of the account sends it: the account it creates in, named or not.
     const fingerprint = fingerprintOf({ ...request, accountId, accountName: request.accountName ?? '' });
     const { answer, replayed } = await new IdempotencyStore(this.table, this.idempotency).run<StoredCreate>(
@@ -119,17 +145,32 @@ export class CreateJob {
       fingerprint,
       (seal) => this.create(request, accountId, seal),
     );
-    return this.answer(answer, request, replayed);
+    return this.answer(answer, request, accountId, replayed);
   }
 
-  private answer(stored: StoredCreate, request: CreateJobRequest, replayed: boolean): CreatedJob {
+  /** The answer of a create: the job, and each file with a new upload target of its original. */
+  private async answer(
+    stored: StoredCreate,
+    request: CreateJobRequest,
+    accountId: number,
+    replayed: boolean,
+  ): Promise<CreatedJob> {
     const job = JSON.parse(stored.job) as JobView;
+    const pictures = stored.fileIds.length === 0 ? undefined : this.pictures();
+    const files = await Promise.all(
+      stored.fileIds.map(async (id, index): Promise<CreatedFile> => {
+        const file = request.files[index] as NewFile;
+        const upload = await (pictures as PictureUrls).uploadTarget(
+          { accountId, jobId: job.id, fileId: id },
+          'original',
+          file.fileName,
+          declaredOf(file),
+        );
+        return { id, fileName: file.fileName, upload };
+      }),
+    );
     return {
-      body: {
-        _type: 'JobResponseBody',
-        job,
-        files: stored.fileIds.map((id, index) => ({ id, fileName: (request.files[index] as NewFile).fileName })),
-      },
+      body: { _type: 'JobResponseBody', job, files },
       location: `/jobs/${job.id}`,
       etag: jobETag(job.version),
       replayed,
@@ -165,6 +206,7 @@ export class CreateJob {
           fileName: file.fileName,
           tags: file.tags,
           remarkToProcessor: file.remarkToProcessor,
+          ...(file.size === undefined && file.sha256 === undefined ? {} : { declaredOriginal: declaredOf(file) }),
         }),
       ),
     };

@@ -66,6 +66,11 @@ export interface JobFile {
   reviews: Review | null;
   /** Earlier reviews, oldest first: the {@link MAX_PREVIOUS_REVIEWS} most recent. */
   previousReviews: Review[];
+  /**
+   * What the customer declared of the original's bytes when the file was created through the API (its size,
+   * its base64 SHA-256): stored so that every upload target of the original binds them; never answered.
+   */
+  declaredOriginal?: { size?: number; sha256?: string };
 }
 
 /**

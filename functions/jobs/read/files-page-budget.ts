@@ -4,7 +4,8 @@
  * quote and backslash of the page is escaped once more on the way. A page of heavily reviewed files
  * (`reviews` and five `previousReviews` each) reaches that limit long before 100 files; a page therefore
  * ends early, with a cursor, once its files would pass {@link PAGE_BYTES_BUDGET} — measured as each file
- * is carried inside the payload, escaping included. The budget leaves a whole mebibyte for the rest of the
+ * is carried inside the payload, escaping included — the file as answered, its pictures' presigned URLs (up to
+ * six, each about 600 bytes and escaped again) counted with it. The budget leaves a whole mebibyte for the rest of the
  * answer (headers, the envelope, the other fields of the body), and a single file item is at most 400 KB,
  * which however escaped stays under the budget: a page always holds at least one file.
  */

@@ -6,13 +6,20 @@
  * read beside either, in the same round. A job not yet moved to padded file keys (no `fileKeys` mark) is
  * listed by the index in every case, and its files read at both key forms.
  *
+ * Each file carries its pictures (docs/contract.md §6b): `original` and `edited`, `null` until uploaded, an
+ * invalid one with its reason, a ready one with its thumbnail, preview and download URLs — presigned GETs signed
+ * in the function for this caller, who could read the job, so no other caller ever gets one. The URLs are part of
+ * the page's bytes, which its budget counts.
+ *
  * A large delivery committed but not yet written to every file (`pending-delivery.ts`) is read as done: its
  * job item lists the delivered ids, which are merged into the `pending` listing and taken out of the other
  * states' listings, and each listed file is read as delivered.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountScope, type Principal } from '../../auth/principal';
+import { ConfigError } from '../../config';
 import { ApiError } from '../../errors';
+import { type PictureUrls, unsignedView, type VariantView } from '../../images/picture-urls';
 import { hasPaddedFileKeys, jobKeys } from '../../tables';
 import { filesWithinBudget } from './files-page-budget';
 import { type FileItem, fromFileItem, type JobItem, jobItemCounts } from '../store/items';
@@ -50,9 +57,15 @@ export interface FilesQuery {
   afterFileId: number | undefined;
 }
 
+/** A file as `GET /jobs/{id}/files` answers it: its fields, and its two pictures. */
+export interface FileView extends JobFile {
+  original: VariantView;
+  edited: VariantView;
+}
+
 /** A page of files, in id order, and the last file id it covered when more may follow. */
 export interface FilesPage {
-  files: JobFile[];
+  files: FileView[];
   /** The id to continue after, or `undefined` on the last page. */
   continueAfter: number | undefined;
 }
@@ -62,6 +75,8 @@ export interface JobReaderOptions {
   tableName: string;
   /** The jobs table's retry policy (`jobs-table.ts`), for tests. */
   retry?: Partial<RetryPolicy>;
+  /** Signs the URLs of ready pictures; asked for only when a page holds one. */
+  pictures?: () => PictureUrls;
 }
 
 /** The caller may see a job item: it exists and belongs to the caller's account (operators see all). */
@@ -78,9 +93,11 @@ const currentState = (item: FileItem): ReviewState =>
 /** Reads jobs and their files for the API's callers. */
 export class JobReader {
   private readonly table: JobsTable;
+  private readonly pictures: (() => PictureUrls) | undefined;
 
   public constructor(options: JobReaderOptions) {
     this.table = new JobsTable(options.client, options.tableName, options.retry ? { retry: options.retry } : {});
+    this.pictures = options.pictures;
   }
 
   /**
@@ -133,8 +150,38 @@ export class JobReader {
     }
     const pending = pendingDelivery(item);
     const found = (listing.items as unknown as FileItem[]).filter((file) => file.entity === 'file');
-    const files = found.slice(0, query.limit).map((file) => fromFileItem(effectiveFileItem(file, pending)));
+    const files = await this.views(
+      item as unknown as JobItem,
+      found.slice(0, query.limit).map((file) => effectiveFileItem(file, pending)),
+    );
     return budgeted(files, found.length > query.limit || listing.more);
+  }
+
+  /**
+   * The files as answered, with their pictures: the URLs of every ready picture signed by one signer, for the
+   * job's account.
+   */
+  private async views(job: JobItem, items: readonly FileItem[]): Promise<FileView[]> {
+    const signs = items.some((file) => file.original?.status === 'ready' || file.edited?.status === 'ready');
+    let pictures: PictureUrls | undefined;
+    if (signs) {
+      if (this.pictures === undefined) throw new ConfigError('A file has a picture, and no bucket signs its URLs');
+      pictures = this.pictures();
+    }
+    const view = (file: FileItem, variant: 'original' | 'edited'): Promise<VariantView> | VariantView => {
+      const stored = file[variant];
+      const unsigned = unsignedView(stored);
+      if (unsigned !== undefined) return unsigned;
+      const owner = { accountId: job.accountId, jobId: job.id, fileId: file.id };
+      return (pictures as PictureUrls).view(owner, variant, file.fileName, stored);
+    };
+    return Promise.all(
+      items.map(async (file) => ({
+        ...fromFileItem(file),
+        original: await view(file, 'original'),
+        edited: await view(file, 'edited'),
+      })),
+    );
   }
 
   /**
@@ -171,12 +218,12 @@ export class JobReader {
       page.flatMap((fileId) => sortKeys(fileId).map((sk) => ({ pk: jobKeys.pk(jobId), sk }))),
     );
     // The index lags the table: a file whose state changed since is left out of a filtered page.
-    const files = (items as unknown as FileItem[])
+    const fileItems = (items as unknown as FileItem[])
       .filter((file) => file.entity === 'file')
       .map((file) => effectiveFileItem(file, pending))
       .filter((file) => query.review === undefined || currentState(file) === query.review)
-      .map(fromFileItem)
       .sort((a, b) => a.id - b.id);
+    const files = await this.views(item as unknown as JobItem, fileItems);
     const last = window.at(-1);
     return budgeted(files, more, last);
   }
@@ -186,7 +233,7 @@ export class JobReader {
  * A page of files (in id order) cut to what one response carries: when files are left out, or `more`
  * follow, the page continues after its last file (or after `last`, the last id a listing covered).
  */
-const budgeted = (files: JobFile[], more: boolean, last: number | undefined = files.at(-1)?.id): FilesPage => {
+const budgeted = (files: FileView[], more: boolean, last: number | undefined = files.at(-1)?.id): FilesPage => {
   const fitting = filesWithinBudget(files);
   if (fitting < files.length) return { files: files.slice(0, fitting), continueAfter: files[fitting - 1]!.id };
   return { files, continueAfter: more ? last : undefined };

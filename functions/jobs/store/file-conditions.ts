@@ -40,34 +40,63 @@ export const unchangedCondition = (item: FileItem): Condition => {
   return condition;
 };
 
+/** The placeholders and the bound of one history list an entry moves to. */
+export interface HistoryList {
+  /** The attribute holding the list (`previousReviews`, `previousEdits`). */
+  attribute: string;
+  /** How many entries it keeps, the most recent. */
+  max: number;
+  /** The value placeholders of the moved entry and of the count read. */
+  moved: string;
+  count: string;
+}
+
+const PREVIOUS_REVIEWS: HistoryList = {
+  attribute: 'previousReviews',
+  max: MAX_PREVIOUS_REVIEWS,
+  moved: ':moved',
+  count: ':was_previousReviewCount',
+};
+
 /**
- * How the review a rejection replaces reaches `previousReviews`, which keeps the
- * {@link MAX_PREVIOUS_REVIEWS} most recent. While the list has room, the review is appended to the list
- * as stored (an absent list starts empty), so the write carries that one review and never the history;
- * a full list is written whole, its oldest review dropped, so the history, the item and every later
- * write stay bounded however often a file is rejected. Either way the write requires the list to still
- * hold as many reviews as were read, so it never lands on a list another writer changed meanwhile. An
- * item holding something else than a list there (`null`) gets a list of the one review, required to
- * still hold what was read.
+ * How an entry reaches a bounded history list of a file item, which keeps the `max` most recent. While the list
+ * has room, the entry is appended to the list as stored (an absent list starts empty), so the write carries that
+ * one entry and never the history; a full list is written whole, its oldest entry dropped, so the history, the
+ * item and every later write stay bounded. Either way the write requires the list to still hold as many entries
+ * as were read, so it never lands on a list another writer changed meanwhile. An item holding something else
+ * than a list there (`null`) gets a list of the one entry, required to still hold what was read.
  */
-export const moveToHistory = (condition: Condition, before: FileItem, moved: Review): { set: string } => {
-  const history: unknown = (before as unknown as Record<string, unknown>).previousReviews;
-  condition.names['#previousReviews'] = 'previousReviews';
-  condition.values[':moved'] = [moved];
+export const moveToList = (
+  condition: Condition,
+  before: Readonly<Record<string, unknown>>,
+  list: HistoryList,
+  moved: unknown,
+): { set: string } => {
+  const history: unknown = before[list.attribute];
+  const name = `#${list.attribute}`;
+  condition.names[name] = list.attribute;
+  condition.values[list.moved] = [moved];
   if (!Array.isArray(history) && history !== undefined) {
-    requireAsRead(condition, 'previousReviews', history);
-    return { set: '#previousReviews = :moved' };
+    requireAsRead(condition, list.attribute, history);
+    return { set: `${name} = ${list.moved}` };
   }
   if (history === undefined) {
-    condition.clauses.push('attribute_not_exists(#previousReviews)');
+    condition.clauses.push(`attribute_not_exists(${name})`);
   } else {
-    condition.values[':was_previousReviewCount'] = history.length;
-    condition.clauses.push('size(#previousReviews) = :was_previousReviewCount');
-    if (history.length >= MAX_PREVIOUS_REVIEWS) {
-      condition.values[':moved'] = [...history, moved].slice(-MAX_PREVIOUS_REVIEWS);
-      return { set: '#previousReviews = :moved' };
+    condition.values[list.count] = history.length;
+    condition.clauses.push(`size(${name}) = ${list.count}`);
+    if (history.length >= list.max) {
+      condition.values[list.moved] = [...history, moved].slice(-list.max);
+      return { set: `${name} = ${list.moved}` };
     }
   }
   condition.values[':empty'] = [];
-  return { set: '#previousReviews = list_append(if_not_exists(#previousReviews, :empty), :moved)' };
+  return { set: `${name} = list_append(if_not_exists(${name}, :empty), ${list.moved})` };
 };
+
+/**
+ * How the review a rejection or a delivery replaces reaches `previousReviews`, which keeps the
+ * {@link MAX_PREVIOUS_REVIEWS} most recent ({@link moveToList}), so a file can be reviewed any number of times.
+ */
+export const moveToHistory = (condition: Condition, before: FileItem, moved: Review): { set: string } =>
+  moveToList(condition, before as unknown as Record<string, unknown>, PREVIOUS_REVIEWS, moved);

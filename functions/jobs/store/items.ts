@@ -4,6 +4,7 @@
  * (`review.ts`); each file is an item of its own under the job's partition, carrying its review state in
  * `reviewKey`.
  */
+import type { FileImages } from '../../images/file-images';
 import { FILE_KEYS, jobKeys } from '../../tables';
 import type { Job, JobFile } from '../model/model';
 import { effectiveFileItem, pendingDelivery } from './pending-delivery';
@@ -46,7 +47,8 @@ export interface JobItem extends Omit<Job, 'files'> {
   deliveryFileIds?: number[];
 }
 
-export interface FileItem extends JobFile {
+/** A file item: the file, its keys, and what the images function recorded of its pictures (`file-images.ts`). */
+export interface FileItem extends JobFile, FileImages {
   pk: string;
   sk: string;
   entity: 'file';

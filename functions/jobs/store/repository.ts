@@ -14,9 +14,10 @@ import { mapConcurrently } from '../../async';
 import { jobKeys } from '../../tables';
 import { type BatchCreateOptions, createJobsInBatches, JobSupersededError } from './batch-create';
 import { claimImportIds } from './id-allocator';
-import { fromItems, type JobItem, type StoredJob } from './items';
+import { type FileItem, fromItems, type JobItem, type StoredJob } from './items';
 import { type Item, JobsTable, type RetryPolicy, type TransactItem } from './jobs-table';
 import type { Job } from '../model/model';
+import { imagesAsRead } from './kept-images';
 import { writeNewJob } from './new-job';
 import { planWrite, type WritePlan } from './write-plan';
 
@@ -59,6 +60,9 @@ export class JobWriteConflictError extends Error {
     this.jobId = jobId;
   }
 }
+
+/** Conditional PutItems of replaced file items in flight at once, when a job is too large for one transaction. */
+const REPLACED_FILE_CONCURRENCY = 8;
 
 /** The largest number of item writes DynamoDB accepts in one TransactWriteItems request. */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -252,16 +256,25 @@ export class JobRepository {
     };
     const pk = jobKeys.pk(jobItem.id);
     const fileWrites = plan.filePuts.length + plan.fileDeletes.length;
+    // A file item replaced is written only while its pictures are as read (`kept-images.ts`).
+    const guard = (item: FileItem) => (plan.replacedFiles.has(item.sk) ? imagesAsRead(item) : {});
     if (fileWrites + 1 <= this.maxTransactionItems) {
       await this.table.transactWrite([
         jobPut,
-        ...plan.filePuts.map((item) => ({ Put: { TableName: this.table.tableName, Item: item } })),
+        ...plan.filePuts.map((item) => ({ Put: { TableName: this.table.tableName, Item: item, ...guard(item) } })),
         ...plan.fileDeletes.map((sk) => ({ Delete: { TableName: this.table.tableName, Key: { pk, sk } } })),
       ]);
       return;
     }
+    // BatchWriteItem takes no condition: the files replaced go one conditional PutItem each.
+    const replaced = plan.filePuts.filter((item) => plan.replacedFiles.has(item.sk));
+    await mapConcurrently(replaced, REPLACED_FILE_CONCURRENCY, (item) =>
+      this.table.putItem({ Item: item, ...guard(item) }),
+    );
     await this.table.batchWrite([
-      ...plan.filePuts.map((item) => ({ PutRequest: { Item: item } })),
+      ...plan.filePuts
+        .filter((item) => !plan.replacedFiles.has(item.sk))
+        .map((item) => ({ PutRequest: { Item: item } })),
       ...plan.fileDeletes.map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })),
     ]);
     await this.table.transactWrite([jobPut]);

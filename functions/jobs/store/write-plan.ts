@@ -4,6 +4,7 @@
  */
 import { jobKeys } from '../../tables';
 import { type FileItem, type JobItem, toFileItems, toJobItem } from './items';
+import { withKeptImages } from './kept-images';
 import type { Job } from '../model/model';
 
 /**
@@ -32,8 +33,13 @@ export interface WritePlan {
   jobItem: JobItem | undefined;
   /** The version read, which the job item write is conditioned on; undefined for a new job. */
   expectedVersion: number | undefined;
-  /** File items that are new or differ from the stored ones. */
+  /**
+   * File items that are new or differ from the stored ones, each with the pictures of the file item it replaces
+   * (`kept-images.ts`).
+   */
   filePuts: FileItem[];
+  /** The sort keys of the {@link filePuts} that replace a stored file item (their writes are guarded). */
+  replacedFiles: Set<string>;
   /** Sort keys of stored file items the job no longer has. */
   fileDeletes: string[];
 }
@@ -53,14 +59,24 @@ export const planWrite = (
   const storedItems = items as ReadonlyArray<Record<string, unknown>>;
   const storedJob = storedItems.find((item) => item.sk === jobKeys.jobSk) as JobItem | undefined;
   const storedFiles = new Map<string, Record<string, unknown>>();
+  const storedById = new Map<unknown, Record<string, unknown>>();
   for (const item of storedItems) {
-    if (typeof item.sk === 'string' && item.sk.startsWith(jobKeys.filePrefix)) storedFiles.set(item.sk, item);
+    if (typeof item.sk === 'string' && item.sk.startsWith(jobKeys.filePrefix)) {
+      storedFiles.set(item.sk, item);
+      // A file still at its key from before the padding keeps its pictures when it moves to the padded one.
+      if (!storedById.has(item.fileId) || item.sk === jobKeys.fileSk(item.fileId as number))
+        storedById.set(item.fileId, item);
+    }
   }
   const filePuts: FileItem[] = [];
+  const replacedFiles = new Set<string>();
   const wanted = new Set<string>();
-  for (const item of toFileItems(job)) {
+  for (const fresh of toFileItems(job)) {
+    const item = withKeptImages(fresh, storedFiles.get(fresh.sk) ?? storedById.get(fresh.fileId));
     wanted.add(item.sk);
-    if (!sameItem(item, storedFiles.get(item.sk))) filePuts.push(item);
+    if (sameItem(item, storedFiles.get(item.sk))) continue;
+    filePuts.push(item);
+    if (storedFiles.has(item.sk)) replacedFiles.add(item.sk);
   }
   const fileDeletes = [...storedFiles.keys()].filter((sk) => !wanted.has(sk));
   const expectedVersion = storedJob?.version;
@@ -68,10 +84,10 @@ export const planWrite = (
     storedJob !== undefined &&
     sameItem({ ...toJobItem(job, storedJob.version), importedVersion: storedJob.importedVersion }, storedJob);
   if (jobUnchanged && filePuts.length === 0 && fileDeletes.length === 0) {
-    return { version: storedJob.version, jobItem: undefined, expectedVersion, filePuts, fileDeletes };
+    return { version: storedJob.version, jobItem: undefined, expectedVersion, filePuts, replacedFiles, fileDeletes };
   }
   const version = expectedVersion === undefined ? now : expectedVersion + 1;
   const jobItem = toJobItem(job, version);
   if (options.imported === true) jobItem.importedVersion = version;
-  return { version, jobItem, expectedVersion, filePuts, fileDeletes };
+  return { version, jobItem, expectedVersion, filePuts, replacedFiles, fileDeletes };
 };

@@ -16,25 +16,30 @@ import type { AwsStub } from 'aws-sdk-client-mock';
 import { vi } from 'vitest';
 import { resetDefaultAuthenticator } from '../../../functions/auth/authenticate';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
+import { resetPicturesBucket } from '../../../functions/aws/s3';
 import { resetConfig } from '../../../functions/config';
 import type { Grant, Role } from '../../../functions/auth/principal';
 import { hashToken } from '../../../functions/auth/tokens';
 import { authKeys } from '../../../functions/tables';
+import { picturesEnv } from '../../support/pictures';
 
 const EVENTS = join(import.meta.dirname, '..', '..', '..', 'events');
 
 /**
  * Points a handler's configuration at the table names the mocks answer (`auth-unit`, `jobs-unit`; the embedded
- * search engine in memory, which the configuration names even where a handler does not search) and forgets the
- * container's cached configuration, DynamoDB client and authenticator, as a new Lambda container would start.
+ * search engine in memory, which the configuration names even where a handler does not search; a pictures bucket
+ * that is only signed for) and forgets the container's cached configuration, DynamoDB and S3 clients and
+ * authenticator, as a new Lambda container would start.
  */
 export const useUnitHandlerEnvironment = (): void => {
   vi.stubEnv('AUTH_TABLE', 'auth-unit');
   vi.stubEnv('JOBS_TABLE', 'jobs-unit');
   vi.stubEnv('SEARCH_ENGINE', 'embedded');
   vi.stubEnv('SEARCH_DB_PATH', ':memory:');
+  for (const [name, value] of Object.entries(picturesEnv())) vi.stubEnv(name, value);
   resetConfig();
   resetDocumentClient();
+  resetPicturesBucket();
   resetDefaultAuthenticator();
 };
 

@@ -112,6 +112,40 @@ describe('POST /jobs bodies', () => {
   });
 });
 
+describe('the size and SHA-256 a new file declares', () => {
+  const SHA = 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=';
+  const withFile = (file: Record<string, unknown>) =>
+    json({ name: 'Spring', files: [{ fileName: 'a.jpg' }, { fileName: 'b.jpg', ...file }] });
+
+  it('keeps a size of 1 byte to 200 MB and a base64 SHA-256 of 32 bytes, and only when declared', () => {
+    expect(parseCreateJobRequest(withFile({ size: 200_000_000, sha256: SHA })).files).toEqual([
+      { fileName: 'a.jpg', tags: [], remarkToProcessor: '' },
+      { fileName: 'b.jpg', tags: [], remarkToProcessor: '', size: 200_000_000, sha256: SHA },
+    ]);
+    expect(parseCreateJobRequest(withFile({ size: 1 })).files[1]).toEqual({
+      fileName: 'b.jpg',
+      tags: [],
+      remarkToProcessor: '',
+      size: 1,
+    });
+  });
+
+  it.each([
+    ['no byte', { size: 0 }, 'files[1].size'],
+    ['more than 200 MB', { size: 200_000_001 }, 'files[1].size'],
+    ['a fraction', { size: 1.5 }, 'files[1].size'],
+    ['a string', { size: '12' }, 'files[1].size'],
+    ['hex', { sha256: 'ab'.repeat(32) }, 'files[1].sha256'],
+    ['31 bytes', { sha256: 'A'.repeat(40) + 'AA==' }, 'files[1].sha256'],
+    ['33 bytes', { sha256: 'A'.repeat(44) + 'AA==' }, 'files[1].sha256'],
+    ['unpadded', { sha256: SHA.slice(0, -1) }, 'files[1].sha256'],
+    ['URL-safe letters', { sha256: SHA.replace('+', '-') }, 'files[1].sha256'],
+    ['non-canonical trailing bits', { sha256: SHA.slice(0, 42) + 'h=' }, 'files[1].sha256'],
+  ])('refuses %s, naming the field by its path', (_name, file, parameter) => {
+    expect(refused(() => parseCreateJobRequest(withFile(file)))).toBe(parameter);
+  });
+});
+
 describe('PATCH /jobs/{id} bodies', () => {
   it('keeps only the fields sent', () => {
     expect(parseJobUpdate(json({ status: 'CJ_REQUEST_OFFER', other: 1 }))).toEqual({ status: 'CJ_REQUEST_OFFER' });

@@ -57,6 +57,7 @@ describe('route table', () => {
       ['POST /jobs', 'jobs', 'session', 'jobs-write'],
       ['PATCH /jobs/{id}', 'jobs', 'session', 'jobs-write'],
       ['POST /jobs/{id}/delivery', 'jobs', 'session', 'jobs-write'],
+      ['POST /jobs/{id}/files/{fileId}/upload', 'jobs', 'session', 'jobs-write'],
     ]);
     expect(ROUTES.filter((route) => !('grant' in route)).map((route) => route.path)).toEqual([
       '/sessions/current',

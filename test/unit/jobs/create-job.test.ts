@@ -17,6 +17,7 @@ import { ApiError } from '../../../functions/http/errors';
 import { accountOf, CreateJob, type CreateJobRequest } from '../../../functions/jobs/create/create-job';
 import { fingerprintOf } from '../../../functions/jobs/create/idempotency';
 import { countAttributes } from '../../../functions/jobs/model/review';
+import { TEST_PICTURES, testPictures } from '../../support/pictures';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const mock = mockClient(documents);
@@ -41,9 +42,24 @@ const request = (overrides: Partial<CreateJobRequest> = {}): CreateJobRequest =>
 });
 
 /** Each test its own table, so the container's allocator of that table starts with no block. */
+const pictures = testPictures();
+
+/** A presigned POST of a new upload of the original of a file of account 1001, valid an hour. */
+const postTargetOf = (jobId: number, fileId: number) => ({
+  url: `${TEST_PICTURES.endpoint}/${TEST_PICTURES.bucket}`,
+  method: 'POST',
+  fields: expect.objectContaining({
+    key: expect.stringMatching(new RegExp(`^uploads/1001/${jobId}/${fileId}/original/[0-9a-z]{25}$`)),
+    'Content-Type': 'image/jpeg',
+    Policy: expect.any(String),
+    'X-Amz-Signature': expect.any(String),
+  }),
+  expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
+});
+
 let tableNumber = 0;
 let tableName: string;
-const create = () => new CreateJob({ client: documents, tableName, now: () => NOW });
+const create = () => new CreateJob({ client: documents, tableName, now: () => NOW, pictures });
 const transactions = () =>
   mock.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
 
@@ -153,8 +169,8 @@ describe('a create', () => {
           review: { pending: 0, rejected: 0, accepted: 0 },
         }),
         files: [
-          { id: 5_000_000_001, fileName: 'a.jpg' },
-          { id: 5_000_000_002, fileName: 'b.jpg' },
+          { id: 5_000_000_001, fileName: 'a.jpg', upload: postTargetOf(5_000_000_000, 5_000_000_001) },
+          { id: 5_000_000_002, fileName: 'b.jpg', upload: postTargetOf(5_000_000_000, 5_000_000_002) },
         ],
       },
       location: '/jobs/5000000000',
@@ -172,6 +188,51 @@ describe('a create', () => {
     expect(second.body.job).toMatchObject({ accountId: 77, accountName: '' });
     expect(first.body.job.guid).not.toBe(second.body.job.guid);
     expect(second.body.job.id).toBe(first.body.job.id + 3);
+  });
+
+  it('gives a file that declared its size and SHA-256 a PUT target binding both, and stores what it declared', async () => {
+    const sha256 = 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=';
+    const created = await create().run(
+      request({
+        files: [
+          { fileName: 'a.png', tags: [], remarkToProcessor: '', size: 1_234, sha256 },
+          { fileName: 'b.jpg', tags: [], remarkToProcessor: '', size: 99 },
+          { fileName: 'c.jpg', tags: [], remarkToProcessor: '' },
+        ],
+      }),
+      user,
+    );
+
+    const [declared, sized, plain] = created.body.files.map((file) => file.upload);
+    expect(declared).toMatchObject({
+      method: 'PUT',
+      headers: { 'Content-Type': 'image/png', 'x-amz-checksum-sha256': sha256 },
+    });
+    expect(declared?.url).toMatch(/\/uploads\/1001\/5000000000\/5000000001\/original\/[0-9a-z]{25}\?/);
+    expect(sized?.method).toBe('POST');
+    expect(plain?.method).toBe('POST');
+    const items = transactions()[0]!.map((item) => item.Put?.Item);
+    expect(items.find((item) => item?.fileId === 5_000_000_001)?.declaredOriginal).toEqual({ size: 1_234, sha256 });
+    expect(items.find((item) => item?.fileId === 5_000_000_002)?.declaredOriginal).toEqual({ size: 99 });
+    expect(items.find((item) => item?.fileId === 5_000_000_003)).not.toHaveProperty('declaredOriginal');
+    expect(created.body.files.map((file) => Object.keys(file))).toEqual([
+      ['id', 'fileName', 'upload'],
+      ['id', 'fileName', 'upload'],
+      ['id', 'fileName', 'upload'],
+    ]);
+  });
+
+  it('signs no target, and needs no bucket, for a job without files', async () => {
+    const created = await new CreateJob({
+      client: documents,
+      tableName,
+      now: () => NOW,
+      pictures: () => {
+        throw new Error('no bucket');
+      },
+    }).run(request({ files: [] }), user);
+
+    expect(created.body.files).toEqual([]);
   });
 
   it('refuses before it takes an id', async () => {
@@ -224,8 +285,8 @@ describe('a create with an Idempotency-Key', () => {
         _type: 'JobResponseBody',
         job,
         files: [
-          { id: 11, fileName: 'a.jpg' },
-          { id: 12, fileName: 'b.jpg' },
+          { id: 11, fileName: 'a.jpg', upload: postTargetOf(5_000_000_000, 11) },
+          { id: 12, fileName: 'b.jpg', upload: postTargetOf(5_000_000_000, 12) },
         ],
       },
       location: '/jobs/5000000000',

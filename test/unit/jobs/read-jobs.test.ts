@@ -18,6 +18,7 @@ import type { Job, JobFile, Review } from '../../../functions/jobs/model/model';
 import { type FilesQuery, JobNotFoundError, JobReader } from '../../../functions/jobs/read/read-jobs';
 import { jobKeys } from '../../../functions/tables';
 import { makeFile, makeJob } from '../../support/jobs';
+import { readyVariant, TEST_PICTURES, testPictures } from '../../support/pictures';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const mock = mockClient(documents);
@@ -188,7 +189,7 @@ describe('a page of files', () => {
     ]);
     expect(mock.commandCalls(GetCommand)).toHaveLength(1);
     expect(mock.commandCalls(BatchGetCommand)).toHaveLength(0);
-    expect(answer.files[0]).toEqual(files[0]);
+    expect(answer.files[0]).toEqual({ ...files[0], original: null, edited: null });
   });
 
   it('continues after the cursor, and ends with no cursor when nothing follows', async () => {
@@ -424,5 +425,96 @@ describe('a page of heavily reviewed files', () => {
     const plain = makeFile({ id: 1, fileName: 'a'.repeat(1_000) });
     expect(payloadBytesOf(quoted) - payloadBytesOf(plain)).toBe(3_000);
     expect(payloadBytesOf(plain)).toBe(JSON.stringify(JSON.stringify(plain)).length - 1);
+  });
+});
+
+describe('the pictures of a page of files', () => {
+  const signer = testPictures();
+  let signers = 0;
+  const picturing = new JobReader({
+    client: documents,
+    tableName: 'jobs',
+    pictures: () => {
+      signers += 1;
+      return signer();
+    },
+  });
+  const ready = readyVariant({
+    uploadId: 'mi3k2j1h0a1b2c3d4e5f60718',
+    contentType: 'image/png',
+    width: 800,
+    height: 600,
+  });
+  const invalid = {
+    status: 'invalid' as const,
+    uploadId: 'mi3k2j1h0ffffffffffffffff',
+    reason: 'The file is not a picture of a type the service takes (JPEG, PNG, TIFF, WebP or AVIF).',
+    uploadedDate: '2026-11-28T10:00:00.000Z',
+  };
+
+  beforeEach(() => {
+    signers = 0;
+    fileItems = fileItems.map((item) =>
+      item.id === 1
+        ? { ...item, original: ready, edited: invalid }
+        : item.id === 2
+          ? { ...item, original: invalid }
+          : item,
+    );
+  });
+
+  it('answers each picture: null before an upload, an invalid one with its reason, a ready one with its URLs', async () => {
+    const answer = await picturing.files(JOB_ID, user, { review: undefined, limit: 3, afterFileId: undefined });
+    const [first, second, third] = answer.files;
+
+    const base = `${TEST_PICTURES.endpoint}/${TEST_PICTURES.bucket}`;
+    const at = `1001/${JOB_ID}/1/original/${ready.uploadId}`;
+    expect(first?.original).toEqual({
+      status: 'ready',
+      contentType: 'image/png',
+      size: ready.size,
+      width: 800,
+      height: 600,
+      sha256: ready.sha256,
+      uploadedDate: ready.uploadedDate,
+      thumbnailUrl: expect.stringMatching(`^${base}/renditions/${at}/thumbnail\\.webp\\?.*X-Amz-Expires=900`),
+      previewUrl: expect.stringMatching(`^${base}/renditions/${at}/preview\\.webp\\?.*X-Amz-Signature=`),
+      downloadUrl: expect.stringMatching(`^${base}/uploads/${at}\\?.*response-content-disposition=attachment`),
+    });
+    expect(first?.original?.status === 'ready' && first.original.downloadUrl).toContain(
+      encodeURIComponent(`filename="${first?.fileName}"`),
+    );
+    expect(first?.edited).toEqual({ status: 'invalid', reason: invalid.reason, uploadedDate: invalid.uploadedDate });
+    expect(second).toMatchObject({ original: { status: 'invalid' }, edited: null });
+    expect(third).toMatchObject({ original: null, edited: null });
+    expect(JSON.stringify(answer)).not.toContain('uploadId');
+    expect(JSON.stringify(answer)).not.toContain(invalid.uploadId);
+    expect(signers).toBe(1);
+    // Still the one Query beside the job item: the pictures are attributes of the file items read.
+    expect(mock.commandCalls(QueryCommand)).toHaveLength(1);
+  });
+
+  it('signs nothing, and needs no bucket, for a page without a ready picture', async () => {
+    const answer = await picturing.files(JOB_ID, user, { review: undefined, limit: 10, afterFileId: 1 });
+
+    expect(answer.files.map((file) => file.original?.status ?? null)).toEqual(['invalid', null, null, null, null]);
+    expect(signers).toBe(0);
+  });
+
+  it('gives the files of one review state their pictures too', async () => {
+    const answer = await picturing.files(JOB_ID, user, { review: 'pending', limit: 10, afterFileId: undefined });
+
+    expect(answer.files[0]?.original?.status).toBe('ready');
+  });
+
+  it('counts the URLs in the page budget: a page of pictured files ends sooner', async () => {
+    const plain = await picturing.files(JOB_ID, user, { review: undefined, limit: 1, afterFileId: undefined });
+    const pictured = plain.files[0]!;
+    const bare = { ...pictured, original: null, edited: null };
+
+    expect(payloadBytesOf(pictured) - payloadBytesOf(bare)).toBeGreaterThan(3 * 300);
+    const budget = payloadBytesOf(bare) * 3;
+    expect(filesWithinBudget([bare, bare, bare], budget)).toBe(3);
+    expect(filesWithinBudget([pictured, pictured, pictured], budget)).toBeLessThan(3);
   });
 });

@@ -4,6 +4,7 @@ import {
   dataPaths,
   LocalSettingError,
   localDynamoDbEndpoint,
+  localImagesBucket,
   localTableNames,
   portFrom,
   UnsupportedNodeError,
@@ -13,6 +14,11 @@ describe('local stack paths and settings', () => {
   it('names the local tables after the shared table definitions', () => {
     expect(localTableNames()).toEqual({ jobsTable: 'jobs-api-local-Jobs', authTable: 'jobs-api-local-Auth' });
     expect(localTableNames('e2e-1')).toEqual({ jobsTable: 'e2e-1-Jobs', authTable: 'e2e-1-Auth' });
+  });
+
+  it('names the local pictures’ bucket after the same prefix', () => {
+    expect(localImagesBucket()).toBe('jobs-api-local-images');
+    expect(localImagesBucket('e2e-1')).toBe('e2e-1-images');
   });
 
   it('keeps every file under the data directory', () => {
@@ -27,11 +33,17 @@ describe('local stack paths and settings', () => {
       streamCheckpoints: '/tmp/jobs-data/stream-checkpoints.json',
       cursorKey: '/tmp/jobs-data/cursor-key',
       auditLog: '/tmp/jobs-data/audit.ndjson',
+      s3Dir: '/tmp/jobs-data/s3',
     });
   });
 
   it('keeps nothing on disk with :memory:', () => {
-    expect(dataPaths(':memory:')).toMatchObject({ inMemory: true, root: undefined, searchDb: ':memory:' });
+    expect(dataPaths(':memory:')).toMatchObject({
+      inMemory: true,
+      root: undefined,
+      searchDb: ':memory:',
+      s3Dir: undefined,
+    });
   });
 
   it('reads ports from the environment and refuses anything else', () => {

@@ -1,0 +1,143 @@
+/**
+ * Real pictures for the demo jobs, so `npm start` shows thumbnails: a small set of distinct scenes (gradients and
+ * shapes, 800 × 600 JPEG) drawn with sharp at seed time — each as the customer's original and as the "edited"
+ * version staff deliver (the same scene cut out on a light studio background). Each distinct picture is rendered
+ * once by the images function's own renderer; every demo file then gets its own upload and renditions in the
+ * bucket (copies of those bytes, under the file's keys) and its variants `ready` on its file item. Every original
+ * is ready; every file of a delivered job has its edited version ready.
+ */
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import type { StoredVariant } from '../../functions/images/file-images';
+import { renditionKey, type UploadAddress, uploadKey, type Variant } from '../../functions/images/object-keys';
+import { type ReadyImage, RENDITION_TYPE, renderImage } from '../../functions/images/render';
+import { mapConcurrently } from '../../functions/async';
+import type { Job } from '../../functions/jobs/model/model';
+import { isDeliveredJob } from '../../functions/jobs/model/review';
+import type { ObjectStore, StoredObject } from '../s3/object-store';
+
+/** How many distinct scenes the demo draws. */
+export const DEMO_PICTURE_COUNT = 8;
+const WIDTH = 800;
+const HEIGHT = 600;
+
+/** Objects written at once. */
+const CONCURRENCY = 16;
+
+/** Scene `index` as SVG: a gradient, a sun, a rounded "product" and a triangle, in hues of its own. */
+const scene = (index: number, edited: boolean): Buffer => {
+  const hue = (index * 360) / DEMO_PICTURE_COUNT;
+  const background = edited
+    ? `<stop offset="0" stop-color="#fafafa"/><stop offset="1" stop-color="#e4e7eb"/>`
+    : `<stop offset="0" stop-color="hsl(${hue},65%,62%)"/><stop offset="1" stop-color="hsl(${(hue + 140) % 360},55%,28%)"/>`;
+  const x = 140 + ((index * 97) % 420);
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">` +
+      `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">${background}</linearGradient></defs>` +
+      `<rect width="${WIDTH}" height="${HEIGHT}" fill="url(#g)"/>` +
+      (edited ? `<ellipse cx="400" cy="520" rx="220" ry="26" fill="#000" opacity="0.12"/>` : '') +
+      `<circle cx="${x}" cy="${150 + (index % 3) * 40}" r="${70 + (index % 4) * 15}" fill="hsl(${(hue + 60) % 360},85%,${edited ? 55 : 70}%)" opacity="0.9"/>` +
+      `<rect x="280" y="210" width="240" height="300" rx="28" fill="hsl(${(hue + 200) % 360},60%,${edited ? 45 : 55}%)"/>` +
+      `<polygon points="560,500 700,260 760,500" fill="hsl(${(hue + 300) % 360},70%,60%)" opacity="0.85"/>` +
+      `</svg>`,
+  );
+};
+
+/** A picture drawn and rendered once, with what S3 would say of its objects. */
+interface DemoPicture {
+  image: ReadyImage;
+  original: Buffer;
+  /** The three objects a file's variant consists of, by kind. */
+  objects: { upload: StoredObject; preview: StoredObject; thumbnail: StoredObject };
+}
+
+const storedObject = (body: Buffer, contentType: string, at: string): StoredObject => ({
+  body,
+  contentType,
+  etag: createHash('md5').update(body).digest('hex'),
+  lastModified: at,
+  metadata: {},
+});
+
+const drawPicture = async (index: number, edited: boolean, at: string): Promise<DemoPicture> => {
+  const original = await sharp(scene(index, edited)).jpeg({ quality: 82 }).toBuffer();
+  const image = await renderImage(original);
+  if (image.status !== 'ready') throw new Error(`Demo picture ${index} was refused: ${image.reason}`);
+  return {
+    image,
+    original,
+    objects: {
+      upload: storedObject(original, 'image/jpeg', at),
+      preview: storedObject(image.preview.bytes, RENDITION_TYPE, at),
+      thumbnail: storedObject(image.thumbnail.bytes, RENDITION_TYPE, at),
+    },
+  };
+};
+
+/** A demo upload id: the upload's time in base 36, then the file id (unique per variant of a file). */
+const demoUploadId = (at: string, fileId: number): string =>
+  `${Date.parse(at).toString(36).padStart(9, '0')}${fileId.toString(16).padStart(16, '0')}`;
+
+/** The variant a demo picture records. */
+const readyVariant = (picture: DemoPicture, uploadId: string, uploadedDate: string): StoredVariant => ({
+  status: 'ready',
+  uploadId,
+  contentType: picture.image.contentType,
+  size: picture.image.size,
+  width: picture.image.width,
+  height: picture.image.height,
+  sha256: picture.image.sha256,
+  uploadedDate,
+});
+
+/** Where the demo's picture objects go. */
+export interface DemoPicturesTarget {
+  store: ObjectStore;
+  bucket: string;
+}
+
+/** A demo file's picture attributes (`images/file-images.ts`), written with its file item. */
+type FileWithPictures = Job['files'][number] & { original: StoredVariant; edited?: StoredVariant };
+
+/**
+ * The demo jobs with pictures: every file's original, and every file of a delivered job its edited version, put in
+ * the bucket (the upload and its two renditions, under the file's own keys) before the jobs carrying them are
+ * answered — so a variant recorded ready always has its renditions. The pictures travel on the files of the jobs
+ * answered and are written with the jobs' own items by the seeding import: one write per job, where recording
+ * each of several thousand variants on its own would double the start-up.
+ */
+export const withDemoPictures = async (jobs: readonly Job[], target: DemoPicturesTarget): Promise<Job[]> => {
+  const at = new Date().toISOString();
+  const draw = (edited: boolean) =>
+    Promise.all(Array.from({ length: DEMO_PICTURE_COUNT }, (_, index) => drawPicture(index, edited, at)));
+  const pictures: Record<Variant, DemoPicture[]> = { original: await draw(false), edited: await draw(true) };
+  const puts: Array<{ key: string; object: StoredObject }> = [];
+  const variantOf = (job: Job, fileId: number, variant: Variant, uploadedDate: string): StoredVariant => {
+    const picture = pictures[variant][fileId % DEMO_PICTURE_COUNT]!;
+    const address: UploadAddress = {
+      accountId: job.accountId,
+      jobId: job.id,
+      fileId,
+      variant,
+      uploadId: demoUploadId(uploadedDate, fileId),
+    };
+    puts.push(
+      { key: uploadKey(address), object: picture.objects.upload },
+      { key: renditionKey(address, 'preview'), object: picture.objects.preview },
+      { key: renditionKey(address, 'thumbnail'), object: picture.objects.thumbnail },
+    );
+    return readyVariant(picture, address.uploadId, uploadedDate);
+  };
+  const withPictures = jobs.map((job) => {
+    const delivered = isDeliveredJob(job);
+    const deliveredAt = job.deliveredDate ?? job.reviewedDate ?? job.createdDate;
+    const files = job.files.map((file): FileWithPictures => ({
+      ...file,
+      original: variantOf(job, file.id, 'original', job.createdDate),
+      ...(delivered ? { edited: variantOf(job, file.id, 'edited', deliveredAt) } : {}),
+    }));
+    return { ...job, files };
+  });
+  await mapConcurrently(puts, CONCURRENCY, ({ key, object }) => target.store.put(target.bucket, key, object));
+  return withPictures;
+};
