@@ -374,12 +374,16 @@ export class JobsApiStack extends Stack {
       [jobKeys.jobPrefix, jobKeys.counter.pk, jobKeys.idempotencyPrefix],
     );
 
-    // Pictures: the images function reads each upload once, writes its two renditions, and records them on the
-    // file item with one UpdateItem (the file item lives in its job's partition).
+    // Pictures: the write function signs upload targets (a presigned PUT or POST is honoured only if its signer may
+    // put the object), the read function signs downloads of uploads and renditions; neither touches a byte. The
+    // images function reads each upload once, writes its two renditions, and records them on the file item: it reads
+    // the item (GetItem), then writes it with one conditional UpdateItem (the item lives in its job's partition).
     const images = this.imagesBucket;
+    allow(JobsWrite, ['s3:PutObject'], [images.objectsArn(UPLOADS_PREFIX)]);
+    allow(JobsRead, ['s3:GetObject'], [images.objectsArn(UPLOADS_PREFIX), images.objectsArn(RENDITIONS_PREFIX)]);
     allow(Images, ['s3:GetObject'], [images.objectsArn(UPLOADS_PREFIX)]);
     allow(Images, ['s3:PutObject'], [images.objectsArn(RENDITIONS_PREFIX)]);
-    allow(Images, dynamodb('UpdateItem'), [jobs], [jobKeys.jobPrefix]);
+    allow(Images, dynamodb('GetItem', 'UpdateItem'), [jobs], [jobKeys.jobPrefix]);
 
     // The indexer reads each touched job (its item and its files) with one query per job.
     allow(Indexer, dynamodb('Query'), [jobs]);

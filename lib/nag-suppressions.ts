@@ -108,6 +108,8 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     id: `AwsSolutions-IAM5[Resource::${nagNameOf(stack, stack.imagesBucket.objectsArn(prefix))}]`,
     reason: OBJECT_PREFIX_REASON,
   });
+  Validations.of(stack.functions.JobsWrite).acknowledge(objects(UPLOADS_PREFIX));
+  Validations.of(stack.functions.JobsRead).acknowledge(objects(UPLOADS_PREFIX), objects(RENDITIONS_PREFIX));
   Validations.of(stack.functions.Images).acknowledge(objects(UPLOADS_PREFIX), objects(RENDITIONS_PREFIX));
 
   Validations.of(stack.imageRenditions.deadLetterQueue).acknowledge({

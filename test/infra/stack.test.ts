@@ -695,14 +695,16 @@ describe('the pictures', () => {
     for (const id of named) expect(environmentOf(id).IMAGES_BUCKET).toEqual(imagesBucketName());
   });
 
-  it('lets the images function read uploads, write renditions and update job partitions, nothing more', () => {
+  it('lets the images function read uploads, write renditions and read and update job partitions, nothing more', () => {
     const s3 = statementsOf('Images').filter((statement) => actionsOf(statement).some((a) => a.startsWith('s3:')));
     expect(s3.map((statement) => [statement.Action, statement.Resource])).toEqual([
       ['s3:GetObject', objectsOf('uploads/')],
       ['s3:PutObject', objectsOf('renditions/')],
     ]);
-    expect(actionsWithPrefix('Images', 'dynamodb:')).toEqual(['dynamodb:UpdateItem']);
-    expect(statementsOf('Images').find((statement) => statement.Action === 'dynamodb:UpdateItem')).toMatchObject({
+    expect(actionsWithPrefix('Images', 'dynamodb:')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    const table = statementsOf('Images').find((statement) => actionsOf(statement).includes('dynamodb:UpdateItem'));
+    expect(table).toMatchObject({
+      Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
       Resource: { 'Fn::GetAtt': [tableLogicalId('jobs'), 'Arn'] },
       Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['JOB#*'] } },
     });
@@ -712,6 +714,17 @@ describe('the pictures', () => {
       'sqs:SendMessage',
     ]);
     expect(actionsWithPrefix('Images', 'es:')).toEqual([]);
+  });
+
+  it('lets the write function sign uploads and the read function sign downloads, and no other function touch S3', () => {
+    const s3Of = (name: FunctionName) =>
+      statementsOf(name)
+        .filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')))
+        .map((statement) => [statement.Action, statement.Resource]);
+    expect(s3Of('JobsWrite')).toEqual([['s3:PutObject', objectsOf('uploads/')]]);
+    expect(s3Of('JobsRead')).toEqual([['s3:GetObject', [objectsOf('uploads/'), objectsOf('renditions/')]]]);
+    for (const name of ['Search', 'SearchFields', 'Reject', 'Sessions', 'Indexer'] as const)
+      expect(s3Of(name)).toEqual([]);
   });
 });
 
