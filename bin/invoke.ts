@@ -4,7 +4,7 @@
  * `sam local invoke`.
  *
  * Functions: every API function of the route table (search, search-fields, reject — also `POST /accept` —,
- * sessions, jobs-read) and indexer. API Gateway events get their `X-Client-Token`
+ * sessions, jobs-read), indexer and images (an S3 object-created event). API Gateway events get their `X-Client-Token`
  * and `X-Session-Token` headers replaced by `--client-token` / `--session-token`, else by the
  * `CLIENT_TOKEN` / `SESSION_TOKEN` environment variables, else by the demo user's tokens that
  * `npm start` saved in `$DATA_DIR/demo-tokens.json`. An event that carries `X-Client-Secret` (`POST
@@ -12,7 +12,8 @@
  *
  * Environment (each optional): DATA_DIR (default `.data`), DYNAMODB_PORT (default 8000) or
  * DYNAMODB_ENDPOINT, JOBS_TABLE / AUTH_TABLE (default `jobs-api-local-Jobs` / `jobs-api-local-Auth`),
- * SEARCH_DB_PATH (default `$DATA_DIR/search.sqlite`).
+ * SEARCH_DB_PATH (default `$DATA_DIR/search.sqlite`), S3_PORT (default 4569) or S3_ENDPOINT, IMAGES_BUCKET (default
+ * `jobs-api-local-images`).
  *
  * The result goes to standard output; the handler's own logs go to standard error. The exit code is 0
  * when the handler returned (whatever the HTTP status it answered), 1 when it threw, 2 on a usage error.
@@ -29,12 +30,13 @@ import { DEFAULT_DATA_DIR, dataPaths, localStackEnvironment } from '../local/pat
 import '../local/search/use-embedded-engine';
 
 /** The handler modules `invoke` runs, by function name (the entry file under `functions/handlers/`). */
-export type InvokableFunction = ApiFunctionName | 'indexer';
+export type InvokableFunction = ApiFunctionName | 'indexer' | 'images';
 
-/** Every API function of the route table, and the indexer. */
+/** Every API function of the route table, the indexer and the images function. */
 export const INVOKABLE_FUNCTIONS: readonly InvokableFunction[] = [
   ...apiFunctions().map((fn) => fn.functionName),
   'indexer',
+  'images',
 ];
 
 /** The repository root. */
@@ -44,7 +46,7 @@ export const USAGE = [
   'Usage: npm run invoke -- <function> <event.json> [--client-token <token>] [--session-token <token>]',
   '',
   `  <function>       ${INVOKABLE_FUNCTIONS.join(', ')}`,
-  '  <event.json>     an API Gateway REST (v1) proxy event, or a DynamoDB stream event for indexer (see events/)',
+  '  <event.json>     an API Gateway REST (v1) proxy event, a DynamoDB stream event for indexer, an S3 event for images (see events/)',
   "  --client-token   replaces the event's X-Client-Token header (default: $CLIENT_TOKEN, else the demo user's)",
   "  --session-token  replaces the event's X-Session-Token header (default: $SESSION_TOKEN, else the demo user's)",
   "  An event's X-Client-Secret header (POST /sessions) is replaced by $CLIENT_SECRET, else the demo app's secret.",
@@ -194,8 +196,8 @@ export type InvokeOutcome =
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
-/** How long the handler may run: API Gateway's budget for API functions, a minute for the indexer. */
-const budgetOf = (name: InvokableFunction): number => (name === 'indexer' ? 60_000 : 10_000);
+/** How long the handler may run: API Gateway's budget for API functions, a minute for the indexer and images. */
+const budgetOf = (name: InvokableFunction): number => (name === 'indexer' || name === 'images' ? 60_000 : 10_000);
 
 /** Loads a handler module (after the environment is set: modules read it when first used). */
 export const loadHandler = async (name: InvokableFunction): Promise<Handler> => {

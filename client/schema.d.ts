@@ -166,7 +166,9 @@ export interface paths {
          *     exactly one wins. An archived job changes no more: any PATCH of it (fields or status, by a user or an
          *     operator, an empty change too) is `410 job_archived`, whatever version `If-Match` names. Checks in
          *     order: fields (400), `If-Match` present and naming a version (428), well formed (400), operator fields
-         *     (403), the job (404), archived (410), the version (412), editable (409), the move (409).
+         *     (403), the job (404), archived (410), the version (412), editable (409), the move (409), and for a user
+         *     asking for an offer (`CJ_REQUEST_OFFER`) every file's original picture ready (`409 files_not_ready`,
+         *     naming the first file by id whose original is missing or invalid).
          */
         patch: operations["updateJob"];
         trace?: never;
@@ -237,7 +239,8 @@ export interface paths {
          *
          *     Allowed from `CJ_WORK_PROGRESS`, `CJ_REJECT_READY` and `CJ_REJECT_ERROR` (else
          *     `409 invalid_transition`). Checks in order: the job (404 `job_not_found`), its status (409), then each
-         *     file in request order: of the job (404 `file_not_found`), not accepted (409 `file_not_deliverable`).
+         *     file in request order (id order without `fileIds`): of the job (404 `file_not_found`), not accepted and
+         *     its edited picture ready (409 `file_not_deliverable`).
          *     All or nothing, up to 1,000 files: a delivery that fails answers `503` and is safe to send again.
          */
         post: operations["deliverFiles"];
@@ -892,7 +895,7 @@ export interface components {
          * @description Every error code the API answers with.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "not_acceptable" | "request_timeout" | "length_required" | "payload_too_large" | "unsupported_media_type" | "missing_header" | "invalid_json" | "invalid_parameter" | "invalid_client" | "invalid_session" | "forbidden" | "file_not_found" | "file_not_rejectable" | "job_archived" | "job_not_found" | "file_not_acceptable" | "job_not_editable" | "invalid_transition" | "file_not_deliverable" | "idempotency_key_reused" | "precondition_required" | "precondition_failed" | "internal_error" | "service_unavailable";
+        ErrorCode: "not_found" | "method_not_allowed" | "not_acceptable" | "request_timeout" | "length_required" | "payload_too_large" | "unsupported_media_type" | "missing_header" | "invalid_json" | "invalid_parameter" | "invalid_client" | "invalid_session" | "forbidden" | "file_not_found" | "file_not_rejectable" | "job_archived" | "job_not_found" | "file_not_acceptable" | "files_not_ready" | "job_not_editable" | "invalid_transition" | "file_not_deliverable" | "idempotency_key_reused" | "precondition_required" | "precondition_failed" | "internal_error" | "service_unavailable";
         /** @description A human-readable explanation; may name the offending value. Do not parse it — use `code`. */
         ErrorMessage: string;
         /** @description The id of the request, the same as the `X-Request-Id` header. */
@@ -1079,6 +1082,20 @@ export interface components {
             message: components["schemas"]["ErrorMessage"];
             requestId: components["schemas"]["RequestId"];
         };
+        FilesNotReadyError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "files_not_ready";
+            message: components["schemas"]["ErrorMessage"];
+            /**
+             * Format: int64
+             * @description The first file (by id) whose original picture is not ready.
+             */
+            fileId: number;
+            requestId: components["schemas"]["RequestId"];
+        };
         JobNotEditableError: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1108,7 +1125,7 @@ export interface components {
             message: components["schemas"]["ErrorMessage"];
             /**
              * Format: int64
-             * @description The first file of the request the customer accepted.
+             * @description The first file of the request the customer accepted, or whose edited picture is not ready.
              */
             fileId: number;
             requestId: components["schemas"]["RequestId"];
@@ -1356,7 +1373,7 @@ export interface components {
                 "application/json": components["schemas"]["JobNotFoundError"] | components["schemas"]["FileNotFoundError"];
             };
         };
-        /** @description `job_not_editable` (a user edits fields only while the job is `CJ_NEW` or `CJ_REQUEST_OFFER`) or `invalid_transition` (the status cannot move there from the current one for the caller's role). */
+        /** @description `job_not_editable` (a user edits fields only while the job is `CJ_NEW` or `CJ_REQUEST_OFFER`), `invalid_transition` (the status cannot move there from the current one for the caller's role) or `files_not_ready` (a user asks for an offer while a file's original picture is not ready; `fileId` names the first such file by id). */
         JobNotChangeable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1364,10 +1381,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["JobNotEditableError"] | components["schemas"]["InvalidTransitionError"];
+                "application/json": components["schemas"]["JobNotEditableError"] | components["schemas"]["InvalidTransitionError"] | components["schemas"]["FilesNotReadyError"];
             };
         };
-        /** @description `invalid_transition` (the job's status allows no delivery) or `file_not_deliverable` (the customer accepted the file). */
+        /** @description `invalid_transition` (the job's status allows no delivery) or `file_not_deliverable` (the customer accepted the file, or its edited picture is not ready). */
         NotDeliverable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

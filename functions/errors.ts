@@ -31,6 +31,7 @@ export const ERROR_MESSAGES = {
   precondition_required: "The request must carry an If-Match header with the job's current ETag.",
   precondition_failed: 'The job was changed since the version in If-Match.',
   file_not_acceptable: 'The file cannot be accepted in its current state.',
+  files_not_ready: 'Every file needs its original picture uploaded and ready first.',
   internal_error: 'An unexpected error occurred.',
   service_unavailable: 'The service is temporarily unavailable. Retry later.',
 } as const satisfies Record<string, string>;

@@ -63,6 +63,10 @@ export interface DataPaths {
   cursorKey: string | undefined;
   /** The local S3 stand-in's objects (the pictures' bucket), one file per object. */
   s3Dir: string | undefined;
+  /** The events of every change (docs/contract.md §6c), one JSON CloudEvent per line: the stage's bus. */
+  events: string | undefined;
+  /** The events function's stream checkpoints: it reads the stream on its own, as its own event source would. */
+  eventCheckpoints: string | undefined;
 }
 
 /** Resolves the files of a data directory (`:memory:` keeps nothing). */
@@ -79,6 +83,8 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
       auditLog: undefined,
       cursorKey: undefined,
       s3Dir: undefined,
+      events: undefined,
+      eventCheckpoints: undefined,
     };
   }
   const root = resolve(dataDir);
@@ -93,6 +99,8 @@ export const dataPaths = (dataDir: string = DEFAULT_DATA_DIR): DataPaths => {
     auditLog: join(root, 'audit.ndjson'),
     cursorKey: join(root, 'cursor-key'),
     s3Dir: join(root, 's3'),
+    events: join(root, 'events.ndjson'),
+    eventCheckpoints: join(root, 'event-stream-checkpoints.json'),
   };
 };
 
@@ -101,7 +109,8 @@ export const localDynamoDbEndpoint = (port: number = DEFAULT_DYNAMODB_PORT): str
 
 /**
  * The environment under which the functions' code acts on the local stack (the CLI's local target and
- * `npm run invoke`): its tables, DynamoDB Local, the embedded engine's file under `DATA_DIR`, and the region and
+ * `npm run invoke`): its tables, DynamoDB Local, the embedded engine's file under `DATA_DIR`, the pictures' bucket
+ * on the local S3, and the region and
  * placeholder credentials the SDK wants (DynamoDB Local accepts any). A non-blank value already in `env` wins.
  */
 export const localStackEnvironment = (env: NodeJS.ProcessEnv): Record<string, string> => {
@@ -113,6 +122,8 @@ export const localStackEnvironment = (env: NodeJS.ProcessEnv): Record<string, st
     DYNAMODB_ENDPOINT: localDynamoDbEndpoint(portFrom(env, 'DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT)),
     SEARCH_ENGINE: 'embedded',
     SEARCH_DB_PATH: paths.searchDb,
+    IMAGES_BUCKET: localImagesBucket(),
+    S3_ENDPOINT: `http://127.0.0.1:${portFrom(env, 'S3_PORT', DEFAULT_S3_PORT)}`,
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',

@@ -23,17 +23,20 @@ export const createS3Client = (settings: Pick<Config, 'region' | 'images'>): S3C
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
 
-let bucket: PicturesBucket | undefined;
+let bucket: (PicturesBucket & { settings: Config['images'] }) | undefined;
 
 /**
- * The container's pictures bucket and its client, made on first use. A function asked to sign for pictures
- * without `IMAGES_BUCKET` is deployed wrong: a {@link ConfigError}, answered as an internal error.
+ * The container's pictures bucket and its client, made on first use (and again should the configuration name
+ * another bucket or endpoint: the local runtime may start a stack after another in one process). A function asked
+ * to sign for pictures without `IMAGES_BUCKET` is deployed wrong: a {@link ConfigError}, answered as an internal
+ * error.
  */
 export const picturesBucket = (): PicturesBucket => {
-  if (bucket !== undefined) return bucket;
   const settings = config();
+  if (bucket !== undefined && bucket.settings === settings.images) return bucket;
   if (settings.images === undefined) throw new ConfigError('IMAGES_BUCKET is required to sign picture URLs');
-  bucket = { client: createS3Client(settings), bucket: settings.images.bucket };
+  bucket?.client.destroy();
+  bucket = { client: createS3Client(settings), bucket: settings.images.bucket, settings: settings.images };
   return bucket;
 };
 

@@ -15,8 +15,8 @@ import middy from '@middy/core';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
 import { documentClient } from '../aws/dynamodb';
+import { picturesBucket } from '../aws/s3';
 import { config } from '../config';
-import { imagesBucket } from '../images/bucket-client';
 import { type ImageLimits, processUpload, type UploadOutcome } from '../images/process-upload';
 import { recordFileImage } from '../jobs/store/file-images-write';
 import { JobsTable } from '../jobs/store/jobs-table';
@@ -71,7 +71,7 @@ const logOutcome = (outcome: UploadOutcome): void => {
 
 /** The images function over `options`: resolves once every record is handled, else throws for a retry. */
 export const createImagesHandler = (options: ImagesHandlerOptions = {}) => {
-  const s3 = options.s3 ?? (() => imagesBucket().client);
+  const s3 = options.s3 ?? (() => picturesBucket().client);
   const table = options.table ?? (() => new JobsTable(documentClient(), config().jobsTable));
   return async (event: S3Event): Promise<void> => {
     const records = event.Records ?? [];

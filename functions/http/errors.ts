@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   precondition_required: 428,
   precondition_failed: 412,
   file_not_acceptable: 409,
+  files_not_ready: 409,
   internal_error: 500,
   service_unavailable: 503,
 } as const satisfies Record<ErrorCode, number>;

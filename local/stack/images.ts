@@ -7,9 +7,9 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { S3Event } from 'aws-lambda';
+import { resetPicturesBucket } from '../../functions/aws/s3';
 import { resetConfig } from '../../functions/config';
 import { handler as imagesHandler } from '../../functions/handlers/images';
-import { resetImagesBucket } from '../../functions/images/bucket-client';
 import { type AsyncDeadLetter, asyncInvoker } from '../lambda/async-invocation';
 import type { DataPaths } from '../paths';
 import { directoryObjectStore, memoryObjectStore, type ObjectStore } from '../s3/object-store';
@@ -91,7 +91,7 @@ export const startLocalImages = async (options: LocalImagesOptions): Promise<Loc
   process.env.IMAGES_BUCKET = options.bucket;
   process.env.S3_ENDPOINT = s3.endpoint;
   resetConfig();
-  resetImagesBucket();
+  resetPicturesBucket();
   return {
     endpoint: s3.endpoint,
     bucket: options.bucket,
@@ -99,7 +99,7 @@ export const startLocalImages = async (options: LocalImagesOptions): Promise<Loc
     settled: () => s3.settled(),
     stop: async () => {
       await s3.stop();
-      resetImagesBucket();
+      resetPicturesBucket();
     },
   };
 };

@@ -4,13 +4,16 @@
  * embedded search engine, the demo data and the HTTP server in front of the endpoint handlers. `npm start` (bin/local.ts) and the end-to-end tests start it through
  * {@link startLocalStack}.
  */
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
 import { useAuditSink } from '../../functions/auth/audit-sink';
 import { resetConfig } from '../../functions/config';
 import { handler as indexerHandler } from '../../functions/handlers/indexer';
+import { handler as eventsHandler } from '../../functions/handlers/events';
+import type { JobsEvent } from '../../functions/events/cloud-event';
+import { useEventSink } from '../../functions/events/configured-sink';
 import { useDeadLetterSink } from '../../functions/indexing/dead-letters';
 import { JobRepository } from '../../functions/jobs/store/repository';
 import { resetSearchIndex, searchIndex } from '../../functions/search/engine';
@@ -104,8 +107,13 @@ export interface LocalStack {
   imagesBucket: string;
   /** Resolves once every object uploaded so far has been handled by the images function (retries included). */
   imagesSettled(): Promise<void>;
-  /** Resolves once every change written so far has reached the search index. */
+  /** Resolves once every change written so far has reached the search index and made its events. */
   drained(): Promise<void>;
+  /**
+   * The events published so far (docs/contract.md §6c), oldest first: the lines of `$DATA_DIR/events.ndjson`, or
+   * with `DATA_DIR=:memory:` the stack's memory.
+   */
+  events(): Promise<JobsEvent[]>;
   /** Stops the HTTP server, the stream poller and DynamoDB Local (when started here). Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -171,6 +179,10 @@ const configureHandlers = async (endpoint: string, tables: LocalTables, paths: D
     SEARCH_DB_PATH: paths.searchDb,
     CURSOR_SIGNING_KEY: await localCursorKey(paths),
   });
+  // Events go to the data directory's file; with nothing on disk, the runtime keeps them (see startLocalStack).
+  if (paths.events === undefined) delete process.env.EVENTS_FILE;
+  else process.env.EVENTS_FILE = paths.events;
+  delete process.env.EVENT_BUS_NAME;
   process.env.AWS_REGION ??= LOCAL_REGION;
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
@@ -315,12 +327,17 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
      * the index refuses for good) — as one line of the data directory's dead-letter file, the local stand-in for
      * the stack's SQS queue; with nothing on disk, as a line of the log.
      */
-    const keepDeadLetter = async (letter: object, records: number, reason: string): Promise<void> => {
+    const keepDeadLetter = async (
+      letter: object,
+      records: number,
+      reason: string,
+      work = 'Indexing',
+    ): Promise<void> => {
       const line = `${JSON.stringify(letter)}\n`;
-      if (deadLetters === undefined) log(`Indexing gave up on ${records} stream record(s): ${line}`);
+      if (deadLetters === undefined) log(`${work} gave up on ${records} stream record(s): ${line}`);
       else {
         await appendFile(deadLetters, line);
-        log(`Indexing gave up on ${records} stream record(s) (${reason}); see ${deadLetters}`);
+        log(`${work} gave up on ${records} stream record(s) (${reason}); see ${deadLetters}`);
       }
     };
     useDeadLetterSink((letter) => keepDeadLetter(letter, letter.records.length, letter.reason));
@@ -366,10 +383,54 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       throw error;
     }
     teardown.add(() => server.close());
+    const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${listeningPort}`;
+
+    // The events function reads the stream on its own, as a second event source mapping does in AWS: its
+    // failures never hold up the indexer, nor the indexer's it. It starts once the API's address (the events'
+    // source) is known; its checkpoints make it begin where it stopped, so no change is missed meanwhile.
+    process.env.EVENT_SOURCE = baseUrl;
+    resetConfig();
+    const memoryEvents: JobsEvent[] = [];
+    if (paths.events === undefined) {
+      useEventSink({
+        put: async (events) => {
+          memoryEvents.push(...events);
+          return events.map(() => ({ ok: true }));
+        },
+      });
+      teardown.add(() => useEventSink(undefined));
+    }
+    const eventsPoller = await startStreamPoller({
+      endpoint,
+      region: LOCAL_REGION,
+      tableName: tables.jobsTable,
+      handler: eventsHandler,
+      functionName: `${options.tablePrefix ?? DEFAULT_TABLE_PREFIX}-events`,
+      ...(paths.eventCheckpoints === undefined ? {} : { checkpointPath: paths.eventCheckpoints }),
+      logger: pollerLogger(log, dynamo),
+      repairCommand: repairCommandFor(options),
+      onDeadLetter: (letter: DeadLetter) =>
+        keepDeadLetter({ function: 'events', ...letter }, letter.records.length, letter.reason, 'Publishing events'),
+    });
+    teardown.add(() => eventsPoller.stop());
+    const readEvents = async (): Promise<JobsEvent[]> => {
+      if (paths.events === undefined) return [...memoryEvents];
+      let text: string;
+      try {
+        text = await readFile(paths.events, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      return text
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as JobsEvent);
+    };
 
     let stopping: Promise<void> | undefined;
     return {
-      baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${listeningPort}`,
+      baseUrl,
       port: listeningPort,
       dynamodbEndpoint: endpoint,
       get dynamodbPid() {
@@ -382,7 +443,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       s3Endpoint: images.endpoint,
       imagesBucket: images.bucket,
       imagesSettled: () => images.settled(),
-      drained: () => poller.drained(),
+      drained: async () => {
+        await Promise.all([poller.drained(), eventsPoller.drained()]);
+      },
+      events: readEvents,
       stop: () => (stopping ??= teardown.run()),
     };
   } catch (error) {

@@ -6,7 +6,9 @@
  * change has reached the index (the indexing delay), so each status of the loop is seen by both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '../../functions/aws/dynamodb';
 import { type IssuedTokens, startTestStack, type TestResponse, type TestStack } from '../support/local-stack';
+import { readyEdits, readyOriginals } from '../support/pictures';
 
 let stack: TestStack;
 let customer: IssuedTokens;
@@ -100,13 +102,28 @@ describe('the review loop of one job, end to end', () => {
     expect(await readBack('CJ_NEW')).toMatchObject({ review: { pending: 0, rejected: 0, accepted: 0 } });
     await searched('CJ_NEW');
 
-    // The customer asks for an offer; staff accept the job, mark it paid and start the work.
+    // Asked for before the pictures are in, an offer is refused, naming the first file by id.
+    const early = await stack.request(`/jobs/${jobId}`, {
+      method: 'PATCH',
+      tokens: customer,
+      headers: { 'Content-Type': 'application/json', 'If-Match': etag },
+      body: { status: 'CJ_REQUEST_OFFER' },
+    });
+    expect(early.status, early.text).toBe(409);
+    expect(early.json).toMatchObject({ code: 'files_not_ready', fileId: Math.min(front, side) });
+    await readBack('CJ_NEW');
+
+    // The customer's originals arrive and are checked; the customer asks for an offer; staff accept the job,
+    // mark it paid and start the work.
+    await readyOriginals(documentClient(), stack.tables.jobsTable, jobId, [front, side]);
     await move('CJ_REQUEST_OFFER', customer);
     expect((await move('CJ_ACCEPT', staff)).acceptedDate).toEqual(expect.any(String));
     expect((await move('CJ_JOB_PAID', staff)).orderedDate).toEqual(expect.any(String));
     await move('CJ_WORK_PROGRESS', staff);
 
-    // Staff deliver every edited file: both wait for the customer's review.
+    // Staff's edited pictures arrive and are checked, then staff deliver every edited file: both wait for the
+    // customer's review.
+    await readyEdits(documentClient(), stack.tables.jobsTable, jobId, [front, side]);
     await deliver(undefined);
     expect(await readBack('CJ_REVIEWING')).toMatchObject({ review: { pending: 2, rejected: 0, accepted: 0 } });
     expect((await searched('CJ_REVIEWING')).deliveredDate).toEqual(expect.any(String));
@@ -161,10 +178,12 @@ describe('the review loop of one job, end to end', () => {
       );
       etag = answer.headers.get('etag') as string;
     };
+    await readyOriginals(documentClient(), stack.tables.jobsTable, jobId, [front, back]);
     await move('CJ_REQUEST_OFFER', customer);
     await move('CJ_ACCEPT', staff);
     await move('CJ_JOB_PAID', staff);
     await move('CJ_WORK_PROGRESS', staff);
+    await readyEdits(documentClient(), stack.tables.jobsTable, jobId, [front]);
     // Staff deliver the front view only: the job is in review, the back view was never delivered.
     ok(await stack.request(`/jobs/${jobId}/delivery`, { tokens: staff, body: { fileIds: [front] } }));
     const before = ok(await stack.request(`/jobs/${jobId}`, { method: 'GET', tokens: customer })).json.job;

@@ -10,6 +10,7 @@ import type { Job } from '../../functions/jobs/model/model';
 import { JobRepository } from '../../functions/jobs/store/repository';
 import { RejectFiles } from '../../functions/jobs/review/reject-files';
 import { makeFile, makeJob } from '../support/jobs';
+import { readyEdits, readyOriginals, writeVariant } from '../support/pictures';
 import {
   DEFAULT_TEST_ACCOUNT_ID,
   type IssuedTokens,
@@ -201,7 +202,15 @@ describe('POST /jobs', () => {
     const again = await create(body, user, key);
 
     expect(again.status).toBe(201);
-    expect(again.json).toEqual(first.json);
+    // The same job and files; each file's upload target signed afresh (a new upload of the same original).
+    const withoutUploads = (json: { files: Array<{ upload: unknown }> }) => ({
+      ...json,
+      files: json.files.map(({ upload: _upload, ...file }) => file),
+    });
+    expect(withoutUploads(again.json)).toEqual(withoutUploads(first.json));
+    const [firstKey, againKey] = [first, again].map((answer) => answer.json.files[0].upload.fields.key as string);
+    expect(againKey).not.toBe(firstKey);
+    expect(againKey?.split('/').slice(0, 5)).toEqual(firstKey?.split('/').slice(0, 5));
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
     expectError(await create({ ...body, name: 'Twice' }, user, key), 409, 'idempotency_key_reused', {
@@ -285,7 +294,13 @@ describe('PATCH /jobs/{id}', () => {
   });
 
   it('edits fields and moves the status, answering the job and its new ETag', async () => {
-    const { job } = await created();
+    const { job, files } = await created();
+    await readyOriginals(
+      documentClient(),
+      stack.tables.jobsTable,
+      job.id,
+      files.map((file) => file.id),
+    );
     const edited = await patch(
       job.id,
       { name: 'Renamed', tags: ['x'], status: 'CJ_REQUEST_OFFER' },
@@ -387,8 +402,30 @@ describe('POST /jobs/{id}/delivery', () => {
     );
     const stored = await repository.getJob(job.id);
     expect(stored?.job.status).toBe('CJ_REJECT_READY');
+    await readyEdits(
+      documentClient(),
+      stack.tables.jobsTable,
+      job.id,
+      job.files.map((file) => file.id),
+    );
     return job;
   };
+
+  it('refuses a file whose edited picture is missing or invalid (409 file_not_deliverable naming it), changing nothing', async () => {
+    const job = await inWork();
+    const [first, , third] = job.files.map((file) => file.id) as [number, number, number];
+    await writeVariant(documentClient(), stack.tables.jobsTable, job.id, [third], 'edited', () => ({
+      status: 'invalid',
+      uploadId: 'mi3k2j1h0ffffffffffffffff',
+      reason: 'The file is empty.',
+      uploadedDate: '2026-11-28T09:00:00.000Z',
+    }));
+    const before = await repository.getJob(job.id);
+
+    expectError(await deliver(job.id, { fileIds: [first, third] }), 409, 'file_not_deliverable', { fileId: third });
+    expectError(await deliver(job.id, {}), 409, 'file_not_deliverable', { fileId: third });
+    expect(await repository.getJob(job.id)).toEqual(before);
+  });
 
   it('sends every file not accepted back to review; the job is CJ_REVIEWING with deliveredDate and counts', async () => {
     const job = await inWork();

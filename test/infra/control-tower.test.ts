@@ -2,11 +2,14 @@
  * AWS Control Tower's proactive controls as a second witness beside cdk-nag: the app is synthesized as
  * `cdk synth` does (without bundling), with the cfn-guard plugin the app registers, and the validation
  * report CDK writes is read back. A scratch app with a non-compliant resource shows the check can fail.
+ *
+ * CDK's own CloudFormation template validation runs here too, as in `cdk synth` (the other tests turn it off
+ * with `CDK_VALIDATION=false`, vitest.config.ts, for its cost): the app must leave it nothing to report.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { App, CfnResource, CloudFormationValidatePlugin, Stack, Validations } from 'aws-cdk-lib';
 import { CfnAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJobsApi } from '../../lib/app';
@@ -28,18 +31,30 @@ interface PluginReport {
 
 const outdirs: string[] = [];
 
-/** Synthesizes an app into a fresh directory; synthesis throws on any finding nobody acknowledged. */
-const synthesize = (app: (outdir: string) => App): PluginReport => {
+/** Synthesizes an app into a fresh directory and reads back every plugin's report. */
+const synthesizeReports = (app: (outdir: string) => App): PluginReport[] => {
   const outdir = mkdtempSync(join(tmpdir(), 'jobs-api-guard-'));
   outdirs.push(outdir);
   app(outdir).synth();
   const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')) as {
     pluginReports: PluginReport[];
   };
-  const guard = report.pluginReports.find((plugin) => plugin.pluginName === CONTROL_TOWER_PLUGIN);
-  if (guard === undefined) throw new Error('cfn-guard did not report');
-  return guard;
+  return report.pluginReports;
 };
+
+/** cfn-guard's report on an app; synthesis throws on any finding nobody acknowledged. */
+const synthesize = (app: (outdir: string) => App): PluginReport & { builtin: Violation[] } => {
+  const reports = synthesizeReports(app);
+  const guard = reports.find((plugin) => plugin.pluginName === CONTROL_TOWER_PLUGIN);
+  if (guard === undefined) throw new Error('cfn-guard did not report');
+  return { ...guard, builtin: builtinFindings(reports) };
+};
+
+/** What CDK's built-in CloudFormation validation found (it reports only when it finds something). */
+const builtinFindings = (reports: PluginReport[]): Violation[] =>
+  reports
+    .filter((plugin) => plugin.pluginName === CloudFormationValidatePlugin.PLUGIN_NAME)
+    .flatMap((plugin) => plugin.violations);
 
 /** The Jobs API app of a context, as `cdk synth` builds it, failing on findings as the CLI does. */
 const jobsApi =
@@ -59,19 +74,23 @@ const acknowledgedRules = (report: PluginReport): string[] =>
 /** How long one synthesis may take on a busy machine. */
 const SYNTHESIS_TIMEOUT = 120_000;
 
-let defaults: PluginReport;
+let defaults: ReturnType<typeof synthesize>;
+const builtinValidation = process.env.CDK_VALIDATION;
 
 beforeAll(() => {
+  // As `cdk synth` runs it: CDK's built-in template validation on.
+  delete process.env.CDK_VALIDATION;
   defaults = synthesize(jobsApi());
 }, SYNTHESIS_TIMEOUT);
 
 afterAll(() => {
+  if (builtinValidation !== undefined) process.env.CDK_VALIDATION = builtinValidation;
   for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
 });
 
 describe('Control Tower’s proactive controls', () => {
   /** A year of log retention, a one-node development domain and the per-client limits' web ACL. */
-  let configured: PluginReport;
+  let configured: ReturnType<typeof synthesize>;
 
   beforeAll(() => {
     configured = synthesize(
@@ -145,6 +164,7 @@ describe('Control Tower’s proactive controls', () => {
 
   it('accept short log retention only below a year, a small search domain only when context asks for one, and the web ACL as it is', () => {
     expect(configured.violations).toEqual([]);
+    expect(configured.builtin).toEqual([]);
     expect(acknowledgedRules(configured)).not.toContain('cloudwatch_log_group_retention_period_check');
     expect(acknowledgedRules(configured)).toContain('opensearch_data_node_fault_tolerance_check');
     expect(acknowledgedRules(defaults)).not.toContain('opensearch_data_node_fault_tolerance_check');
@@ -174,5 +194,29 @@ describe('Control Tower’s proactive controls', () => {
     };
     expect(() => synthesize(scratch)).toThrow(/CT\.CLOUDWATCH\.PR\.1[\s\S]*Scratch\/Silent/);
     expect(() => synthesize(scratch)).not.toThrow(/Scratch\/Acknowledged/);
+  });
+});
+
+describe('CDK’s built-in CloudFormation template validation, as `cdk synth` runs it', () => {
+  it('finds nothing in the default stack', () => {
+    expect(defaults.builtin).toEqual([]);
+  });
+
+  it('runs in these syntheses: it reports a property CloudFormation does not know', () => {
+    const scratch = (outdir: string): App => {
+      const app = new App({ outdir, context: { '@aws-cdk/core:appMode': 'inmemory' } });
+      new CfnResource(new Stack(app, 'Scratch'), 'Queue', {
+        type: 'AWS::SQS::Queue',
+        properties: { NoSuchProperty: 1 },
+      });
+      return app;
+    };
+    expect(builtinFindings(synthesizeReports(scratch))).toEqual([
+      expect.objectContaining({
+        ruleName: 'F3002',
+        description: expect.stringContaining('NoSuchProperty'),
+        violatingConstructs: [expect.objectContaining({ constructPath: 'Scratch/Queue' })],
+      }),
+    ]);
   });
 });

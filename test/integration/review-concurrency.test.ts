@@ -19,6 +19,7 @@ import type { Review } from '../../functions/jobs/model/model';
 import { jobKeys } from '../../functions/tables';
 import { fileJobsTable } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';
+import { readyEdits } from '../support/pictures';
 
 const jobsTable = fileJobsTable();
 const { documents } = jobsTable;
@@ -86,6 +87,8 @@ describe('concurrent rejections, acceptances and deliveries of one job', { timeo
           });
           await repository.putJob(job);
           const ids = job.files.map((file) => file.id);
+          // Every edited picture is in and ready: a delivery is refused only for what the interleaving explains.
+          await readyEdits(documents, jobsTable.name, job.id, ids);
           const outcomes = await Promise.allSettled(
             actions.map((step): Promise<unknown> => {
               const fileIds = step.files?.map((index) => ids[index]!);

@@ -21,6 +21,7 @@ import { JobRepository } from '../../functions/jobs/store/repository';
 import { jobKeys } from '../../functions/tables';
 import { fileJobsTable } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';
+import { readyEdits } from '../support/pictures';
 
 const jobsTable = fileJobsTable();
 const { documents } = jobsTable;
@@ -68,6 +69,12 @@ const jobWithUnfinishedDelivery = async () => {
     ),
   });
   await new JobRepository(documents, jobsTable.name).putJob(job);
+  await readyEdits(
+    documents,
+    jobsTable.name,
+    job.id,
+    job.files.map((file) => file.id),
+  );
   // Two items per transaction: the commit is write 1, the first files' transaction write 2.
   const delivery = new DeliverFiles({ client: crashingOnWrite(2), tableName: jobsTable.name, transactionItems: 2 });
   await delivery.run(job.id, undefined, operator);

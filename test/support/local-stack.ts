@@ -28,6 +28,7 @@ import type { LocalTables } from '../../local/paths';
 import { type LocalStack, startLocalStack } from '../../local/stack/runtime';
 import { assertMatchesOpenApi } from './openapi';
 import { sharedDynamodbEndpoint } from './dynamo';
+import { TEST_PICTURES } from './pictures';
 
 /** The account the default credentials of {@link TestStack.request} belong to. */
 export const DEFAULT_TEST_ACCOUNT_ID = 1001;
@@ -126,6 +127,9 @@ const bodyOf = (body: unknown): { text: string | undefined; contentType: string 
 
 /** Starts a local stack for one test file. Stop it in `afterAll`. */
 export const startTestStack = async (options: TestStackOptions = {}): Promise<TestStack> => {
+  // A bucket for the functions to sign for when the stack serves none of its own (a stack that does names its own).
+  process.env.IMAGES_BUCKET ??= TEST_PICTURES.bucket;
+  process.env.S3_ENDPOINT ??= TEST_PICTURES.endpoint;
   const stack = await startLocalStack({
     port: 0,
     s3Port: 0,

@@ -6,6 +6,7 @@
  * without uploading bytes.
  */
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mapConcurrently } from '../../functions/async';
 import { createS3Client, type PicturesBucket } from '../../functions/aws/s3';
 import type { ReadyVariant, StoredVariant } from '../../functions/images/file-images';
 import { newUploadId, type Variant } from '../../functions/images/object-keys';
@@ -58,8 +59,8 @@ export const writeVariant = async (
   name: Variant,
   variant: (fileId: number) => StoredVariant = () => readyVariant(),
 ): Promise<void> => {
-  for (const fileId of fileIds) {
-    await documents.send(
+  await mapConcurrently(fileIds, 16, (fileId) =>
+    documents.send(
       new UpdateCommand({
         TableName: tableName,
         Key: { pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId) },
@@ -68,8 +69,8 @@ export const writeVariant = async (
         ExpressionAttributeNames: { '#variant': name },
         ExpressionAttributeValues: { ':variant': variant(fileId) },
       }),
-    );
-  }
+    ),
+  );
 };
 
 /** Gives each file a ready original, as if the customer had uploaded it and it was checked. */

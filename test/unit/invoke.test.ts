@@ -46,7 +46,7 @@ describe('the command line', () => {
     });
   });
 
-  it('knows exactly the seven handlers', () => {
+  it('knows exactly the eight handlers', () => {
     expect(INVOKABLE_FUNCTIONS).toEqual([
       'search',
       'search-fields',
@@ -55,6 +55,7 @@ describe('the command line', () => {
       'jobs-read',
       'jobs-write',
       'indexer',
+      'images',
     ]);
     for (const name of INVOKABLE_FUNCTIONS) expect(parseInvokeArgs([name, 'e.json']).functionName).toBe(name);
   });
@@ -86,14 +87,19 @@ describe('the local environment', () => {
       DYNAMODB_ENDPOINT: 'http://localhost:8000',
       SEARCH_ENGINE: 'embedded',
       SEARCH_DB_PATH: join(process.cwd(), '.data', 'search.sqlite'),
+      IMAGES_BUCKET: 'jobs-api-local-images',
+      S3_ENDPOINT: 'http://127.0.0.1:4569',
     });
   });
 
   it('follows DATA_DIR and DYNAMODB_PORT as npm start does', () => {
-    expect(localStackEnvironment({ DATA_DIR: '/srv/jobs-data', DYNAMODB_PORT: '8123' })).toMatchObject({
-      DYNAMODB_ENDPOINT: 'http://localhost:8123',
-      SEARCH_DB_PATH: '/srv/jobs-data/search.sqlite',
-    });
+    expect(localStackEnvironment({ DATA_DIR: '/srv/jobs-data', DYNAMODB_PORT: '8123', S3_PORT: '4570' })).toMatchObject(
+      {
+        DYNAMODB_ENDPOINT: 'http://localhost:8123',
+        S3_ENDPOINT: 'http://127.0.0.1:4570',
+        SEARCH_DB_PATH: '/srv/jobs-data/search.sqlite',
+      },
+    );
   });
 
   it('keeps every variable that is already set', () => {

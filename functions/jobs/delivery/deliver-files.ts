@@ -18,8 +18,9 @@
  * back in review is a function of the file as it was, so the job item's list of ids is the whole delivery.
  *
  * Checks, in order: the caller is an operator (`403`); the job exists (`404 job_not_found`); its status
- * allows a delivery (`409 invalid_transition`); then each file in request order: of the job
- * (`404 file_not_found`), not accepted (`409 file_not_deliverable`).
+ * allows a delivery (`409 invalid_transition`); then each file in request order (in id order without a list): of
+ * the job (`404 file_not_found`), not accepted, and its edited picture ready (`409 file_not_deliverable`). The
+ * edited picture is judged as read: the images function records it without changing the job's version.
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -74,6 +75,17 @@ export interface DeliverFilesOptions {
 /** A file's review state as stored (its `reviewKey`; from its flags on an item that predates it). */
 const storedState = (file: FileItem, job: JobItem): ReviewState =>
   stateOfReviewKey(file.reviewKey) ?? reviewStateOf(fromFileItem(file), isDeliveredJob(job));
+
+/** Refuses a file whose edited picture is not ready: there is nothing for the customer to review. */
+const requireReadyEdit = (file: FileItem): void => {
+  if (file.edited?.status === 'ready') return;
+  const why = file.edited === undefined ? 'has no edited picture yet' : 'has an edited picture that is not valid';
+  throw new ApiError(
+    'file_not_deliverable',
+    { fileId: file.fileId },
+    { message: `File ${file.fileId} ${why}; upload it before delivering.` },
+  );
+};
 
 /** A lost race (another delivery committed meanwhile), answered by trying again after the backoff. */
 const committedByAnother = (): Error =>
@@ -295,12 +307,17 @@ export class DeliverFiles {
   /** The files to deliver, in request order, refusing the first that is not the job's or was accepted. */
   private targets(files: ReadonlyMap<number, FileItem>, fileIds: readonly number[] | undefined): FileItem[] {
     if (fileIds === undefined) {
-      return [...files.values()].filter((file) => file.acceptedByUser !== true).sort((a, b) => a.fileId - b.fileId);
+      const targets = [...files.values()]
+        .filter((file) => file.acceptedByUser !== true)
+        .sort((a, b) => a.fileId - b.fileId);
+      targets.forEach(requireReadyEdit);
+      return targets;
     }
     return fileIds.map((fileId) => {
       const file = files.get(fileId);
       if (file === undefined) throw new ApiError('file_not_found', { fileId });
       if (file.acceptedByUser === true) throw new ApiError('file_not_deliverable', { fileId });
+      requireReadyEdit(file);
       return file;
     });
   }

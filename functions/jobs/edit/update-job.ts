@@ -10,7 +10,10 @@
  * it — fields or status, user or operator, an empty change too — is refused, whatever version it names, since
  * a fresher version could not change the answer); the version matches (`412`, with the current version in the
  * body as well as in `ETag`); a user edits fields only while the job is `CJ_NEW` or `CJ_REQUEST_OFFER`
- * (`409 job_not_editable`); the status moves along the table of `statuses.ts` (`409 invalid_transition`). A
+ * (`409 job_not_editable`); the status moves along the table of `statuses.ts` (`409 invalid_transition`); a
+ * user asks for an offer only once every file's original picture is ready (`409 files_not_ready`, naming the first
+ * file in id order that is not: one consistent Query of the job's partition, projected to the files' ids and
+ * originals — it consumes the read capacity of the whole partition, about one unit per 4 KB of its items). A
  * value equal to the stored one is no change, and a request that changes nothing answers the job as it is, at
  * its version.
  */
@@ -46,6 +49,9 @@ const EDITABLE_FIELDS = ['name', 'description', 'invoiceReference', 'tags', 'rea
 
 /** The statuses in which a user may edit the job's fields. */
 const USER_EDITABLE_STATUSES: readonly JobStatus[] = ['CJ_NEW', 'CJ_REQUEST_OFFER'];
+
+/** The status a customer asks for an offer with: every file's original must be ready first. */
+const OFFER_STATUS: JobStatus = 'CJ_REQUEST_OFFER';
 
 /** The date a status sets when a job enters it. */
 const DATE_ON_ENTRY: Partial<Record<JobStatus, 'acceptedDate' | 'orderedDate'>> = {
@@ -110,11 +116,34 @@ export class UpdateJob {
         if (!wanted.includes(item.version)) throw preconditionFailed(item.version);
         const sets = this.plan(item, changes, principal);
         if (Object.keys(sets).length === 0) return { job: jobView(item), etag: jobETag(item.version) };
+        if (sets.status === OFFER_STATUS && principal.role !== 'operator') await this.requireReadyOriginals(jobId);
         const updated = await this.write(item, sets);
         return { job: jobView(updated), etag: jobETag(updated.version) };
       },
       (_attempts, lastConflict) => new DependencyUnavailableError(DYNAMODB, lastConflict),
     );
+  }
+
+  /**
+   * Refuses an offer asked for while a file's original is not ready (`409 files_not_ready`, naming the first such
+   * file by id). The images function records pictures on the file items without changing the job's version, so
+   * the check reads the files at the moment of the change; an original re-uploaded later (allowed while the job
+   * waits for its offer) may still turn out invalid, which `GET /jobs/{id}/files` shows.
+   */
+  private async requireReadyOriginals(jobId: number): Promise<void> {
+    const items = await this.table.readPartition(jobId, true, ['entity', 'id', 'original']);
+    const unready = items
+      .filter((item) => item.entity === 'file')
+      .filter((item) => (item.original as { status?: unknown } | undefined)?.status !== 'ready')
+      .map((item) => item.id as number)
+      .sort((a, b) => a - b);
+    if (unready.length > 0) {
+      throw new ApiError(
+        'files_not_ready',
+        { fileId: unready[0]! },
+        { message: `File ${unready[0]} has no ready original picture yet; upload it before asking for an offer.` },
+      );
+    }
   }
 
   /** The attributes to set, refusing what the caller may not change; empty when nothing changes. */

@@ -10,7 +10,7 @@ import type { S3Event, S3EventRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetImagesBucket } from '../../../functions/images/bucket-client';
+import { resetPicturesBucket } from '../../../functions/aws/s3';
 import { createImagesHandler, handler } from '../../../functions/handlers/images';
 import { renditionKey } from '../../../functions/images/object-keys';
 import { jobKeys } from '../../../functions/tables';
@@ -58,8 +58,7 @@ const recorded = (): Record<string, unknown> | undefined =>
 
 beforeEach(() => {
   useUnitHandlerEnvironment();
-  vi.stubEnv('IMAGES_BUCKET', 'jobs-api-dev-images');
-  resetImagesBucket();
+  vi.stubEnv('IMAGES_BUCKET', 'jobs-api-local-images');
   s3.reset();
   dynamo.reset();
   dynamo.on(GetCommand, { Key: FILE_KEY }).resolves({ Item: FILE_ITEM });
@@ -68,7 +67,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllEnvs();
-  resetImagesBucket();
+  resetPicturesBucket();
 });
 
 describe('images handler on events/images.json', () => {
@@ -86,7 +85,7 @@ describe('images handler on events/images.json', () => {
 
     expect(s3.commandCalls(GetObjectCommand)).toHaveLength(1);
     expect(s3.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({
-      Bucket: 'jobs-api-dev-images',
+      Bucket: 'jobs-api-local-images',
       Key: keyOf('original', UPLOAD_ID),
     });
     const puts = s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input);

@@ -17,13 +17,20 @@ import { createDocumentClient } from '../../../functions/aws/dynamodb';
 import { DYNAMODB } from '../../../functions/aws/failures';
 import { ApiError, DependencyUnavailableError } from '../../../functions/errors';
 import { DELIVERABLE_STATUSES, DELIVERED_STATUS, DeliverFiles } from '../../../functions/jobs/delivery/deliver-files';
-import { type FileItem, toFileItem, toJobItem } from '../../../functions/jobs/store/items';
+import { readyVariant } from '../../support/pictures';
+import { type FileItem, toFileItem as plainFileItem, toJobItem } from '../../../functions/jobs/store/items';
 import { type Job, type JobStatus, type Review, unreviewedFile } from '../../../functions/jobs/model/model';
 import { deliveredFileItem } from '../../../functions/jobs/store/pending-delivery';
 import { estimatedItemSize, TRANSACTION_SIZE_BUDGET } from '../../../functions/jobs/store/item-sizes';
 import { countAttributes } from '../../../functions/jobs/model/review';
 import { makeJob } from '../../support/jobs';
 
+/** A file item whose edited picture is ready (what a delivery requires), as the images function leaves it. */
+const READY_EDIT = readyVariant({ uploadId: 'mi3k2j1h0a1b2c3d4e5f60718' });
+const toFileItem = (...args: Parameters<typeof plainFileItem>): FileItem => ({
+  ...plainFileItem(...args),
+  edited: READY_EDIT,
+});
 const NOW = new Date('2025-04-01T12:00:00.000Z');
 const review: Review = { customRejection: 'Too dark', rejects: [], reviewDate: '2025-03-09T10:00:00.000Z' };
 
@@ -127,6 +134,36 @@ describe('the delivery use case with a mocked DynamoDB', () => {
         .catch((caught: unknown) => caught as ApiError);
     expect(await refusal([2, 9, 3])).toMatchObject({ code: 'file_not_found', context: { fileId: 9 } });
     expect(await refusal([1, 3, 9])).toMatchObject({ code: 'file_not_deliverable', context: { fileId: 3 } });
+    expect(transactions()).toHaveLength(0);
+  });
+
+  it('refuses a file whose edited picture is missing or invalid (409 file_not_deliverable naming it), writing nothing', async () => {
+    const [first, second, third] = fileItems();
+    const invalid = {
+      status: 'invalid' as const,
+      uploadId: 'x',
+      reason: 'Not a picture.',
+      uploadedDate: '2026-11-28T09:00:00.000Z',
+    };
+    const { edited: _dropped, ...withoutEdit } = second!;
+    dynamo.on(QueryCommand).resolves({ Items: [{ ...first!, edited: invalid }, withoutEdit, third!, jobItem()] });
+    const refusal = (fileIds: number[] | undefined) =>
+      useCase()
+        .run(42, fileIds, operator)
+        .catch((caught: unknown) => caught as ApiError);
+
+    expect(await refusal([2, 1])).toMatchObject({
+      code: 'file_not_deliverable',
+      context: { fileId: 2 },
+      message: 'File 2 has no edited picture yet; upload it before delivering.',
+    });
+    expect(await refusal([1])).toMatchObject({
+      code: 'file_not_deliverable',
+      context: { fileId: 1 },
+      message: 'File 1 has an edited picture that is not valid; upload it before delivering.',
+    });
+    // Without a list, every file not accepted, in id order: file 1 first.
+    expect(await refusal(undefined)).toMatchObject({ code: 'file_not_deliverable', context: { fileId: 1 } });
     expect(transactions()).toHaveLength(0);
   });
 

@@ -5,7 +5,7 @@
  * UpdateItem conditioned on the version read.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../../../functions/auth/principal';
@@ -16,6 +16,7 @@ import type { Job } from '../../../functions/jobs/model/model';
 import { versionsOfIfMatch } from '../../../functions/jobs/edit/if-match';
 import { type JobChanges, jobNotFound, UpdateJob } from '../../../functions/jobs/edit/update-job';
 import { makeJob } from '../../support/jobs';
+import { readyVariant } from '../../support/pictures';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const mock = mockClient(documents);
@@ -28,9 +29,25 @@ const operator: Pick<Principal, 'role' | 'accountId'> = { role: 'operator', acco
 
 const stored = (overrides: Partial<Job> = {}, version = 5): JobItem =>
   toJobItem(makeJob({ id: 4242, accountId: 1001, name: 'Old name', tags: ['a'], ...overrides }), version);
-/** The table holds `item`; an update answers it with the sets applied and the version bumped. */
-const tableHolds = (item: JobItem | undefined): void => {
+/** A file item of job 4242 as the gate's projected Query answers it, its original as given. */
+const fileOf = (id: number, original?: unknown): Record<string, unknown> => ({
+  entity: 'file',
+  id,
+  ...(original === undefined ? {} : { original }),
+});
+
+/**
+ * The table holds `item` and `files` (by default two files with ready originals); an update answers it with the
+ * sets applied and the version bumped.
+ */
+const tableHolds = (
+  item: JobItem | undefined,
+  files: Record<string, unknown>[] = [fileOf(1, readyVariant()), fileOf(2, readyVariant())],
+): void => {
   mock.on(GetCommand).resolves(item === undefined ? {} : { Item: item });
+  mock
+    .on(QueryCommand)
+    .resolves({ Items: [...files, ...(item === undefined ? [] : [{ entity: 'job', id: item.id }])] });
   mock.on(UpdateCommand).callsFake(async (input: Parameters<typeof applyUpdate>[1]) => ({
     Attributes: applyUpdate(item as JobItem, input),
   }));
@@ -388,5 +405,68 @@ describe('what an update writes', () => {
     await expect(outcome).rejects.toBeInstanceOf(DependencyUnavailableError);
     await expect(outcome).rejects.toMatchObject({ dependency: 'dynamodb', cause: lost });
     expect(updates()).toHaveLength(10);
+  });
+});
+
+describe('asking for an offer', () => {
+  const invalid = { status: 'invalid', uploadId: 'x', reason: 'Not a picture.', uploadedDate: NOW.toISOString() };
+
+  it('answers a user 409 files_not_ready naming the first file by id whose original is missing or invalid, writing nothing', async () => {
+    tableHolds(stored({ status: 'CJ_NEW' }), [
+      fileOf(30, readyVariant()),
+      fileOf(12, invalid),
+      fileOf(20),
+      fileOf(3, readyVariant()),
+    ]);
+
+    await expect(update.run(4242, { status: 'CJ_REQUEST_OFFER' }, '"5"', user)).rejects.toMatchObject({
+      code: 'files_not_ready',
+      context: { fileId: 12 },
+    });
+    expect(updates()).toEqual([]);
+  });
+
+  it('reads the files with one consistent Query of the partition, projected to what the gate needs', async () => {
+    tableHolds(stored({ status: 'CJ_NEW' }));
+
+    await update.run(4242, { status: 'CJ_REQUEST_OFFER' }, '"5"', user);
+
+    expect(mock.commandCalls(QueryCommand).map((call) => call.args[0].input)).toEqual([
+      expect.objectContaining({
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': 'JOB#4242' },
+        ConsistentRead: true,
+        ProjectionExpression: '#a0, #a1, #a2',
+        ExpressionAttributeNames: { '#a0': 'entity', '#a1': 'id', '#a2': 'original' },
+      }),
+    ]);
+    expect(updates()).toHaveLength(1);
+  });
+
+  it('lets a job without files ask for an offer', async () => {
+    tableHolds(stored({ status: 'CJ_NEW', files: [] }), []);
+
+    await expect(update.run(4242, { status: 'CJ_REQUEST_OFFER' }, '"5"', user)).resolves.toMatchObject({
+      job: { status: 'CJ_REQUEST_OFFER' },
+    });
+  });
+
+  it('does not gate an operator, nor a user moving to another status, nor a change of fields alone', async () => {
+    tableHolds(stored({ status: 'CJ_NEW' }), [fileOf(1)]);
+    await expect(update.run(4242, { status: 'CJ_REQUEST_OFFER' }, '"5"', operator)).resolves.toBeDefined();
+    tableHolds(stored({ status: 'CJ_NEW' }), [fileOf(1)]);
+    await expect(update.run(4242, { status: 'CJ_ARCHIVED' }, '"5"', user)).resolves.toBeDefined();
+    tableHolds(stored({ status: 'CJ_REQUEST_OFFER' }), [fileOf(1)]);
+    await expect(update.run(4242, { name: 'Renamed', status: 'CJ_REQUEST_OFFER' }, '"5"', user)).resolves.toBeDefined();
+    expect(mock.commandCalls(QueryCommand)).toHaveLength(0);
+  });
+
+  it('answers the rules before it earlier: a stale version is 412 before the files are read', async () => {
+    tableHolds(stored({ status: 'CJ_NEW' }), [fileOf(1)]);
+
+    await expect(update.run(4242, { status: 'CJ_REQUEST_OFFER' }, '"4"', user)).rejects.toMatchObject({
+      code: 'precondition_failed',
+    });
+    expect(mock.commandCalls(QueryCommand)).toHaveLength(0);
   });
 });

@@ -34,6 +34,8 @@ describe('local stack paths and settings', () => {
       cursorKey: '/tmp/jobs-data/cursor-key',
       auditLog: '/tmp/jobs-data/audit.ndjson',
       s3Dir: '/tmp/jobs-data/s3',
+      events: '/tmp/jobs-data/events.ndjson',
+      eventCheckpoints: '/tmp/jobs-data/event-stream-checkpoints.json',
     });
   });
 
