@@ -24,7 +24,6 @@ import type { S3Event } from 'aws-lambda';
 import sharp from 'sharp';
 import { picturesBucket, resetPicturesBucket } from '../../functions/aws/s3';
 import { config, resetConfig } from '../../functions/config';
-import { imagesBucket, resetImagesBucket } from '../../functions/images/bucket-client';
 import { newUploadId, uploadKey } from '../../functions/images/object-keys';
 import { memoryObjectStore } from '../../local/s3/object-store';
 import { type LocalS3, startLocalS3 } from '../../local/s3/server';
@@ -155,11 +154,7 @@ const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
   else delete process.env.S3_ENDPOINT;
   resetConfig();
   resetPicturesBucket();
-  resetImagesBucket();
-  if (config().images !== undefined) {
-    recorder.watchS3(imagesBucket().client);
-    recorder.watchS3(picturesBucket().client);
-  }
+  if (config().images !== undefined) recorder.watchS3(picturesBucket().client);
   useAuditSink(undefined);
   resetDocumentClient();
   resetDefaultAuthenticator();
