@@ -1,6 +1,6 @@
 /**
  * The stack's alarms: function errors and throttles, the indexer falling behind its stream, stream
- * records given up on, a share of API 5xx answers, many refused `POST /sessions` requests, audit records the audit
+ * records and upload events given up on, a share of API 5xx answers, many refused `POST /sessions` requests, audit records the audit
  * log group refused and an unhealthy search domain (red, writes blocked, short of storage or of heap). Each notifies
  * an SNS topic when it fires and when it recovers: the stack's own topic (with an
  * optional email subscription), or an existing topic that replaces it.
@@ -114,6 +114,8 @@ export interface JobsApiAlarmsProps {
   sessions: LambdaFunction;
   indexer: IFunction;
   deadLetterQueue: IQueue;
+  /** Where the upload events the images function gave up on wait. */
+  imagesDeadLetterQueue: IQueue;
   api: RestApi;
   domain: Domain;
   /** The EBS volume of each data node, in GiB: the free-storage alarm fires below a share of it. */
@@ -173,6 +175,14 @@ export class JobsApiAlarms extends Construct {
       'IndexerDeadLetters',
       'Stream records the indexer gave up on are waiting in the dead-letter queue; run reindex',
       props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: FIVE_MINUTES }),
+    );
+    this.atLeastOnce(
+      'ImagesDeadLetters',
+      'Upload events the images function gave up on are waiting in its dead-letter queue; redrive them',
+      props.imagesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        statistic: 'Maximum',
+        period: FIVE_MINUTES,
+      }),
     );
     this.add(
       'Api5xx',

@@ -16,6 +16,8 @@ import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnLogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
+import type { ImageRenditions } from './image-renditions';
+import type { ImagesBucket } from './images-bucket';
 import type { JobsRestApi } from './rest-api';
 import type { SearchDomain } from './search-domain';
 import type { JobsApiConfig } from './stack-config';
@@ -61,6 +63,8 @@ export interface ControlTowerParts extends Stack {
   searchDomain: SearchDomain;
   restApi: JobsRestApi;
   streamIndexer: StreamIndexer;
+  imagesBucket: ImagesBucket;
+  imageRenditions: ImageRenditions;
 }
 
 const acknowledge = (scope: IConstruct, rule: string, reason: string): void => {
@@ -147,10 +151,76 @@ export const acknowledgeControlTowerFindings = (
       "with a SourceArn naming this API's own execute-api ARN, but the rule accepts only a literal string or a " +
       'plain Ref/GetAtt there, and the ARN is built with Fn::Join.',
   );
+  acknowledgeImageFindings(stack);
   acknowledge(
     stack.streamIndexer.deadLetterQueue,
     'sqs_dlq_check',
     '[CT.SQS.PR.1] This queue is itself the dead-letter destination of the stream event source; nothing ' +
       'consumes it, so a further dead-letter queue behind it would never receive anything.',
+  );
+};
+
+/** The pictures' buckets and their dead-letter queue. */
+const acknowledgeImageFindings = (stack: ControlTowerParts): void => {
+  const { bucket, accessLogs } = stack.imagesBucket;
+  acknowledge(
+    bucket,
+    's3_bucket_default_encryption_kms_check',
+    '[CT.S3.PR.10] Every object is encrypted at rest with S3-managed keys (AES-256). A KMS key would make each ' +
+      'upload, download and rendition a KMS request too, add a key policy to keep in step with the roles, and ' +
+      "give each role that signs URLs a KMS grant, for a second gate on reading pictures that the bucket's IAM " +
+      'permissions (no public access, no ACLs, TLS only) already guard.',
+  );
+  acknowledge(
+    accessLogs,
+    's3_bucket_default_encryption_kms_check',
+    '[CT.S3.PR.10] S3 delivers server access logs only to a bucket whose default encryption is S3-managed ' +
+      '(SSE-S3); with a KMS default the logs would not arrive.',
+  );
+  acknowledge(
+    bucket,
+    's3_bucket_versioning_enabled_check',
+    '[CT.S3.PR.11] Nothing the service writes replaces an object: every upload target has a key of its own (a ' +
+      'fresh upload id), and so does each of its renditions. Versioning would only keep the bytes of a target ' +
+      'used twice within its hour, at the price of storing them, for no reader.',
+  );
+  acknowledge(
+    accessLogs,
+    's3_bucket_versioning_enabled_check',
+    '[CT.S3.PR.11] S3 writes each access log object once, under a new key, and the lifecycle rule expires it ' +
+      'after retentionDays; versions would only keep expired logs longer.',
+  );
+  for (const target of [bucket, accessLogs]) {
+    acknowledge(
+      target,
+      's3_bucket_object_lock_enabled_check',
+      '[CT.S3.PR.9] Pictures must stay deletable (a customer may ask for theirs to be removed) and logs expire ' +
+        'after retentionDays; Object Lock would make both undeletable for its retention period.',
+    );
+  }
+  acknowledge(
+    accessLogs,
+    's3_bucket_logging_enabled_check',
+    '[CT.S3.PR.2] This is the log bucket that receives the pictures bucket’s server access logs; logging it ' +
+      'into itself would log its own log deliveries, and into another bucket would need that one logged in turn.',
+  );
+  acknowledge(
+    accessLogs,
+    's3_event_notifications_enabled_check',
+    '[CT.S3.PR.4] Nothing acts on a new log object: the logs are read when someone investigates, with Athena or ' +
+      'by download. The pictures bucket has its notification (uploads to the images function).',
+  );
+  acknowledge(
+    stack.imageRenditions.invokePermission,
+    'lambda_function_public_access_prohibited_check',
+    '[CT.LAMBDA.PR.2] A false positive: the permission lets s3.amazonaws.com invoke the images function only ' +
+      "with a SourceArn naming this stack's pictures bucket and a SourceAccount of this account, but the rule " +
+      'accepts only a literal string or a plain Ref/GetAtt there, and the ARN is built with Fn::Join.',
+  );
+  acknowledge(
+    stack.imageRenditions.deadLetterQueue,
+    'sqs_dlq_check',
+    "[CT.SQS.PR.1] This queue is itself the on-failure destination of the images function's upload events; " +
+      'nothing consumes it, so a further dead-letter queue behind it would never receive anything.',
   );
 };

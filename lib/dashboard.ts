@@ -1,8 +1,9 @@
 /**
  * The operator's CloudWatch dashboard: what the API answers per endpoint (requests, p50/p99 latency,
  * 4xx, 5xx), what the functions do (errors, throttles, concurrency), how far search lags behind the jobs
- * table (the stream's iterator age) and what it gave up on (dead letters), and the search domain's health
- * (cluster status, JVM memory pressure, free storage). Endpoints and functions come from the stack's own
+ * table (the stream's iterator age) and what it gave up on (dead letters), the search domain's health
+ * (cluster status, JVM memory pressure, free storage), and the pictures (uploads processed, their duration, the
+ * upload events given up on). Endpoints and functions come from the stack's own
  * lists, so a new endpoint appears without a change here. docs/deploy.md says what healthy looks like.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -45,6 +46,9 @@ export interface JobsApiDashboardProps {
   functions: Record<string, IFunction>;
   indexer: IFunction;
   deadLetterQueue: IQueue;
+  /** The images function and the queue of the upload events it gave up on. */
+  images: IFunction;
+  imagesDeadLetterQueue: IQueue;
   domain: Domain;
   /** The EBS volume of each data node, in GiB (the free-storage graph marks its alarm's threshold). */
   searchVolumeSizeGiB: number;
@@ -81,6 +85,30 @@ export class JobsApiDashboard extends Construct {
     this.dashboard.addWidgets(...this.apiWidgets(props));
     this.dashboard.addWidgets(...this.functionWidgets(props));
     this.dashboard.addWidgets(...this.searchWidgets(props));
+    this.dashboard.addWidgets(...this.imageWidgets(props));
+  }
+
+  /** The pictures: uploads processed and failed, how long each took, and the events given up on. */
+  private imageWidgets(props: JobsApiDashboardProps): IWidget[] {
+    const { images } = props;
+    return [
+      graph('Images: uploads processed and errors', [
+        images.metricInvocations({ statistic: 'Sum', label: 'Invocations' }),
+        images.metricErrors({ statistic: 'Sum', label: 'Errors' }),
+        images.metricThrottles({ statistic: 'Sum', label: 'Throttles' }),
+      ]),
+      graph('Images: duration per upload (ms)', [
+        images.metricDuration({ statistic: 'p50', label: 'p50' }),
+        images.metricDuration({ statistic: 'p99', label: 'p99' }),
+        images.metricDuration({ statistic: 'Maximum', label: 'Maximum' }),
+      ]),
+      graph('Images: dead letters waiting', [
+        props.imagesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          statistic: 'Maximum',
+          label: 'Messages',
+        }),
+      ]),
+    ];
   }
 
   /**

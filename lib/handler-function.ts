@@ -47,6 +47,37 @@ export const POWERTOOLS_ENVIRONMENT = {
   NODE_OPTIONS: '--enable-source-maps',
 } as const;
 
+/**
+ * Where the native modules a bundle cannot hold come from: `native/`, a package of its own whose
+ * `node_modules` is installed for Lambda's platform (Linux, arm64, glibc) whatever machine builds —
+ * `npm run native:install`, which the project's `postinstall` runs. Synthesis copies it into the function's
+ * asset offline; it never downloads.
+ */
+export const NATIVE_NODE_MODULES = join(PROJECT_ROOT, 'native', 'node_modules');
+
+/** What `npm run native:install` installs and a bundle leaves to it. */
+export interface NativeModules {
+  /** The packages left out of the bundle (esbuild `external`) and shipped beside it: `sharp`. */
+  modules: readonly string[];
+  /** A `node_modules` folder, installed for Lambda's platform, holding them and their dependencies. */
+  nodeModules: string;
+}
+
+/**
+ * The shell commands that copy a platform's `node_modules` into a function's asset (`outputDir`), after esbuild:
+ * they stop the synthesis, saying what to run, when the folder lacks a module. Lambda resolves the bundle's
+ * `import 'sharp'` from `/var/task/node_modules`.
+ */
+export const nativeModuleCommands = (native: NativeModules, outputDir: string): string[] => [
+  ...native.modules.map(
+    (module) =>
+      `test -f "${join(native.nodeModules, module, 'package.json')}" || ` +
+      `{ echo "${module} for Lambda (linux-arm64) is not installed in ${native.nodeModules}: run npm run native:install" >&2; exit 1; }`,
+  ),
+  `cp -R "${native.nodeModules}" "${join(outputDir, 'node_modules')}"`,
+  `rm -rf "${join(outputDir, 'node_modules', '.bin')}" "${join(outputDir, 'node_modules', '.package-lock.json')}"`,
+];
+
 export interface HandlerFunctionProps {
   /** The handler module, relative to `functions/handlers/` without extension: `search`, `search-fields`, … */
   module: string;
@@ -63,6 +94,10 @@ export interface HandlerFunctionProps {
   /** The function's own environment (tables, search engine, …). */
   environment: Record<string, string>;
   logRetention: RetentionDays;
+  /** Native modules shipped beside the bundle instead of in it. */
+  nativeModules?: NativeModules;
+  /** Executions of the function at once, reserved from the account's concurrency; unreserved by default. */
+  reservedConcurrency?: number;
 }
 
 /** A Lambda function running one handler module. */
@@ -88,6 +123,7 @@ export class HandlerFunction extends Construct {
         resources: [logGroup.logGroupArn],
       }),
     );
+    const native = props.nativeModules;
     this.function = new NodejsFunction(this, 'Function', {
       role: this.role,
       entry: join(PROJECT_ROOT, 'functions', 'handlers', `${props.module}.ts`),
@@ -99,6 +135,7 @@ export class HandlerFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memoryMiB,
       timeout: props.timeout,
+      ...(props.reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrency }),
       tracing: Tracing.ACTIVE,
       logGroup,
       environment: {
@@ -115,7 +152,17 @@ export class HandlerFunction extends Construct {
         sourcesContent: false,
         mainFields: ['module', 'main'],
         banner: ESM_BANNER,
-        externalModules: externalModulesFor(props.detailedTracing),
+        externalModules: [...externalModulesFor(props.detailedTracing), ...(native?.modules ?? [])],
+        ...(native === undefined
+          ? {}
+          : {
+              commandHooks: {
+                beforeBundling: (): string[] => [],
+                beforeInstall: (): string[] => [],
+                afterBundling: (_inputDir: string, outputDir: string): string[] =>
+                  nativeModuleCommands(native, outputDir),
+              },
+            }),
       },
     });
     (this.function.node.defaultChild as CfnFunction).overrideLogicalId(props.logicalId);

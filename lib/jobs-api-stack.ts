@@ -15,7 +15,9 @@ import { AuditLog } from './audit-log';
 import { AuthTable } from './auth-table';
 import { acknowledgeControlTowerFindings } from './control-tower';
 import { JobsApiDashboard } from './dashboard';
-import { HandlerFunction } from './handler-function';
+import { HandlerFunction, NATIVE_NODE_MODULES } from './handler-function';
+import { IMAGES_MEMORY_MIB, ImageRenditions } from './image-renditions';
+import { ImagesBucket, RENDITIONS_PREFIX, UPLOADS_PREFIX } from './images-bucket';
 import { JobsTable } from './jobs-table';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
 import { ApiRateLimits } from './rate-limits';
@@ -27,7 +29,13 @@ import type { JobsApiConfig } from './stack-config';
 import { STACK_OUTPUTS } from './stack-outputs';
 import { INDEX_WRITE_TIMEOUT, StreamIndexer } from './stream-indexer';
 import { TableDeletionProtection } from './table-deletion-protection';
-import { API_DEPENDENCY_TIMEOUT, API_FUNCTION_TIMEOUT, INDEXER_TIMEOUT, INTEGRATION_TIMEOUT } from './timeouts';
+import {
+  API_DEPENDENCY_TIMEOUT,
+  API_FUNCTION_TIMEOUT,
+  IMAGES_TIMEOUT,
+  INDEXER_TIMEOUT,
+  INTEGRATION_TIMEOUT,
+} from './timeouts';
 
 /** The OpenSearch alias the functions use (created at deploy time by {@link SearchIndexSetup}). */
 export const SEARCH_INDEX_NAME = 'jobs';
@@ -52,8 +60,11 @@ type PascalCase<Name extends string> = Name extends `${infer Head}-${infer Tail}
   ? `${Capitalize<Head>}${PascalCase<Tail>}`
   : Capitalize<Name>;
 
-/** The functions of the stack, by construct name: one per API function of the route table, and the indexer. */
-export type FunctionName = PascalCase<ApiFunctionName> | 'Indexer';
+/**
+ * The functions of the stack, by construct name: one per API function of the route table, the indexer and the
+ * images function.
+ */
+export type FunctionName = PascalCase<ApiFunctionName> | 'Indexer' | 'Images';
 
 /** The name of a handler module's function: `search-fields` → `SearchFields`. */
 export const functionNameOf = (module: string): FunctionName =>
@@ -93,6 +104,10 @@ export class JobsApiStack extends Stack {
   public readonly authTable: AuthTable;
   public readonly auditLog: AuditLog;
   public readonly searchDomain: SearchDomain;
+  /** The pictures' private bucket. */
+  public readonly imagesBucket: ImagesBucket;
+  /** The bucket's events to the images function, and its dead-letter queue. */
+  public readonly imageRenditions: ImageRenditions;
   /** Creates the search index and its alias at deploy time, before the API serves. */
   public readonly searchIndexSetup: SearchIndexSetup;
   /** Switches the tables' deletion protection on (or off) as the deployment's last step. */
@@ -128,6 +143,13 @@ export class JobsApiStack extends Stack {
     });
 
     this.auditLog = new AuditLog(this, 'AuditLog', { retentionDays: config.auditRetentionDays });
+    this.imagesBucket = new ImagesBucket(this, 'ImagesBucket', {
+      stage: config.stage,
+      retain: config.deletionProtection,
+      accessLogRetentionDays: config.retentionDays,
+      corsOrigins: config.imagesCorsOrigins,
+    });
+    const imagesBucket = { IMAGES_BUCKET: this.imagesBucket.bucketName };
 
     const environment = {
       JOBS_TABLE: this.jobsTable.table.tableName,
@@ -144,7 +166,9 @@ export class JobsApiStack extends Stack {
     });
     /** Settings only some functions need. */
     const ownEnvironment: Partial<Record<FunctionName, Record<string, string>>> = {
-      JobsRead: { CURSOR_KEY_SECRET_ARN: this.cursorKey.secretArn },
+      // The job functions sign the pictures' URLs: uploads (writes), downloads (reads).
+      JobsRead: { CURSOR_KEY_SECRET_ARN: this.cursorKey.secretArn, ...imagesBucket },
+      JobsWrite: imagesBucket,
       // Only the sessions function writes audit records.
       Sessions: { AUDIT_LOG_GROUP: this.auditLog.logGroup.logGroupName },
     };
@@ -175,6 +199,18 @@ export class JobsApiStack extends Stack {
       environment: { ...environment, INDEX_WRITE_TIMEOUT_MS: String(INDEX_WRITE_TIMEOUT.toMilliseconds()) },
       logRetention,
     });
+    functions.Images = new HandlerFunction(this, 'Images', {
+      module: 'images',
+      logicalId: 'ImagesFunction',
+      description: 'Jobs API images (previews and thumbnails of uploads)',
+      memoryMiB: IMAGES_MEMORY_MIB,
+      timeout: IMAGES_TIMEOUT,
+      detailedTracing: config.detailedTracing,
+      environment: { ...environment, ...imagesBucket },
+      logRetention,
+      nativeModules: { modules: ['sharp'], nodeModules: NATIVE_NODE_MODULES },
+      reservedConcurrency: config.imagesConcurrency,
+    });
     this.functions = functions as Record<FunctionName, HandlerFunction>;
 
     this.grantLeastPrivilege();
@@ -186,6 +222,11 @@ export class JobsApiStack extends Stack {
       indexName: SEARCH_INDEX_NAME,
     });
 
+    this.imageRenditions = new ImageRenditions(this, 'ImageRenditions', {
+      images: this.imagesBucket,
+      renderer: this.functions.Images.function,
+      deadLetterRetentionDays: config.retentionDays,
+    });
     this.streamIndexer = new StreamIndexer(this, 'StreamIndexer', {
       table: this.jobsTable.table,
       indexer: this.functions.Indexer.function,
@@ -240,6 +281,7 @@ export class JobsApiStack extends Stack {
       sessions: this.functions[functionNameOf(routeFor('/sessions').functionName)].function,
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
+      imagesDeadLetterQueue: this.imageRenditions.deadLetterQueue,
       api: this.restApi.api,
       domain: this.searchDomain.domain,
       searchVolumeSizeGiB: config.searchVolumeSizeGiB,
@@ -256,6 +298,8 @@ export class JobsApiStack extends Stack {
       functions: functionsByName,
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
+      images: this.functions.Images.function,
+      imagesDeadLetterQueue: this.imageRenditions.deadLetterQueue,
       domain: this.searchDomain.domain,
       searchVolumeSizeGiB: config.searchVolumeSizeGiB,
     });
@@ -273,7 +317,7 @@ export class JobsApiStack extends Stack {
    * access comes with its event source.
    */
   private grantLeastPrivilege(): void {
-    const { Search, SearchFields, Reject, Sessions, JobsRead, JobsWrite, Indexer } = this.functions;
+    const { Search, SearchFields, Reject, Sessions, JobsRead, JobsWrite, Indexer, Images } = this.functions;
     const jobs = this.jobsTable.table.tableArn;
     const auth = this.authTable.table.tableArn;
     const byFileId = this.jobsTable.indexArn(JOBS_TABLE.globalSecondaryIndexes[0].indexName);
@@ -330,6 +374,17 @@ export class JobsApiStack extends Stack {
       [jobKeys.jobPrefix, jobKeys.counter.pk, jobKeys.idempotencyPrefix],
     );
 
+    // Pictures: the write function signs upload targets (a presigned PUT or POST is honoured only if its signer may
+    // put the object), the read function signs downloads of uploads and renditions; neither touches a byte. The
+    // images function reads each upload once, writes its two renditions, and records them on the file item: it reads
+    // the item (GetItem), then writes it with one conditional UpdateItem (the item lives in its job's partition).
+    const images = this.imagesBucket;
+    allow(JobsWrite, ['s3:PutObject'], [images.objectsArn(UPLOADS_PREFIX)]);
+    allow(JobsRead, ['s3:GetObject'], [images.objectsArn(UPLOADS_PREFIX), images.objectsArn(RENDITIONS_PREFIX)]);
+    allow(Images, ['s3:GetObject'], [images.objectsArn(UPLOADS_PREFIX)]);
+    allow(Images, ['s3:PutObject'], [images.objectsArn(RENDITIONS_PREFIX)]);
+    allow(Images, dynamodb('GetItem', 'UpdateItem'), [jobs], [jobKeys.jobPrefix]);
+
     // The indexer reads each touched job (its item and its files) with one query per job.
     allow(Indexer, dynamodb('Query'), [jobs]);
     // The indexer writes with POST /{alias}/_bulk and, should the alias be missing (an index deleted by
@@ -363,6 +418,12 @@ export class JobsApiStack extends Stack {
       STACK_OUTPUTS.deadLetterQueueUrl,
       this.streamIndexer.deadLetterQueue.queueUrl,
       'Stream records the indexer gave up on',
+    );
+    output(STACK_OUTPUTS.imagesBucket, this.imagesBucket.bucketName, "The pictures' private bucket (IMAGES_BUCKET)");
+    output(
+      STACK_OUTPUTS.imagesDeadLetterQueueUrl,
+      this.imageRenditions.deadLetterQueue.queueUrl,
+      'Upload events the images function gave up on',
     );
     output(
       STACK_OUTPUTS.cursorKeySecretArn,

@@ -2,9 +2,11 @@
  * The cdk-nag AwsSolutions findings this design accepts, each acknowledged on the narrowest construct
  * with the reason it is accepted. Any other finding stops synthesis (and fails test/infra).
  */
-import { type Stack, Validations } from 'aws-cdk-lib';
+import { type Stack, Token, Validations } from 'aws-cdk-lib';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { HandlerFunction } from './handler-function';
+import type { ImageRenditions } from './image-renditions';
+import { type ImagesBucket, RENDITIONS_PREFIX, UPLOADS_PREFIX } from './images-bucket';
 import type { ApiRateLimits } from './rate-limits';
 import type { JobsRestApi } from './rest-api';
 import type { SearchDomain } from './search-domain';
@@ -14,9 +16,11 @@ import type { StreamIndexer } from './stream-indexer';
 export interface AcknowledgedParts extends Stack {
   searchDomain: SearchDomain;
   functions: Record<
-    'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Indexer',
+    'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Indexer' | 'Images',
     HandlerFunction
   >;
+  imagesBucket: ImagesBucket;
+  imageRenditions: ImageRenditions;
   /** The key that signs file-page cursors. */
   cursorKey: Secret;
   restApi: JobsRestApi;
@@ -27,6 +31,26 @@ export interface AcknowledgedParts extends Stack {
 export const XRAY_REASON =
   'X-Ray tracing (Tracing.ACTIVE) needs xray:PutTraceSegments and xray:PutTelemetryRecords, which ' +
   'support no resource-level permissions, so their resource is "*".';
+
+/**
+ * How cdk-nag names a resource in its findings: the parts of a `Fn::Join` in a row, a pseudo parameter or
+ * a reference as `<Name>`, any other intrinsic as its JSON.
+ */
+const nagNameOf = (stack: Stack, value: string): string => {
+  const part = (resolved: unknown): string => {
+    if (typeof resolved === 'string') return resolved;
+    const node = resolved as { Ref?: string; 'Fn::Join'?: [string, unknown[]] };
+    if (node.Ref !== undefined) return `<${node.Ref}>`;
+    if (node['Fn::Join'] !== undefined) return node['Fn::Join'][1].map(part).join(node['Fn::Join'][0]);
+    return JSON.stringify(resolved);
+  };
+  return Token.isUnresolved(value) ? part(stack.resolve(value)) : value;
+};
+
+export const OBJECT_PREFIX_REASON =
+  "The pictures' objects are addressed by key prefix: every key names its account, job, file, variant and an " +
+  'upload id of its own (functions/images/object-keys.ts), so no fixed list of keys exists to grant. Each role ' +
+  'holds only the action its code calls, on the one prefix it calls it on, in this stack’s bucket.';
 
 /** Records the accepted findings on the stack's constructs. */
 export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
@@ -68,9 +92,30 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     });
   }
 
-  for (const name of ['Search', 'SearchFields', 'Reject', 'Sessions', 'JobsRead', 'JobsWrite', 'Indexer'] as const) {
+  for (const name of [
+    'Search',
+    'SearchFields',
+    'Reject',
+    'Sessions',
+    'JobsRead',
+    'JobsWrite',
+    'Indexer',
+    'Images',
+  ] as const) {
     Validations.of(stack.functions[name]).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });
   }
+  const objects = (prefix: string) => ({
+    id: `AwsSolutions-IAM5[Resource::${nagNameOf(stack, stack.imagesBucket.objectsArn(prefix))}]`,
+    reason: OBJECT_PREFIX_REASON,
+  });
+  Validations.of(stack.functions.JobsWrite).acknowledge(objects(UPLOADS_PREFIX));
+  Validations.of(stack.functions.JobsRead).acknowledge(objects(UPLOADS_PREFIX), objects(RENDITIONS_PREFIX));
+  Validations.of(stack.functions.Images).acknowledge(objects(UPLOADS_PREFIX), objects(RENDITIONS_PREFIX));
+
+  Validations.of(stack.imageRenditions.deadLetterQueue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: "This queue is itself the images function's on-failure destination for the bucket's upload events.",
+  });
 
   Validations.of(stack.streamIndexer.deadLetterQueue).acknowledge({
     id: 'AwsSolutions-SQS3',

@@ -59,6 +59,16 @@ export interface JobsApiConfig {
   clientRateLimit: number | undefined;
   /** `POST /sessions` requests a minute per client token, enforced whenever the stack has a web ACL. */
   sessionRateLimit: number;
+  /**
+   * Executions of the images function at once, reserved from the account's Lambda concurrency (so a burst of
+   * uploads can neither take the API's concurrency nor grow past it); `undefined` (the default) reserves none.
+   */
+  imagesConcurrency: number | undefined;
+  /**
+   * Origins whose web pages may use the pictures' presigned URLs (the bucket's CORS rule), or `*` for any; none
+   * by default (servers and native apps need no CORS).
+   */
+  imagesCorsOrigins: string[];
 }
 
 /** Defaults for a small production deployment. */
@@ -81,6 +91,8 @@ export const DEFAULT_CONFIG: JobsApiConfig = {
   ipRateLimit: undefined,
   clientRateLimit: undefined,
   sessionRateLimit: 300,
+  imagesConcurrency: undefined,
+  imagesCorsOrigins: [],
 };
 
 /** The context keys, one per configuration field. */
@@ -103,6 +115,8 @@ export const CONTEXT_KEYS = {
   ipRateLimit: 'ipRateLimit',
   clientRateLimit: 'clientRateLimit',
   sessionRateLimit: 'sessionRateLimit',
+  imagesConcurrency: 'imagesConcurrency',
+  imagesCorsOrigins: 'imagesCorsOrigins',
 } as const satisfies Record<keyof JobsApiConfig, string>;
 
 /** A context value cannot be used; synthesis stops with this message. */
@@ -186,6 +200,33 @@ const optionalEmail = (read: ContextReader, key: string): string | undefined => 
   return value;
 };
 
+/** A web origin as browsers send it in `Origin`: scheme, host and optional port, nothing after. */
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/;
+
+/** A list of origins (comma-separated, or a JSON list in cdk.json), or `*`; unset or empty is none. */
+const origins = (read: ContextReader, key: string): string[] => {
+  const value = read(key);
+  if (value === undefined || value === '') return [];
+  const list = Array.isArray(value)
+    ? value
+    : typeof value === 'string'
+      ? value.split(',').map((o) => o.trim())
+      : [value];
+  if (list.length === 1 && list[0] === '*') return ['*'];
+  for (const origin of list) {
+    if (typeof origin !== 'string' || !ORIGIN.test(origin))
+      throw new StackConfigError(key, '"*" or a list of origins such as https://app.example.com', value);
+  }
+  return list as string[];
+};
+
+/** Unset or empty is `undefined`; anything else an integer in bounds. */
+const optionalInteger = (read: ContextReader, key: string, min: number, max: number): number | undefined => {
+  const value = read(key);
+  if (value === undefined || value === '') return undefined;
+  return integer(read, key, min, max, 0);
+};
+
 /**
  * Builds the configuration from context, validating every value, and checks that the values agree
  * with each other (the node count must be a multiple of the zone count, a protected stage's alarms must
@@ -261,6 +302,8 @@ export const readStackConfig = (read: ContextReader): JobsApiConfig => {
       WAF_RATE_LIMIT_BOUNDS.max,
       DEFAULT_CONFIG.sessionRateLimit,
     ),
+    imagesConcurrency: optionalInteger(read, CONTEXT_KEYS.imagesConcurrency, 1, 1_000),
+    imagesCorsOrigins: origins(read, CONTEXT_KEYS.imagesCorsOrigins),
   };
   if (config.deletionProtection && alarmTopicArn === undefined && alarmEmail === undefined) {
     // A stage worth protecting is one somebody must hear about; a topic without a subscriber tells nobody.

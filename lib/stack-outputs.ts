@@ -27,6 +27,10 @@ export const STACK_OUTPUTS = {
   dashboardUrl: 'DashboardUrl',
   /** The ARN of the secret that signs file-page cursors (`CURSOR_KEY_SECRET_ARN` of the read function). */
   cursorKeySecretArn: 'CursorKeySecretArn',
+  /** The pictures' private bucket (`IMAGES_BUCKET` of the job and images functions). */
+  imagesBucket: 'ImagesBucketName',
+  /** The SQS queue that holds the upload events the images function gave up on. */
+  imagesDeadLetterQueueUrl: 'ImagesDeadLetterQueueUrl',
 } as const;
 
 export type StackOutputKey = (typeof STACK_OUTPUTS)[keyof typeof STACK_OUTPUTS];

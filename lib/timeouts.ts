@@ -31,3 +31,10 @@ export const API_DEPENDENCY_TIMEOUT = Duration.seconds(2);
  * budget (`INDEX_WRITE_TIMEOUT`, lib/stream-indexer.ts) with the indexer's 5-second reserve, with room to spare.
  */
 export const INDEXER_TIMEOUT = Duration.seconds(60);
+
+/**
+ * How long the images function may work on one upload: read it (up to 200 MB), decode it once (up to 100
+ * megapixels), write two renditions and one item. A 100-megapixel PNG took about 8 s on one busy x86-64 core of
+ * the development machine (docs/deploy.md, "Pictures"); two minutes leave a wide margin for a slow read from S3.
+ */
+export const IMAGES_TIMEOUT = Duration.minutes(2);

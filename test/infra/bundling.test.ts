@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,6 +24,22 @@ const FUNCTION_IDS = [
   'SearchIndexSetupFunction',
   'TableProtectionFunction',
 ] as const;
+
+/** The function whose asset carries a native module beside its bundle. */
+const IMAGES_ID = 'ImagesFunction';
+
+/** ELF's machine numbers (the `e_machine` half-word at offset 18). */
+const ELF_MACHINES: Record<number, string> = { 0x3e: 'x86-64', 0xb7: 'AArch64' };
+
+/** The machine a Linux shared object is built for, from its ELF header. */
+const machineOf = (path: string): string => {
+  const header = readFileSync(path).subarray(0, 20);
+  if (header.subarray(0, 4).toString('latin1') !== '\x7fELF') return 'not ELF';
+  return ELF_MACHINES[header.readUInt16LE(18)] ?? `machine ${header.readUInt16LE(18)}`;
+};
+
+const versionOf = (packageDir: string): string =>
+  (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The largest bundle a function may have. */
 const MAX_BUNDLE_BYTES = 1024 * 1024;
@@ -50,7 +66,8 @@ beforeAll(() => {
   const stack = buildJobsApi(app, TEMPLATE_ONLY);
   const assembly = app.synth();
   template = assembly.getStackArtifact(stack.artifactId).template;
-}, 120_000);
+  // Ten bundles, and 20 MB of sharp copied into the images asset and hashed, on a busy machine.
+}, 180_000);
 
 afterAll(() => {
   rmSync(outdir, { recursive: true, force: true });
@@ -128,6 +145,63 @@ describe('cdk synth', () => {
     rmSync(outside, { recursive: true, force: true });
     expect(result.stderr).toBe('');
     expect(result.stdout.trim().split('\n')).toEqual(FUNCTION_IDS.map(() => 'function'));
+  });
+
+  it('leaves sharp out of the images bundle, which imports it from the asset’s own node_modules', () => {
+    const dir = assetDirOf(IMAGES_ID);
+    const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+    expect(statSync(join(dir, 'index.mjs')).size).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
+    expect(code).toMatch(/from\s*"sharp"/);
+    // sharp's own loader, which names the platform packages, stays in node_modules.
+    expect(code).not.toContain('@img/sharp-');
+    expect(versionOf(join(dir, 'node_modules', 'sharp'))).toBe(versionOf(join(PROJECT_ROOT, 'node_modules', 'sharp')));
+  });
+
+  it('ships sharp and libvips built for Lambda’s Linux on arm64 in the images asset, and no other platform’s', () => {
+    const img = join(assetDirOf(IMAGES_ID), 'node_modules', '@img');
+    expect(readdirSync(img).sort()).toEqual(['colour', 'sharp-libvips-linux-arm64', 'sharp-linux-arm64']);
+    const addons = readdirSync(join(img, 'sharp-linux-arm64', 'lib')).filter((name) => name.endsWith('.node'));
+    expect(addons).toHaveLength(1);
+    expect(machineOf(join(img, 'sharp-linux-arm64', 'lib', addons[0]!))).toBe('AArch64');
+    const libvips = readdirSync(join(img, 'sharp-libvips-linux-arm64', 'lib')).filter((name) =>
+      name.startsWith('libvips-cpp.so'),
+    );
+    expect(libvips).toHaveLength(1);
+    expect(machineOf(join(img, 'sharp-libvips-linux-arm64', 'lib', libvips[0]!))).toBe('AArch64');
+    expect(versionOf(join(img, 'sharp-linux-arm64'))).toBe(
+      versionOf(join(assetDirOf(IMAGES_ID), 'node_modules', 'sharp')),
+    );
+  });
+
+  it('loads the images bundle with the sharp of its asset, from a folder outside the repository', () => {
+    // This machine cannot run the arm64 binaries: the copy gets this machine's platform packages beside them, which
+    // sharp picks for the platform it runs on, as Lambda's picks the arm64 ones.
+    const outside = mkdtempSync(join(tmpdir(), 'jobs-api-images-'));
+    cpSync(assetDirOf(IMAGES_ID), outside, { recursive: true });
+    const platform = `${process.platform}-${process.arch}`;
+    for (const name of [`sharp-${platform}`, `sharp-libvips-${platform}`]) {
+      cpSync(join(PROJECT_ROOT, 'node_modules', '@img', name), join(outside, 'node_modules', '@img', name), {
+        recursive: true,
+      });
+    }
+    const url = pathToFileURL(join(outside, 'index.mjs')).href;
+    const script =
+      `const sharp = (await import(${JSON.stringify(pathToFileURL(join(outside, 'node_modules', 'sharp', 'dist', 'index.mjs')).href)})).default;` +
+      `console.log(typeof (await import(${JSON.stringify(url)})).handler, Object.keys(sharp.versions).includes('vips'));`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        JOBS_TABLE: 'jobs',
+        AUTH_TABLE: 'auth',
+        IMAGES_BUCKET: 'pictures',
+        SEARCH_ENGINE: 'opensearch',
+        OPENSEARCH_URL: 'https://search.example.com',
+      },
+    });
+    rmSync(outside, { recursive: true, force: true });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('function true');
   });
 
   it('leaves the tracer out of every bundle when detailed tracing is off (the default)', () => {

@@ -126,6 +126,11 @@ describe('Control Tower’s proactive controls', () => {
       'opensearch_fine_grained_access_control_enabled_check',
       'opensearch_https_required_check',
       'opensearch_in_vpc_only_check',
+      's3_bucket_default_encryption_kms_check',
+      's3_bucket_logging_enabled_check',
+      's3_bucket_object_lock_enabled_check',
+      's3_bucket_versioning_enabled_check',
+      's3_event_notifications_enabled_check',
       'sqs_dlq_check',
     ]);
     for (const violation of defaults.suppressedViolations ?? []) {
@@ -134,6 +139,22 @@ describe('Control Tower’s proactive controls', () => {
         new RegExp(`^\\[${control?.replaceAll('.', '\\.')}\\] .{80,}`),
       );
     }
+  });
+
+  it('are met, not acknowledged, for the pictures bucket’s public access, TLS, logging and notifications', () => {
+    const onPicturesBucket = (defaults.suppressedViolations ?? [])
+      .filter((violation) =>
+        violation.violatingConstructs.some((construct) =>
+          construct.constructPath.endsWith('/ImagesBucket/Bucket/Resource'),
+        ),
+      )
+      .map((violation) => violation.ruleName)
+      .sort();
+    expect(onPicturesBucket).toEqual([
+      's3_bucket_default_encryption_kms_check',
+      's3_bucket_object_lock_enabled_check',
+      's3_bucket_versioning_enabled_check',
+    ]);
   });
 
   it('are met, not acknowledged, for alarm actions: every alarm notifies a topic', () => {

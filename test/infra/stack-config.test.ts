@@ -58,6 +58,8 @@ describe('reading the configuration from context', () => {
         ipRateLimit: '600',
         clientRateLimit: '3000',
         sessionRateLimit: '120',
+        imagesConcurrency: '50',
+        imagesCorsOrigins: 'https://app.example.com, https://admin.example.com:8443',
       }),
     );
     expect(config).toEqual({
@@ -78,7 +80,34 @@ describe('reading the configuration from context', () => {
       ipRateLimit: 600,
       clientRateLimit: 3000,
       sessionRateLimit: 120,
+      imagesConcurrency: 50,
+      imagesCorsOrigins: ['https://app.example.com', 'https://admin.example.com:8443'],
     });
+  });
+
+  it('reserves no images concurrency and admits no CORS origin unless asked, and takes * or a JSON list of origins', () => {
+    expect(readStackConfig(from({ ...ALARM_SUBSCRIBER }))).toMatchObject({
+      imagesConcurrency: undefined,
+      imagesCorsOrigins: [],
+    });
+    expect(readStackConfig(from({ ...ALARM_SUBSCRIBER, imagesCorsOrigins: '*' })).imagesCorsOrigins).toEqual(['*']);
+    expect(
+      readStackConfig(from({ ...ALARM_SUBSCRIBER, imagesCorsOrigins: ['https://app.example.com'] })).imagesCorsOrigins,
+    ).toEqual(['https://app.example.com']);
+  });
+
+  it('refuses an images concurrency out of bounds and an origin with a path, a wildcard host or beside *', () => {
+    for (const imagesConcurrency of ['0', '1001', 'many'])
+      expect(() => readStackConfig(from({ ...ALARM_SUBSCRIBER, imagesConcurrency }))).toThrow(StackConfigError);
+    for (const imagesCorsOrigins of [
+      'https://app.example.com/',
+      'https://*.example.com',
+      '*,https://a.example.com',
+      'app.example.com',
+    ])
+      expect(() => readStackConfig(from({ ...ALARM_SUBSCRIBER, imagesCorsOrigins }))).toThrow(
+        /Context "imagesCorsOrigins" must be "\*" or a list of origins/,
+      );
   });
 
   it('takes an address for the alarm topic, and none by default', () => {
@@ -168,6 +197,8 @@ describe('a stack built from a non-default configuration', () => {
         retentionDays: '14',
         alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:ops',
         detailedTracing: 'true',
+        imagesConcurrency: '25',
+        imagesCorsOrigins: 'https://app.example.com',
       },
     });
     const stack = buildJobsApi(app, TEMPLATE_ONLY);
@@ -209,6 +240,35 @@ describe('a stack built from a non-default configuration', () => {
     }
     // The deployment's last step switches protection off (on a stage that had it on, before a destroy).
     template.hasResourceProperties('Custom::TableDeletionProtection', { DeletionProtection: 'false' });
+  });
+
+  it('lets the pictures bucket and its logs be deleted with the stack when deletion protection is off', () => {
+    const buckets = Object.values(template.findResources('AWS::S3::Bucket'));
+    expect(buckets).toHaveLength(2);
+    for (const bucket of buckets) expect(bucket.DeletionPolicy).toBe('Delete');
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      BucketName: { 'Fn::Join': ['', Match.arrayWith(['jobs-api-dev-images-'])] },
+    });
+  });
+
+  it('reserves the images function’s concurrency and lets the configured origin use the pictures’ URLs', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Jobs API images'),
+      ReservedConcurrentExecutions: 25,
+    });
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      CorsConfiguration: {
+        CorsRules: [
+          {
+            AllowedOrigins: ['https://app.example.com'],
+            AllowedMethods: ['PUT', 'POST', 'GET', 'HEAD'],
+            AllowedHeaders: ['*'],
+            ExposedHeaders: ['ETag'],
+            MaxAge: 3_000,
+          },
+        ],
+      },
+    });
   });
 
   it('keeps logs for the configured retention, and the audit log its own 400 days by default', () => {
@@ -268,7 +328,7 @@ describe('a stack built from a non-default configuration', () => {
 
   it('switches detailed tracing on in every function', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(9);
+    expect(functions).toHaveLength(10);
     for (const fn of functions) expect(fn.Properties.Environment.Variables.DETAILED_TRACING).toBe('true');
   });
 });

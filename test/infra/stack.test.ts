@@ -57,6 +57,32 @@ const statementsOf = (name: FunctionName): Statement[] => {
 const actionsWithPrefix = (name: FunctionName, prefix: string): string[] =>
   [...new Set(statementsOf(name).flatMap(actionsOf))].filter((action) => action.startsWith(prefix)).sort();
 
+/** The first group of the stack's id, as the template spells it. */
+const STACK_ID_GROUP = {
+  'Fn::Select': [0, { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }],
+};
+
+/** The pictures' bucket name as the template spells it: stage, account and the first group of the stack id. */
+const imagesBucketName = () => ({
+  'Fn::Join': ['', ['jobs-api-prod-images-', { Ref: 'AWS::AccountId' }, '-', STACK_ID_GROUP]],
+});
+
+/** The ARN of the pictures' bucket, with what follows it (`/uploads/*`). */
+const imagesBucketArn = (suffix = '') => ({
+  'Fn::Join': [
+    '',
+    [
+      'arn:',
+      { Ref: 'AWS::Partition' },
+      ':s3:::jobs-api-prod-images-',
+      { Ref: 'AWS::AccountId' },
+      '-',
+      STACK_ID_GROUP,
+      ...(suffix === '' ? [] : [suffix]),
+    ],
+  ],
+});
+
 const tableLogicalId = (which: 'jobs' | 'auth'): string =>
   stack.getLogicalId((which === 'jobs' ? stack.jobsTable.table : stack.authTable.table).node.defaultChild as never);
 
@@ -94,7 +120,7 @@ describe('the search index setup at deploy time', () => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(9);
+    expect(functions).toHaveLength(10);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -107,6 +133,7 @@ describe('the functions', () => {
 
   it('gives each handler a function with a stable logical id that sam local invoke can name', () => {
     expect(Object.keys(resourcesOf('AWS::Lambda::Function')).sort()).toEqual([
+      'ImagesFunction',
       'IndexerFunction',
       'JobsReadFunction',
       'JobsWriteFunction',
@@ -534,6 +561,173 @@ describe('the stream event source', () => {
   });
 });
 
+describe('the pictures', () => {
+  const bucketId = () => stack.getLogicalId(stack.imagesBucket.bucket.node.defaultChild as never);
+  const logsId = () => stack.getLogicalId(stack.imagesBucket.accessLogs.node.defaultChild as never);
+  const queueId = () => stack.getLogicalId(stack.imageRenditions.deadLetterQueue.node.defaultChild as never);
+  const bucketOf = (id: string): Json => resourcesOf('AWS::S3::Bucket')[id] as Json;
+  const policyOf = (id: string): Statement[] =>
+    (
+      propertiesOf(
+        Object.values(resourcesOf('AWS::S3::BucketPolicy')).find(
+          (policy) => JSON.stringify(propertiesOf(policy).Bucket) === JSON.stringify({ Ref: id }),
+        )!,
+      ).PolicyDocument as { Statement: Statement[] }
+    ).Statement;
+  const objectsOf = (prefix: string) => imagesBucketArn(`/${prefix}*`);
+  const environmentOf = (id: string): Json =>
+    (propertiesOf(resourcesOf('AWS::Lambda::Function')[id] as Json).Environment as { Variables: Json }).Variables;
+
+  it('keeps them in one private bucket: public access blocked, no ACLs, encrypted, TLS 1.2 only', () => {
+    for (const id of [bucketId(), logsId()]) {
+      expect(propertiesOf(bucketOf(id))).toMatchObject({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+      });
+      expect(propertiesOf(bucketOf(id))).not.toHaveProperty('AccessControl');
+      const denials = policyOf(id).filter((statement) => statement.Effect === 'Deny');
+      expect(denials.map((statement) => statement.Condition)).toEqual([
+        { Bool: { 'aws:SecureTransport': 'false' } },
+        { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+      ]);
+    }
+  });
+
+  it('aborts incomplete multipart uploads after a day and expires nothing else', () => {
+    expect(propertiesOf(bucketOf(bucketId())).LifecycleConfiguration).toEqual({
+      Rules: [{ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }],
+    });
+  });
+
+  it('names the bucket after the stage, the account and the stack instance, and answers no CORS by default', () => {
+    expect(propertiesOf(bucketOf(bucketId())).BucketName).toEqual(imagesBucketName());
+    expect(propertiesOf(bucketOf(bucketId()))).not.toHaveProperty('CorsConfiguration');
+  });
+
+  it('keeps the bucket and its logs with a protected stage, deleting them only with a failed first deployment', () => {
+    for (const id of [bucketId(), logsId()]) {
+      expect(bucketOf(id)).toMatchObject({ DeletionPolicy: 'RetainExceptOnCreate', UpdateReplacePolicy: 'Retain' });
+    }
+  });
+
+  it('logs every request to the bucket in a log bucket that S3 alone may write, for this bucket, kept retentionDays', () => {
+    expect(propertiesOf(bucketOf(bucketId())).LoggingConfiguration).toEqual({
+      DestinationBucketName: { Ref: logsId() },
+      LogFilePrefix: 'images/',
+    });
+    expect(propertiesOf(bucketOf(logsId())).LifecycleConfiguration).toEqual({
+      Rules: [{ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, ExpirationInDays: 90, Status: 'Enabled' }],
+    });
+    const allowed = policyOf(logsId()).filter((statement) => statement.Effect === 'Allow');
+    expect(allowed).toEqual([
+      expect.objectContaining({
+        Action: 's3:PutObject',
+        Principal: { Service: 'logging.s3.amazonaws.com' },
+        Condition: {
+          ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [bucketId(), 'Arn'] } },
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+        },
+      }),
+    ]);
+  });
+
+  it('invokes the images function for every object created under uploads/, and only there', () => {
+    expect(propertiesOf(bucketOf(bucketId())).NotificationConfiguration).toEqual({
+      LambdaConfigurations: [
+        {
+          Event: 's3:ObjectCreated:*',
+          Filter: { S3Key: { Rules: [{ Name: 'prefix', Value: 'uploads/' }] } },
+          Function: { 'Fn::GetAtt': ['ImagesFunction', 'Arn'] },
+        },
+      ],
+    });
+    const permissions = Object.entries(resourcesOf('AWS::Lambda::Permission')).filter(
+      ([, permission]) => propertiesOf(permission).Principal === 's3.amazonaws.com',
+    );
+    expect(permissions.map(([, permission]) => propertiesOf(permission))).toEqual([
+      {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: { 'Fn::GetAtt': ['ImagesFunction', 'Arn'] },
+        Principal: 's3.amazonaws.com',
+        SourceAccount: { Ref: 'AWS::AccountId' },
+        SourceArn: imagesBucketArn(),
+      },
+    ]);
+    // S3 checks the permission when it stores the notification: the bucket waits for it.
+    expect(bucketOf(bucketId()).DependsOn).toEqual([permissions[0]![0]]);
+  });
+
+  it('retries a failed upload event twice, keeps one waiting six hours at most, then dead-letters it', () => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: 'ImagesFunction' },
+      Qualifier: '$LATEST',
+      MaximumRetryAttempts: 2,
+      MaximumEventAgeInSeconds: 6 * 3_600,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId(), 'Arn'] } } },
+    });
+    const queue = propertiesOf(resourcesOf('AWS::SQS::Queue')[queueId()] as Json);
+    expect(queue).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
+    const queuePolicy = Object.values(resourcesOf('AWS::SQS::QueuePolicy')).find((policy) =>
+      JSON.stringify(propertiesOf(policy).Queues).includes(`"${queueId()}"`),
+    );
+    expect(JSON.stringify(propertiesOf(queuePolicy!).PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+  });
+
+  it('gives the images function room for a 100-megapixel picture: 2,048 MB, two minutes, no reserved concurrency by default', () => {
+    const images = propertiesOf(resourcesOf('AWS::Lambda::Function').ImagesFunction as Json);
+    expect(images).toMatchObject({ MemorySize: 2_048, Timeout: 120 });
+    expect(images).not.toHaveProperty('ReservedConcurrentExecutions');
+  });
+
+  it('tells the bucket’s name to the functions that sign its URLs and to the images function, and to no other', () => {
+    const named = Object.keys(resourcesOf('AWS::Lambda::Function')).filter(
+      (id) => 'IMAGES_BUCKET' in environmentOf(id),
+    );
+    expect(named.sort()).toEqual(['ImagesFunction', 'JobsReadFunction', 'JobsWriteFunction']);
+    for (const id of named) expect(environmentOf(id).IMAGES_BUCKET).toEqual(imagesBucketName());
+  });
+
+  it('lets the images function read uploads, write renditions and read and update job partitions, nothing more', () => {
+    const s3 = statementsOf('Images').filter((statement) => actionsOf(statement).some((a) => a.startsWith('s3:')));
+    expect(s3.map((statement) => [statement.Action, statement.Resource])).toEqual([
+      ['s3:GetObject', objectsOf('uploads/')],
+      ['s3:PutObject', objectsOf('renditions/')],
+    ]);
+    expect(actionsWithPrefix('Images', 'dynamodb:')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    const table = statementsOf('Images').find((statement) => actionsOf(statement).includes('dynamodb:UpdateItem'));
+    expect(table).toMatchObject({
+      Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      Resource: { 'Fn::GetAtt': [tableLogicalId('jobs'), 'Arn'] },
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['JOB#*'] } },
+    });
+    expect(actionsWithPrefix('Images', 'sqs:')).toEqual([
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
+    expect(actionsWithPrefix('Images', 'es:')).toEqual([]);
+  });
+
+  it('lets the write function sign uploads and the read function sign downloads, and no other function touch S3', () => {
+    const s3Of = (name: FunctionName) =>
+      statementsOf(name)
+        .filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')))
+        .map((statement) => [statement.Action, statement.Resource]);
+    expect(s3Of('JobsWrite')).toEqual([['s3:PutObject', objectsOf('uploads/')]]);
+    expect(s3Of('JobsRead')).toEqual([['s3:GetObject', [objectsOf('uploads/'), objectsOf('renditions/')]]]);
+    for (const name of ['Search', 'SearchFields', 'Reject', 'Sessions', 'Indexer'] as const)
+      expect(s3Of(name)).toEqual([]);
+  });
+});
+
 describe('the REST API', () => {
   const resourcePaths = (): Map<string, string> => {
     const resources = resourcesOf('AWS::ApiGateway::Resource');
@@ -825,6 +1019,7 @@ describe('alarms', () => {
       'JobsReadFunction',
       'JobsWriteFunction',
       'IndexerFunction',
+      'ImagesFunction',
     ]) {
       const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions ?? []).includes(`"${id}"`));
       expect(mine.map((alarm) => alarm.MetricName)).toEqual(expect.arrayContaining(['Errors', 'Throttles']));
@@ -897,6 +1092,19 @@ describe('alarms', () => {
     expect(metricNames()).toEqual(
       expect.arrayContaining(['AWS/Lambda/IteratorAge', 'AWS/SQS/ApproximateNumberOfMessagesVisible']),
     );
+  });
+
+  it('alarms on the first upload event the images function gave up on', () => {
+    const alarm = alarmNamed('ImagesDeadLetters');
+    const queueId = stack.getLogicalId(stack.imageRenditions.deadLetterQueue.node.defaultChild as never);
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+    });
   });
 
   /** The alarm of a construct id, as the template has it. */
@@ -1043,6 +1251,10 @@ describe('outputs', () => {
     for (const key of Object.values(STACK_OUTPUTS)) expect(outputs).toHaveProperty(key);
     expect(outputs[STACK_OUTPUTS.jobsTable]).toMatchObject({ Value: { Ref: tableLogicalId('jobs') } });
     expect(outputs[STACK_OUTPUTS.authTable]).toMatchObject({ Value: { Ref: tableLogicalId('auth') } });
+    expect(outputs[STACK_OUTPUTS.imagesBucket]).toMatchObject({ Value: imagesBucketName() });
+    expect(outputs[STACK_OUTPUTS.imagesDeadLetterQueueUrl]).toMatchObject({
+      Value: { Ref: stack.getLogicalId(stack.imageRenditions.deadLetterQueue.node.defaultChild as never) },
+    });
   });
 });
 

@@ -19,7 +19,15 @@ import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
 import { AuthStore } from '../../functions/auth/store';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
-import { resetConfig } from '../../functions/config';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Event } from 'aws-lambda';
+import sharp from 'sharp';
+import { picturesBucket, resetPicturesBucket } from '../../functions/aws/s3';
+import { config, resetConfig } from '../../functions/config';
+import { newUploadId, uploadKey } from '../../functions/images/object-keys';
+import { memoryObjectStore } from '../../local/s3/object-store';
+import { type LocalS3, startLocalS3 } from '../../local/s3/server';
+import { LOCAL_S3_CREDENTIAL, localS3Client } from '../support/local-s3';
 import type { IndexerDeadLetter } from '../../functions/indexing/dead-letters';
 import type { Job } from '../../functions/jobs/model/model';
 import { JobRepository } from '../../functions/jobs/store/repository';
@@ -50,6 +58,10 @@ const TABLES = { jobs: `rehearsal-jobs-${suffix}`, auth: `rehearsal-auth-${suffi
 const ACCOUNT_ID = 4242;
 
 let template: RehearsalTemplate;
+/** The pictures' bucket, as the local S3 stand-in plays it under the template's bucket name. */
+let s3: LocalS3;
+/** The object-created events the stand-in announced, for the images function. */
+const objectEvents: S3Event[] = [];
 let node: FakeOpenSearchNode;
 let nodeUrl: string;
 const recorder = new CallRecorder();
@@ -137,7 +149,12 @@ const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
     // and be sent again (the roles, not the timings, are what is rehearsed).
     DEPENDENCY_TIMEOUT_MS: '9000',
   });
+  // The functions that hold the pictures' bucket reach it at the stand-in (path-style); no other may name one.
+  if (process.env.IMAGES_BUCKET) process.env.S3_ENDPOINT = s3.endpoint;
+  else delete process.env.S3_ENDPOINT;
   resetConfig();
+  resetPicturesBucket();
+  if (config().images !== undefined) recorder.watchS3(picturesBucket().client);
   useAuditSink(undefined);
   resetDocumentClient();
   resetDefaultAuthenticator();
@@ -194,7 +211,10 @@ const http = async (
     headers,
     body: options.form ?? (options.body as object) ?? null,
   });
-  return (await handler(event as never, invocationContext() as never)) as APIGatewayProxyResult;
+  const response = (await handler(event as never, invocationContext() as never)) as APIGatewayProxyResult;
+  // A presigned URL in the answer is a request its signer (this function's role) authorizes.
+  recorder.presigned(response.body);
+  return response;
 };
 
 let sequence = 0;
@@ -229,6 +249,15 @@ let dynamo: DynamoDbLocal;
 beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ port: 0 });
   template = synthesizeForRehearsal(TABLES);
+  s3 = await startLocalS3({
+    store: memoryObjectStore(),
+    buckets: [template.functions.Images.environment.IMAGES_BUCKET!],
+    credential: LOCAL_S3_CREDENTIAL,
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    onObjectCreated: async (event) => {
+      objectEvents.push(event);
+    },
+  });
   logs = new AwsStandIns({
     account: ACCOUNT,
     region: REGION,
@@ -327,6 +356,7 @@ afterAll(async () => {
   await logs?.stop();
   await new Promise((resolve) => secrets?.close(resolve));
   await dynamo?.stop();
+  await s3?.stop();
 });
 
 const judge = (fn: RehearsedFunction, call: AuthorizedCall): Promise<string> =>
@@ -355,7 +385,11 @@ const unusedGrants = (name: RehearsedName): string[] =>
   unusedGrantsOf(
     template.functions[name].identityPolicies,
     made.get(name) ?? [],
-    new Set(RUNTIME_GRANTS.flatMap((grant) => grant.actions)),
+    new Set(
+      RUNTIME_GRANTS.filter((grant) => grant.functions === undefined || grant.functions.includes(name)).flatMap(
+        (grant) => grant.actions,
+      ),
+    ),
   );
 
 describe('the cloud rehearsal: each function under its synthesized role', { timeout: 120_000 }, () => {
@@ -567,6 +601,55 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     await expectAllowed('Reject');
   });
 
+  it('images: an upload made ready, one that is no picture made invalid, then the files with their URLs', async () => {
+    const { handler } = await import('../../functions/handlers/images');
+    const job = jobs[6]!;
+    const [pictureFile, textFile] = job.files as [Job['files'][number], Job['files'][number]];
+    const upload = async (fileId: number, body: Buffer): Promise<void> => {
+      const key = uploadKey({
+        accountId: ACCOUNT_ID,
+        jobId: job.id,
+        fileId,
+        variant: 'original',
+        uploadId: newUploadId(),
+      });
+      await localS3Client(s3.endpoint).send(
+        new PutObjectCommand({ Bucket: template.functions.Images.environment.IMAGES_BUCKET, Key: key, Body: body }),
+      );
+    };
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#a05030' } })
+      .jpeg()
+      .toBuffer();
+    objectEvents.length = 0;
+    await upload(pictureFile.id, jpeg);
+    await upload(textFile.id, Buffer.from('not a picture'));
+    await s3.settled();
+    expect(objectEvents).toHaveLength(2);
+    await run('Images', async () => {
+      for (const event of objectEvents) await handler(event, invocationContext() as never);
+    });
+    await expectAllowed('Images');
+    const read = await import('../../functions/handlers/jobs-read');
+    let files: { id: number; original: { status: string } | null }[] = [];
+    await run('JobsRead', async () => {
+      const page = await http(read.handler, { method: 'GET', path: `/jobs/${job.id}/files` });
+      expect(page.statusCode, page.body).toBe(200);
+      files = (JSON.parse(page.body) as { files: typeof files }).files;
+    });
+    expect(files.map((file) => [file.id, file.original?.status])).toEqual([
+      [pictureFile.id, 'ready'],
+      [textFile.id, 'invalid'],
+    ]);
+    // The ready picture's thumbnail, preview and download: three GET URLs the read role signed.
+    const signed = (made.get('JobsRead') ?? []).filter((call) => call.origin === 'presigned GET URL');
+    expect(signed.map((call) => call.resource.replace(/^.*\/original\/[^/]+/, '…')).sort()).toEqual([
+      '…',
+      '…/preview.webp',
+      '…/thumbnail.webp',
+    ]);
+    await expectAllowed('JobsRead');
+  });
+
   it('jobs-read: a job and its 304, pages of files with and without a filter and a cursor, a job from before review counts, the statuses', async () => {
     const { handler } = await import('../../functions/handlers/jobs-read');
     const get = (path: string, session: 'user' | 'operator' = 'user', headers: Record<string, string> = {}) =>
@@ -668,7 +751,12 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
         headers: key,
         body: { name: 'Small', files: files(2) },
       });
-      expect(replayed.body).toBe(small.body);
+      // The first answer again, each file with a fresh upload target (a stored target may have expired).
+      const withoutTargets = (body: string) => {
+        const answer = JSON.parse(body) as { files: { upload?: unknown }[] };
+        return { ...answer, files: answer.files.map(({ upload: _, ...file }) => file) };
+      };
+      expect(withoutTargets(replayed.body)).toEqual(withoutTargets(small.body));
       const large = await http(handler, { method: 'POST', path: '/jobs', body: { name: 'Large', files: files(150) } });
       expect(large.statusCode, large.body).toBe(201);
       const stale = await http(handler, {
@@ -678,8 +766,24 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
         body: { name: 'Renamed' },
       });
       expect(stale.statusCode).toBe(412);
+      // A fresh upload target for the customer's original while the job is new, then for staff's edited version.
+      const smallJob = bodyOf(small).job;
+      const fileId = (JSON.parse(small.body) as { files: { id: number }[] }).files[0]!.id;
+      const target = (variant: string, session: 'user' | 'operator') =>
+        http(handler, {
+          method: 'POST',
+          path: `/jobs/${smallJob.id}/files/${fileId}/upload`,
+          session,
+          body: { variant },
+        });
+      const original = await target('original', 'user');
+      expect(original.statusCode, original.body).toBe(200);
       for (const created of [small, large]) {
         await toWork(bodyOf(created).job);
+        if (created === small) {
+          const edited = await target('edited', 'operator');
+          expect(edited.statusCode, edited.body).toBe(200);
+        }
         const delivered = await http(handler, {
           method: 'POST',
           path: `/jobs/${bodyOf(created).job.id}/delivery`,
@@ -765,6 +869,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'Sessions',
       'JobsWrite',
       'Indexer',
+      'Images',
       'SearchIndexSetup',
       'TableProtection',
     ] as const) {
@@ -787,8 +892,10 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'dynamodb:BatchGetItem',
       'dynamodb:GetItem',
       'dynamodb:Query',
+      's3:GetObject',
       'secretsmanager:GetSecretValue',
     ]);
+    expect(actions('Images')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem', 's3:GetObject', 's3:PutObject']);
     expect(actions('Sessions')).toEqual([
       'dynamodb:DeleteItem',
       'dynamodb:GetItem',
@@ -801,6 +908,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'dynamodb:PutItem',
       'dynamodb:Query',
       'dynamodb:UpdateItem',
+      's3:PutObject',
     ]);
     expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut', 'sqs:SendMessage']);
     expect(actions('SearchIndexSetup')).toEqual(['es:ESHttpHead', 'es:ESHttpPut']);

@@ -1,8 +1,12 @@
 /**
  * Records the AWS calls a function makes, as the IAM requests AWS authorizes them: DynamoDB calls at the
- * SDK's middleware (one action per item of a transaction or a batch, index ARNs for queries of an index)
- * and OpenSearch calls at the HTTP level (`es:ESHttp<Method>` on the domain path).
+ * SDK's middleware (one action per item of a transaction or a batch, index ARNs for queries of an index),
+ * S3 calls at the SDK's middleware too (`s3:GetObject` on the object for a `GetObject` or `HeadObject`), and
+ * OpenSearch calls at the HTTP level (`es:ESHttp<Method>` on the domain path). A presigned URL in an answer is
+ * a call as well: S3 authorizes whoever uses it as the role that signed it, so the object it names must be one
+ * that role may read (a download) or write (an upload target).
  */
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /** One request as IAM sees it. */
@@ -93,6 +97,89 @@ export const openSearchCall = (method: string, path: string, domainArn: string):
   request: true,
 });
 
+/** The IAM action of each S3 operation the functions use (IAM has no `s3:HeadObject`: it is `s3:GetObject`). */
+const S3_ACTIONS: Record<string, string> = {
+  GetObject: 's3:GetObject',
+  HeadObject: 's3:GetObject',
+  PutObject: 's3:PutObject',
+};
+
+/** The ARN of one object. */
+const objectArn = (bucket: string, key: string): string => `arn:aws:s3:::${bucket}/${key}`;
+
+/** The IAM request of one S3 command on an object. */
+export const s3Call = (command: string, input: Json): AuthorizedCall => {
+  const operation = command.replace(/Command$/, '');
+  return {
+    action: S3_ACTIONS[operation] ?? `s3:${operation}`,
+    resource: objectArn(String(input.Bucket), String(input.Key)),
+    origin: `S3 ${operation}`,
+    request: true,
+  };
+};
+
+/**
+ * The bucket and key a presigned URL names: virtual-hosted (`https://<bucket>.s3.<region>.amazonaws.com/<key>`, as
+ * in AWS) or path-style (`http://127.0.0.1:<port>/<bucket>/<key>`, the local stand-in); the key of a `POST` form
+ * travels in its fields instead.
+ */
+const addressOf = (url: URL, formKey?: string): { bucket: string; key: string } => {
+  const path = decodeURIComponent(url.pathname.slice(1));
+  const hosted = /^(.+)\.s3[.-]/.exec(url.hostname)?.[1];
+  if (hosted !== undefined) return { bucket: hosted, key: formKey ?? path };
+  const [bucket = '', ...key] = path.split('/');
+  return { bucket, key: formKey ?? key.join('/') };
+};
+
+const presignedUrl = (value: string): URL | undefined => {
+  if (!/^https?:\/\//.test(value)) return undefined;
+  const url = new URL(value);
+  return url.searchParams.has('X-Amz-Signature') ? url : undefined;
+};
+
+/**
+ * The IAM requests of the presigned URLs in an answer's body: each upload target (`{url, method, fields}` of a
+ * `POST` form, `{url, method: 'PUT'}`) puts its object, each other presigned URL gets its object.
+ */
+export const presignedCalls = (body: unknown): AuthorizedCall[] => {
+  const calls: AuthorizedCall[] = [];
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      const url = presignedUrl(value);
+      if (url === undefined) return;
+      const { bucket, key } = addressOf(url);
+      calls.push({
+        action: 's3:GetObject',
+        resource: objectArn(bucket, key),
+        origin: 'presigned GET URL',
+        request: true,
+      });
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
+    const node = value as Json;
+    if (typeof node.url === 'string' && (node.method === 'PUT' || node.method === 'POST')) {
+      const fields = (node.fields ?? {}) as Json;
+      const formKey = node.method === 'POST' ? String(fields.key ?? fields.Key) : undefined;
+      const { bucket, key } = addressOf(new URL(node.url), formKey);
+      calls.push({
+        action: 's3:PutObject',
+        resource: objectArn(bucket, key),
+        origin: `presigned ${String(node.method)} upload target`,
+        request: true,
+      });
+      return;
+    }
+    Object.values(node).forEach(visit);
+  };
+  visit(body);
+  return calls;
+};
+
 /** Collects the calls made while recording is on. */
 export class CallRecorder {
   public readonly calls: AuthorizedCall[] = [];
@@ -121,6 +208,29 @@ export class CallRecorder {
       },
       { step: 'initialize', name: 'rehearsalRecorder', override: true },
     );
+  }
+
+  /** Watches every command an S3 client sends. */
+  public watchS3(client: S3Client): void {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (this.recording) this.calls.push(s3Call(String(context.commandName), args.input as Json));
+        return next(args);
+      },
+      { step: 'initialize', name: 'rehearsalRecorder', override: true },
+    );
+  }
+
+  /** Records the presigned URLs of an answer's body (JSON text), as the calls of whoever signed them. */
+  public presigned(body: string | undefined): void {
+    if (!this.recording || body === undefined || body === '') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return;
+    }
+    this.calls.push(...presignedCalls(parsed));
   }
 
   /** Records one HTTP request to the search domain. */
