@@ -93,7 +93,7 @@ const pair = (): { requests: Request[]; orphans: JsonExample[] } => {
       last = undefined;
     }
     if (example.kind === 'shell') {
-      if (isCurlCommand(example)) {
+      if (isCurlCommand(example) && example.text.includes('"$API/')) {
         last = { command: example, shown: undefined };
         requests.push(last);
       }
@@ -248,16 +248,23 @@ interface Answer {
 /**
  * Records every answer of the pasted session: `curl` as a function that runs the machine's curl with the
  * page's own arguments, keeps status and body in `$DOCS_ANSWERS/<n>.status` and `<n>.body`, and prints the
- * body, as `curl -s` does. (A counter file, not a shell variable: `X=$(curl …)` runs it in a subshell.)
+ * body, as `curl -s` does. (A counter file, not a shell variable: `X=$(curl …)` runs it in a subshell.) A request
+ * to anything but the API — a picture sent to or fetched from the bucket through a presigned URL — runs as written:
+ * its answer is bytes, not one of the API's, and the job it feeds (an offer needs ready pictures) shows it worked.
  */
 const RECORDER = `curl() {
-  local n code
-  n=$(( $(cat "$DOCS_ANSWERS/count") + 1 ))
-  echo "$n" > "$DOCS_ANSWERS/count"
-  command curl -o "$DOCS_ANSWERS/$n.body" -w '%{http_code}' "$@" > "$DOCS_ANSWERS/$n.status"
-  code=$?
-  if [ -f "$DOCS_ANSWERS/$n.body" ]; then cat "$DOCS_ANSWERS/$n.body"; fi
-  return $code
+  local n code arg
+  for arg in "$@"; do
+    if [[ $arg == "$API"/* ]]; then
+      n=$(( $(cat "$DOCS_ANSWERS/count") + 1 ))
+      echo "$n" > "$DOCS_ANSWERS/count"
+      command curl -o "$DOCS_ANSWERS/$n.body" -w '%{http_code}' "$@" > "$DOCS_ANSWERS/$n.status"
+      code=$?
+      if [ -f "$DOCS_ANSWERS/$n.body" ]; then cat "$DOCS_ANSWERS/$n.body"; fi
+      return $code
+    fi
+  done
+  command curl "$@"
 }`;
 
 /** What shows that a pasted command went wrong before any request (a typo, a failed CLI command, bad JSON). */
@@ -311,6 +318,10 @@ const promiseOf = (answer: Json): string[] => {
         : ['the acceptance accepted nothing'];
     case 'JobFilesResponseBody':
       return Array.isArray(answer.files) && answer.files.length >= 1 ? [] : ['no file was listed'];
+    case 'UploadTargetResponseBody':
+      return typeof answer.url === 'string' && typeof answer.upload?.expiresAt === 'string'
+        ? []
+        : ['no upload target was answered'];
     case 'StatusesResponseBody':
       return Array.isArray(answer.statuses) && answer.statuses.length === 12 ? [] : ['the statuses were not listed'];
     default:

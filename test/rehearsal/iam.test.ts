@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useAuditSink } from '../../functions/auth/audit-sink';
 import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
 import { AuthStore } from '../../functions/auth/store';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
@@ -42,6 +42,7 @@ import { AwsStandIns } from '../support/aws-stand-ins';
 import { setupEvent } from '../support/cloudformation-events';
 import { FakeOpenSearchCluster, FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';
 import { makeFile, makeJob } from '../support/jobs';
+import { readyEdits, readyOriginals } from '../support/pictures';
 import { judgeCall, unusedGrants as unusedGrantsOf } from './judge';
 import { type AuthorizedCall, CallRecorder } from './recorder';
 import {
@@ -133,6 +134,19 @@ const summaryOf = (job: Job) => toSearchDocument(job, 1).summary;
 
 /** A Lambda context with a minute left: a 1,000-file create on the shared DynamoDB Local can take seconds. */
 const invocationContext = () => lambdaContext({ getRemainingTimeInMillis: () => 60_000 });
+
+/**
+ * The pictures a scenario's gates need (an offer needs ready originals, a delivery ready edited versions), written
+ * as the images function would, by a client of the test's own: set-up, not a call of the rehearsed function.
+ */
+const pictureSetup = (): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: dynamo.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'setup', secretAccessKey: 'setup' },
+    }),
+  );
 
 /** Points the function modules at one function's environment, as its container would see it. */
 const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
@@ -780,6 +794,8 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       expect(original.statusCode, original.body).toBe(200);
       for (const created of [small, large]) {
         await toWork(bodyOf(created).job);
+        const createdFiles = (JSON.parse(created.body) as { files: { id: number }[] }).files.map((file) => file.id);
+        await readyEdits(pictureSetup(), config().jobsTable, bodyOf(created).job.id, createdFiles);
         if (created === small) {
           const edited = await target('edited', 'operator');
           expect(edited.statusCode, edited.body).toBe(200);
@@ -944,7 +960,8 @@ const COST_BUDGETS = [
     dynamodb: 12,
     opensearch: 0,
   },
-  { operation: 'PATCH /jobs/{id}, auth cache warm', dynamodb: 2, opensearch: 0 },
+  // A user's move to CJ_REQUEST_OFFER also reads its files' originals (one projected Query): the offer waits for them.
+  { operation: 'PATCH /jobs/{id} to CJ_REQUEST_OFFER, auth cache warm', dynamodb: 3, opensearch: 0 },
 ] as const;
 
 const BENCHMARKS = join(import.meta.dirname, '..', '..', 'BENCHMARKS.md');
@@ -1054,6 +1071,7 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
       readOnce(`/jobs/${jobs[2]!.id}/files?review=accepted`),
     );
     const write = await import('../../functions/handlers/jobs-write');
+    const createdFileIds = new Map<number, number[]>();
     const createOnce =
       (count: number, headers: Record<string, string> = {}) =>
       async (): Promise<{ id: number; version: number }> => {
@@ -1065,7 +1083,12 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
           body: { name: 'Cost', files },
         });
         expect(response.statusCode, response.body).toBe(201);
-        return (JSON.parse(response.body) as { job: { id: number; version: number } }).job;
+        const answer = JSON.parse(response.body) as { job: { id: number; version: number }; files: { id: number }[] };
+        createdFileIds.set(
+          answer.job.id,
+          answer.files.map((file) => file.id),
+        );
+        return answer.job;
       };
     const warmCreate = createOnce(1);
     await measure('POST /jobs, 1 file, auth cache warm', 'JobsWrite', createOnce(1), warmCreate);
@@ -1089,7 +1112,7 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
     );
     let edited = { id: 0, version: 0 };
     await measure(
-      'PATCH /jobs/{id}, auth cache warm',
+      'PATCH /jobs/{id} to CJ_REQUEST_OFFER, auth cache warm',
       'JobsWrite',
       async () => {
         const response = await http(write.handler, {
@@ -1102,6 +1125,7 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
       },
       async () => {
         edited = await warmCreate();
+        await readyOriginals(pictureSetup(), config().jobsTable, edited.id, createdFileIds.get(edited.id) ?? []);
       },
     );
     let opened = '';
