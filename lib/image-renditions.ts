@@ -6,12 +6,13 @@
  * is an upload the function could not finish, which the `ImagesDeadLetters` alarm reports and docs/deploy.md
  * says how to redrive.
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { CfnPermission, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type ImagesBucket, UPLOADS_PREFIX } from './images-bucket';
+import { deadLetterQueue } from './dead-letter-queue';
 
 /**
  * Lambda's asynchronous delivery of S3's events: two retries after a failure (Lambda waits about a minute, then
@@ -46,12 +47,7 @@ export class ImageRenditions extends Construct {
 
   public constructor(scope: Construct, id: string, props: ImageRenditionsProps) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(Math.min(14, props.deadLetterRetentionDays)),
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetters', props.deadLetterRetentionDays);
     props.renderer.configureAsyncInvoke({
       ...IMAGE_EVENT_DELIVERY,
       onFailure: new SqsDestination(this.deadLetterQueue),

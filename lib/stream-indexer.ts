@@ -6,13 +6,14 @@
  * sent to the SQS dead-letter queue by the indexer itself and reported done, so it never holds its shard;
  * a record that outlives its retry window goes there from the event source.
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { JOBS_TABLE, jobKeys } from '../functions/tables';
+import { deadLetterQueue } from './dead-letter-queue';
 
 /**
  * How the event source mapping delivers and retries stream records: a failing record is retried without a
@@ -63,12 +64,7 @@ export class StreamIndexer extends Construct {
 
   public constructor(scope: Construct, id: string, props: StreamIndexerProps) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(Math.min(14, props.deadLetterRetentionDays)),
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetters', props.deadLetterRetentionDays);
     this.eventSource = new DynamoEventSource(props.table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
       ...STREAM_DELIVERY,
