@@ -31,6 +31,7 @@ const SUITES = [
   'verify-index',
   'jobs-read',
   'jobs-create',
+  'images',
 ] as const;
 
 /** Where a suite's script lives: the load run has its own folder, every other suite is in bench/suites/. */
