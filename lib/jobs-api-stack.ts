@@ -4,20 +4,19 @@
  * tools use to find it all.
  */
 import { Aws, CfnOutput, Fn, Stack, type StackProps } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type ApiFunctionName, apiFunctions, methodsOf, pathsOf, ROUTES, routeFor } from '../functions/http/routes';
-import { authKeys, JOBS_TABLE, jobKeys } from '../functions/tables';
 import { JobsApiAlarms } from './alarms';
 import { AuditLog } from './audit-log';
 import { AuthTable } from './auth-table';
 import { acknowledgeControlTowerFindings } from './control-tower';
 import { JobsApiDashboard } from './dashboard';
+import { grantLeastPrivilege } from './function-permissions';
 import { HandlerFunction, NATIVE_NODE_MODULES } from './handler-function';
 import { IMAGES_MEMORY_MIB, ImageRenditions } from './image-renditions';
-import { ImagesBucket, RENDITIONS_PREFIX, UPLOADS_PREFIX } from './images-bucket';
+import { ImagesBucket } from './images-bucket';
 import { JobsTable } from './jobs-table';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
 import { ApiRateLimits } from './rate-limits';
@@ -95,8 +94,6 @@ export const API_FUNCTIONS = apiFunctions().map(({ functionName, routes }) => ({
 export interface JobsApiStackProps extends StackProps {
   config: JobsApiConfig;
 }
-
-const dynamodb = (...actions: string[]): string[] => actions.map((action) => `dynamodb:${action}`);
 
 /** The whole deployment. */
 export class JobsApiStack extends Stack {
@@ -213,7 +210,16 @@ export class JobsApiStack extends Stack {
     });
     this.functions = functions as Record<FunctionName, HandlerFunction>;
 
-    this.grantLeastPrivilege();
+    grantLeastPrivilege({
+      functions: this.functions,
+      jobsTable: this.jobsTable,
+      authTable: this.authTable,
+      auditLog: this.auditLog,
+      searchDomain: this.searchDomain,
+      searchIndex: SEARCH_INDEX_NAME,
+      cursorKey: this.cursorKey,
+      imagesBucket: this.imagesBucket,
+    });
     this.operatorPolicy = new OperatorPolicy(this, 'OperatorPolicy', {
       jobsTable: this.jobsTable.table,
       authTable: this.authTable.table,
@@ -310,88 +316,6 @@ export class JobsApiStack extends Stack {
     // Last: the tables' deletion protection waits for every other resource (a failed first deployment
     // rolls back through unprotected tables).
     this.tableDeletionProtection.comeLast(this);
-  }
-
-  /**
-   * Each function gets exactly the table actions and search paths it uses. The indexer's stream read
-   * access comes with its event source.
-   */
-  private grantLeastPrivilege(): void {
-    const { Search, SearchFields, Reject, Sessions, JobsRead, JobsWrite, Indexer, Images } = this.functions;
-    const jobs = this.jobsTable.table.tableArn;
-    const auth = this.authTable.table.tableArn;
-    const byFileId = this.jobsTable.indexArn(JOBS_TABLE.globalSecondaryIndexes[0].indexName);
-    const allow = (fn: HandlerFunction, actions: string[], resources: string[], keyPrefixes?: string[]): void => {
-      const conditions =
-        keyPrefixes === undefined
-          ? undefined
-          : { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': keyPrefixes.map((prefix) => `${prefix}*`) } };
-      fn.role.addToPolicy(new PolicyStatement({ actions, resources, ...(conditions ? { conditions } : {}) }));
-    };
-    const { clientPrefix, secretPrefix, sessionPrefix } = authKeys;
-
-    // Authentication reads a client and a session by key; nothing else of the auth table.
-    for (const fn of [Search, SearchFields, Reject, JobsRead, JobsWrite])
-      allow(fn, dynamodb('GetItem'), [auth], [clientPrefix, sessionPrefix]);
-
-    // The sessions function reads clients, secrets and sessions by key, and writes and deletes sessions
-    // only: the one function that writes the auth table.
-    allow(Sessions, dynamodb('GetItem'), [auth], [clientPrefix, secretPrefix, sessionPrefix]);
-    allow(Sessions, dynamodb('PutItem', 'DeleteItem'), [auth], [sessionPrefix]);
-    // ... and writes the audit records of what it opened, ended and refused to the audit log group.
-    this.auditLog.grantWrite(Sessions.role);
-
-    // Search sends one request: POST /{alias}/_search.
-    this.searchDomain.grantPaths(Search.role, ['es:ESHttpPost'], [`${SEARCH_INDEX_NAME}/_search`]);
-
-    // The review (reject and accept) finds files through the sparse index, reads them with BatchGetItem and writes them
-    // and their jobs in one transaction of Update and ConditionCheck items.
-    allow(Reject, dynamodb('Query'), [byFileId]);
-    allow(Reject, dynamodb('BatchGetItem', 'UpdateItem', 'ConditionCheckItem'), [jobs]);
-    // A job item written before review counts existed is counted from its partition (one Query) first; a
-    // delivery committed but not yet written to every file is finished first (its partition read with one
-    // Query, its files and job item written with Updates).
-    allow(Reject, dynamodb('Query'), [jobs]);
-
-    // The read function gets a job item by key, lists a job's files of a review state in the byReview index,
-    // reads a page of files by key, and counts the files of a job item written before review counts (one
-    // Query of its partition); it writes nothing. It reads the cursor key, cached per container.
-    const byReview = this.jobsTable.indexArn(JOBS_TABLE.globalSecondaryIndexes[1].indexName);
-    allow(JobsRead, dynamodb('GetItem', 'BatchGetItem', 'Query'), [jobs], [jobKeys.jobPrefix]);
-    allow(JobsRead, dynamodb('Query'), [byReview]);
-    allow(JobsRead, ['secretsmanager:GetSecretValue'], [this.cursorKey.secretArn]);
-
-    // The job writes touch job partitions, the id counter and idempotency records only: a create claims
-    // its key (PutItem), reserves ids (UpdateItem on the counter), writes its job in transactions of
-    // conditional Puts (a large job's files first) whose last also stores its answer in the key's record
-    // (UpdateItem), or releases the key (UpdateItem) and reads it back (GetItem);
-    // an edit reads the job item (GetItem) and updates it; a delivery reads the job item (GetItem), then the
-    // partition (Query), and updates files and job in transactions of Updates. Nothing on the search domain.
-    allow(
-      JobsWrite,
-      dynamodb('GetItem', 'PutItem', 'UpdateItem', 'Query'),
-      [jobs],
-      [jobKeys.jobPrefix, jobKeys.counter.pk, jobKeys.idempotencyPrefix],
-    );
-
-    // Pictures: the write function signs upload targets (a presigned PUT or POST is honoured only if its signer may
-    // put the object), the read function signs downloads of uploads and renditions; neither touches a byte. The
-    // images function reads each upload once, writes its two renditions, and records them on the file item: it reads
-    // the item (GetItem), then writes it with one conditional UpdateItem (the item lives in its job's partition).
-    const images = this.imagesBucket;
-    allow(JobsWrite, ['s3:PutObject'], [images.objectsArn(UPLOADS_PREFIX)]);
-    allow(JobsRead, ['s3:GetObject'], [images.objectsArn(UPLOADS_PREFIX), images.objectsArn(RENDITIONS_PREFIX)]);
-    allow(Images, ['s3:GetObject'], [images.objectsArn(UPLOADS_PREFIX)]);
-    allow(Images, ['s3:PutObject'], [images.objectsArn(RENDITIONS_PREFIX)]);
-    allow(Images, dynamodb('GetItem', 'UpdateItem'), [jobs], [jobKeys.jobPrefix]);
-
-    // The indexer reads each touched job (its item and its files) with one query per job.
-    allow(Indexer, dynamodb('Query'), [jobs]);
-    // The indexer writes with POST /{alias}/_bulk and, should the alias be missing (an index deleted by
-    // hand), creates the first concrete index behind it with PUT /{alias}-v0, as the deploy-time setup
-    // does. Rebuilds (reindex) run with the operator's credentials.
-    this.searchDomain.grantPaths(Indexer.role, ['es:ESHttpPost'], [`${SEARCH_INDEX_NAME}/_bulk`]);
-    this.searchDomain.grantPaths(Indexer.role, ['es:ESHttpPut'], [`${SEARCH_INDEX_NAME}-v0`]);
   }
 
   private addOutputs(): void {
