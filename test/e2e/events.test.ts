@@ -8,7 +8,7 @@ import { documentClient } from '../../functions/aws/dynamodb';
 import type { JobsEvent } from '../../functions/events/cloud-event';
 import { expectDescribedEvents } from '../support/asyncapi';
 import { makeJob } from '../support/jobs';
-import { type IssuedTokens, startTestStack, type TestResponse, type TestStack } from '../support/local-stack';
+import { type IssuedTokens, ok, startTestStack, type TestStack } from '../support/local-stack';
 import { readyEdits, readyOriginals } from '../support/pictures';
 
 let stack: TestStack;
@@ -24,11 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
-const ok = (answer: TestResponse, status = 200): TestResponse => {
-  expect(answer.status, answer.text).toBe(status);
-  return answer;
-};
 
 /** The events of one job published so far, once every change written has been through the stream. */
 const eventsOf = async (jobId: number): Promise<JobsEvent[]> => {

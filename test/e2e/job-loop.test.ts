@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../../functions/aws/dynamodb';
-import { type IssuedTokens, startTestStack, type TestResponse, type TestStack } from '../support/local-stack';
+import { type IssuedTokens, ok, startTestStack, type TestResponse, type TestStack } from '../support/local-stack';
 import { readyEdits, readyOriginals } from '../support/pictures';
 
 let stack: TestStack;
@@ -23,11 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
-const ok = (answer: TestResponse, status = 200): TestResponse => {
-  expect(answer.status, answer.text).toBe(status);
-  return answer;
-};
 
 describe('the review loop of one job, end to end', () => {
   it('goes from CJ_NEW to CJ_FINISHED, each status read back at once and found by search after the delay', async () => {

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IssuedTokens, startTestStack, type TestResponse, type TestStack } from '../support/local-stack';
+import { type IssuedTokens, ok, startTestStack, type TestStack } from '../support/local-stack';
 
 let stack: TestStack;
 let customer: IssuedTokens;
@@ -25,11 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
-const ok = (answer: TestResponse, status = 200): TestResponse => {
-  expect(answer.status, answer.text).toBe(status);
-  return answer;
-};
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('base64');
 

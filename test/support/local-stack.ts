@@ -15,7 +15,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { Grant, Role } from '../../functions/auth/principal';
 import { AuthAdministration } from '../../functions/auth/administration';
 import { AuthStore } from '../../functions/auth/store';
@@ -126,6 +126,12 @@ const bodyOf = (body: unknown): { text: string | undefined; contentType: string 
 };
 
 /** Starts a local stack for one test file. Stop it in `afterAll`. */
+/** The answer, once it is checked to have the expected status (its body shown when it has not). */
+export const ok = (answer: TestResponse, status = 200): TestResponse => {
+  expect(answer.status, answer.text).toBe(status);
+  return answer;
+};
+
 export const startTestStack = async (options: TestStackOptions = {}): Promise<TestStack> => {
   // A bucket for the functions to sign for when the stack serves none of its own (a stack that does names its own).
   process.env.IMAGES_BUCKET ??= TEST_PICTURES.bucket;
