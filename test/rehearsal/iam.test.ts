@@ -42,6 +42,10 @@ import { AwsStandIns } from '../support/aws-stand-ins';
 import { setupEvent } from '../support/cloudformation-events';
 import { FakeOpenSearchCluster, FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';
 import { makeFile, makeJob } from '../support/jobs';
+import { streamRecord as itemRecord } from '../support/stream-records';
+import type { JobsEvent } from '../../functions/events/cloud-event';
+import { toFileItem, toJobItem } from '../../functions/jobs/store/items';
+import { jobKeys } from '../../functions/tables';
 import { readyEdits, readyOriginals } from '../support/pictures';
 import { judgeCall, unusedGrants as unusedGrantsOf } from './judge';
 import { type AuthorizedCall, CallRecorder } from './recorder';
@@ -66,7 +70,10 @@ const objectEvents: S3Event[] = [];
 let node: FakeOpenSearchNode;
 let nodeUrl: string;
 const recorder = new CallRecorder();
-/** CloudWatch Logs, where the sessions function writes its audit records (AUDIT_LOG_GROUP). */
+/**
+ * CloudWatch Logs, where the sessions function writes its audit records (AUDIT_LOG_GROUP), and EventBridge, where
+ * the events function puts its events (EVENT_BUS_NAME).
+ */
 let logs: AwsStandIns;
 let logsUrl: string;
 /** Every call each function made, over all its scenarios. */
@@ -158,6 +165,7 @@ const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: logsUrl,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: logsUrl,
     // The rehearsal counts each operation's requests: the longest request budget the configuration allows,
     // so that DynamoDB Local, shared with the other test files on a busy machine, never makes one time out
     // and be sent again (the roles, not the timings, are what is rehearsed).
@@ -278,6 +286,7 @@ beforeAll(async () => {
     stacks: [],
     domains: new Map(),
     logGroups: [template.functions.Sessions.environment.AUDIT_LOG_GROUP!],
+    eventBuses: [template.functions.Events.environment.EVENT_BUS_NAME!],
   });
   logsUrl = await logs.start();
   node = new FakeOpenSearchNode(answer);
@@ -876,6 +885,75 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     await expectAllowed('Indexer');
   });
 
+  it('events: a job created, renamed and moved on, two files rejected, a batch delivered again, the id counter', async () => {
+    const { handler } = await import('../../functions/handlers/events');
+    const [renamed, moved, reviewed] = [jobs[10]!, jobs[11]!, jobs[12]!];
+    const created = makeJob({ accountId: ACCOUNT_ID, files: [makeFile()] });
+    const rejected = (file: Job['files'][number]) => {
+      const pending = toFileItem(reviewed.id, file, true);
+      return itemRecord(pending, {
+        ...pending,
+        isRejected: true,
+        rejectionReason: 'Blurred',
+        reviewDate: '2026-11-28T12:00:00.000Z',
+      });
+    };
+    const records = [
+      itemRecord(undefined, toJobItem(created, 1)),
+      itemRecord(toJobItem(renamed, 1), toJobItem({ ...renamed, name: 'Renamed in the rehearsal' }, 2)),
+      itemRecord(toJobItem(moved, 1), toJobItem({ ...moved, status: 'CJ_REQUEST_OFFER' }, 2)),
+      ...reviewed.files.map(rejected),
+      itemRecord(undefined, { ...jobKeys.counter, next: 5 }),
+    ];
+    const from = logs.busEntries.length;
+    await run('Events', async () => {
+      for (const batch of [records, structuredClone(records)]) {
+        const answer = await handler({ Records: batch } as DynamoDBStreamEvent, invocationContext() as never);
+        expect(answer).toEqual({ batchItemFailures: [] });
+      }
+    });
+    const environment = template.functions.Events.environment;
+    const entries = logs.busEntries.slice(from);
+    const events = entries.map((entry) => JSON.parse(entry.Detail) as JobsEvent);
+    const once = [
+      `jobs/${created.id}/v1/job.created`,
+      `jobs/${renamed.id}/v2/job.updated`,
+      `jobs/${moved.id}/v2/job.status_changed`,
+      ...reviewed.files.map((file) => `jobs/${reviewed.id}/files/${file.id}/file.rejected/2026-11-28T12:00:00.000Z`),
+    ];
+    // The batch delivered again puts the same events again, with the same ids.
+    expect(events.map((event) => event.id).sort()).toEqual([...once, ...once].sort());
+    for (const [index, entry] of entries.entries()) {
+      expect(entry.EventBusName).toBe(environment.EVENT_BUS_NAME);
+      expect(entry.Source).toBe(environment.EVENT_SOURCE);
+      expect(entry.DetailType).toBe(events[index]!.type);
+    }
+    expect(environment.EVENT_SOURCE).toMatch(/^https:\/\/[^/]+\.execute-api\.eu-west-1\.amazonaws\.com\/prod$/);
+    await expectAllowed('Events');
+  });
+
+  it('events: the role may put events on the stage’s bus only, and read job items only', async () => {
+    const fn = template.functions.Events;
+    const bus = (name: string) => ({
+      action: 'events:PutEvents',
+      resource: `arn:aws:events:${REGION}:${ACCOUNT}:event-bus/${name}`,
+      origin: 'PutEvents',
+    });
+    expect(await judge(fn, bus(fn.environment.EVENT_BUS_NAME!))).toBe('Allowed');
+    expect(await judge(fn, bus('default'))).not.toBe('Allowed');
+    expect(await judge(fn, bus('jobs-api-other'))).not.toBe('Allowed');
+    const get = (pk: string) => ({
+      action: 'dynamodb:GetItem',
+      resource: template.tableArn('jobs'),
+      origin: 'GetItem',
+      leadingKeys: [pk],
+    });
+    expect(await judge(fn, get('JOB#1'))).toBe('Allowed');
+    expect(await judge(fn, get(jobKeys.counter.pk))).not.toBe('Allowed');
+    expect(await judge(fn, { ...get('JOB#1'), action: 'dynamodb:UpdateItem' })).not.toBe('Allowed');
+    expect(await judge(fn, { ...get('CLIENT#1'), resource: template.tableArn('auth') })).not.toBe('Allowed');
+  });
+
   it('uses every grant it holds, except those the runtime itself uses (lib/runtime-grants.ts)', () => {
     for (const name of [
       'Search',
@@ -886,6 +964,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'JobsWrite',
       'Indexer',
       'Images',
+      'Events',
       'SearchIndexSetup',
       'TableProtection',
     ] as const) {
@@ -927,6 +1006,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       's3:PutObject',
     ]);
     expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut', 'sqs:SendMessage']);
+    expect(actions('Events')).toEqual(['dynamodb:GetItem', 'events:PutEvents']);
     expect(actions('SearchIndexSetup')).toEqual(['es:ESHttpHead', 'es:ESHttpPut']);
     expect(actions('TableProtection')).toEqual(['dynamodb:UpdateTable']);
   });
@@ -962,7 +1042,20 @@ const COST_BUDGETS = [
   },
   // A user's move to CJ_REQUEST_OFFER also reads its files' originals (one projected Query): the offer waits for them.
   { operation: 'PATCH /jobs/{id} to CJ_REQUEST_OFFER, auth cache warm', dynamodb: 3, opensearch: 0 },
+  // A job's own change carries its account, version and status: no read, one PutEvents.
+  { operation: 'events of one job change (one stream record)', dynamodb: 0, opensearch: 0, eventbridge: 1 },
+  // The files' job is read once (GetItem); 100 file events and the job's in PutEvents calls of at most 10 entries.
+  {
+    operation: 'events of a review of 100 files (100 file records and the job item’s)',
+    dynamodb: 1,
+    opensearch: 0,
+    eventbridge: 11,
+  },
 ] as const;
+
+/** An operation's EventBridge budget: none but the events function's put any event. */
+const eventBridgeBudget = (budget: (typeof COST_BUDGETS)[number]): number =>
+  'eventbridge' in budget ? budget.eventbridge : 0;
 
 const BENCHMARKS = join(import.meta.dirname, '..', '..', 'BENCHMARKS.md');
 const BEGIN = '<!-- cost:begin -->';
@@ -973,6 +1066,7 @@ interface CostRow {
   dynamodb: number;
   capacityUnits: number;
   opensearch: number;
+  eventbridge: number;
 }
 
 const costOf = (operation: string, calls: AuthorizedCall[]): CostRow => {
@@ -982,16 +1076,17 @@ const costOf = (operation: string, calls: AuthorizedCall[]): CostRow => {
     dynamodb: requests.filter((call) => call.action.startsWith('dynamodb:')).length,
     capacityUnits: requests.reduce((sum, call) => sum + (call.capacityUnits ?? 0), 0),
     opensearch: requests.filter((call) => call.action.startsWith('es:')).length,
+    eventbridge: requests.filter((call) => call.action.startsWith('events:')).length,
   };
 };
 
 const costTable = (rows: CostRow[]): string =>
   [
-    '| Operation | DynamoDB requests | DynamoDB capacity units | OpenSearch requests | Budget (DynamoDB / OpenSearch requests) |',
-    '|---|---:|---:|---:|---:|',
+    '| Operation | DynamoDB requests | DynamoDB capacity units | OpenSearch requests | EventBridge requests | Budget (DynamoDB / OpenSearch / EventBridge requests) |',
+    '|---|---:|---:|---:|---:|---:|',
     ...rows.map((row) => {
       const budget = COST_BUDGETS.find((entry) => entry.operation === row.operation)!;
-      return `| ${row.operation} | ${row.dynamodb} | ${row.capacityUnits} | ${row.opensearch} | ${budget.dynamodb} / ${budget.opensearch} |`;
+      return `| ${row.operation} | ${row.dynamodb} | ${row.capacityUnits} | ${row.opensearch} | ${row.eventbridge} | ${budget.dynamodb} / ${budget.opensearch} / ${eventBridgeBudget(budget)} |`;
     }),
   ].join('\n');
 
@@ -1010,7 +1105,10 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
     ) => {
       await becomeFunction(template.functions[fn]);
       if (warm !== undefined) await warm();
-      rows.push(costOf(operation, await recorder.during(work)));
+      // EventBridge's calls are the stand-in's to record.
+      const from = logs.calls.length;
+      const calls = await recorder.during(work);
+      rows.push(costOf(operation, [...calls, ...logs.calls.slice(from)]));
     };
     const searchOnce = async () => {
       const response = await http(search.handler, { method: 'POST', path: '/search', body: { query: 'spring' } });
@@ -1155,11 +1253,35 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
     await measure(COST_BUDGETS[6].operation, 'Indexer', () =>
       index(jobs.slice(4, 104).map((job) => streamRecord(job, 'MODIFY', 2))),
     );
+    const events = await import('../../functions/handlers/events');
+    const publish = async (records: DynamoDBRecord[]) => {
+      const result = await events.handler({ Records: records } as DynamoDBStreamEvent, invocationContext() as never);
+      expect(result).toEqual({ batchItemFailures: [] });
+    };
+    const changed = jobs[20]!;
+    await measure('events of one job change (one stream record)', 'Events', () =>
+      publish([itemRecord(toJobItem(changed, 1), toJobItem({ ...changed, name: 'Renamed for the cost' }, 2))]),
+    );
+    const reviewed = jobs[21]!;
+    const files = Array.from({ length: 100 }, () => makeFile());
+    await measure('events of a review of 100 files (100 file records and the job item’s)', 'Events', () =>
+      publish([
+        ...files.map((file) => {
+          const pending = toFileItem(reviewed.id, file, true);
+          return itemRecord(pending, { ...pending, isRejected: true, reviewDate: '2026-11-28T12:00:00.000Z' });
+        }),
+        itemRecord(
+          toJobItem({ ...reviewed, status: 'CJ_REVIEWING' }, 1),
+          toJobItem({ ...reviewed, status: 'CJ_REJECT_READY' }, 2),
+        ),
+      ]),
+    );
 
     for (const row of rows) {
       const budget = COST_BUDGETS.find((entry) => entry.operation === row.operation)!;
       expect(row.dynamodb, `${row.operation}: DynamoDB requests`).toBeLessThanOrEqual(budget.dynamodb);
       expect(row.opensearch, `${row.operation}: OpenSearch requests`).toBeLessThanOrEqual(budget.opensearch);
+      expect(row.eventbridge, `${row.operation}: EventBridge requests`).toBeLessThanOrEqual(eventBridgeBudget(budget));
     }
 
     const table = costTable(rows);
