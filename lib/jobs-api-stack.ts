@@ -17,7 +17,7 @@ import { EventPublishing } from './event-publishing';
 import { grantLeastPrivilege } from './function-permissions';
 import { HandlerFunction, NATIVE_NODE_MODULES } from './handler-function';
 import { IMAGES_MEMORY_MIB, ImageRenditions } from './image-renditions';
-import { ImagesBucket } from './images-bucket';
+import { ImagesBucket, UPLOADS_PREFIX } from './images-bucket';
 import { JobsTable } from './jobs-table';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
 import { ApiRateLimits } from './rate-limits';
@@ -263,6 +263,7 @@ export class JobsApiStack extends Stack {
       auditLogGroup: this.auditLog.logGroup,
       domain: this.searchDomain.domain,
       indexName: SEARCH_INDEX_NAME,
+      uploadObjectsArn: this.imagesBucket.objectsArn(UPLOADS_PREFIX),
     });
 
     this.imageRenditions = new ImageRenditions(this, 'ImageRenditions', {

@@ -9,6 +9,7 @@ import type { HandlerFunction } from './handler-function';
 import type { ImageRenditions } from './image-renditions';
 import { type ImagesBucket, RENDITIONS_PREFIX, UPLOADS_PREFIX } from './images-bucket';
 import type { ApiRateLimits } from './rate-limits';
+import type { OperatorPolicy } from './operator-policy';
 import type { JobsRestApi } from './rest-api';
 import type { SearchDomain } from './search-domain';
 import type { StreamIndexer } from './stream-indexer';
@@ -22,6 +23,7 @@ export interface AcknowledgedParts extends Stack {
   >;
   imagesBucket: ImagesBucket;
   imageRenditions: ImageRenditions;
+  operatorPolicy: OperatorPolicy;
   /** The key that signs file-page cursors. */
   cursorKey: Secret;
   restApi: JobsRestApi;
@@ -114,6 +116,13 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
   Validations.of(stack.functions.JobsWrite).acknowledge(objects(UPLOADS_PREFIX));
   Validations.of(stack.functions.JobsRead).acknowledge(objects(UPLOADS_PREFIX), objects(RENDITIONS_PREFIX));
   Validations.of(stack.functions.Images).acknowledge(objects(UPLOADS_PREFIX), objects(RENDITIONS_PREFIX));
+  Validations.of(stack.operatorPolicy.policy).acknowledge({
+    ...objects(UPLOADS_PREFIX),
+    reason:
+      "seed-demo --stack uploads the demo jobs' pictures, one object per file and variant under keys that carry an " +
+      'upload id of their own (functions/images/object-keys.ts): the operator may put uploads, no rendition, and ' +
+      'read no object.',
+  });
 
   Validations.of(stack.imageRenditions.deadLetterQueue).acknowledge({
     id: 'AwsSolutions-SQS3',

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useAuditSink } from '../../functions/auth/audit-sink';
 import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
 import { AuthStore } from '../../functions/auth/store';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
@@ -33,7 +33,7 @@ import type { Job } from '../../functions/jobs/model/model';
 import { JobRepository } from '../../functions/jobs/store/repository';
 import { toSearchDocument } from '../../functions/search/search-document';
 import { resetSearchIndex } from '../../functions/search/engine';
-import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
+import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { RUNTIME_GRANTS } from '../../lib/runtime-grants';
 import { ensureTable } from '../../local/dynamodb/tables';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
@@ -1014,41 +1014,63 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
 
 /** The most AWS requests each operation may make: the rehearsal fails when a change makes one dearer. */
 const COST_BUDGETS = [
-  { operation: 'search, first request of a container (client and session looked up)', dynamodb: 2, opensearch: 1 },
-  { operation: 'search, auth cache warm', dynamodb: 0, opensearch: 1 },
+  {
+    operation: 'search, first request of a container (client and session looked up)',
+    dynamodb: 2,
+    opensearch: 1,
+    s3: 0,
+  },
+  { operation: 'search, auth cache warm', dynamodb: 0, opensearch: 1, s3: 0 },
   // A user's review reads the job items of the files it located (one BatchGetItem) before any file: whose they are.
-  { operation: 'reject of one file, auth cache warm', dynamodb: 4, opensearch: 0 },
-  { operation: 'POST /sessions (client and secret read, session written)', dynamodb: 3, opensearch: 0 },
-  { operation: 'DELETE /sessions/current, first request of a container', dynamodb: 3, opensearch: 0 },
-  { operation: 'indexer batch of 1 job', dynamodb: 1, opensearch: 1 },
-  { operation: 'indexer batch of 100 jobs', dynamodb: 100, opensearch: 1 },
-  { operation: 'accept of one file, auth cache warm', dynamodb: 4, opensearch: 0 },
-  { operation: 'GET /jobs/{id}, auth cache warm', dynamodb: 1, opensearch: 0 },
-  { operation: 'GET /jobs/{id}/files, a page of one review state, auth cache warm', dynamodb: 3, opensearch: 0 },
+  { operation: 'reject of one file, auth cache warm', dynamodb: 4, opensearch: 0, s3: 0 },
+  { operation: 'POST /sessions (client and secret read, session written)', dynamodb: 3, opensearch: 0, s3: 0 },
+  { operation: 'DELETE /sessions/current, first request of a container', dynamodb: 3, opensearch: 0, s3: 0 },
+  { operation: 'indexer batch of 1 job', dynamodb: 1, opensearch: 1, s3: 0 },
+  { operation: 'indexer batch of 100 jobs', dynamodb: 100, opensearch: 1, s3: 0 },
+  { operation: 'accept of one file, auth cache warm', dynamodb: 4, opensearch: 0, s3: 0 },
+  { operation: 'GET /jobs/{id}, auth cache warm', dynamodb: 1, opensearch: 0, s3: 0 },
+  { operation: 'GET /jobs/{id}/files, a page of one review state, auth cache warm', dynamodb: 3, opensearch: 0, s3: 0 },
   // One Query of the padded file keys beside the job item's GetItem.
-  { operation: 'GET /jobs/{id}/files, a page of every file, auth cache warm', dynamodb: 2, opensearch: 0 },
+  { operation: 'GET /jobs/{id}/files, a page of every file, auth cache warm', dynamodb: 2, opensearch: 0, s3: 0 },
   // A create's ids come from the container's block; one create in 1,024 ids also moves the counter (+1).
-  { operation: 'POST /jobs, 1 file, auth cache warm', dynamodb: 2, opensearch: 0 },
-  { operation: 'POST /jobs, 1 file with an Idempotency-Key, auth cache warm', dynamodb: 3, opensearch: 0 },
+  { operation: 'POST /jobs, 1 file, auth cache warm', dynamodb: 2, opensearch: 0, s3: 0 },
+  { operation: 'POST /jobs, 1 file with an Idempotency-Key, auth cache warm', dynamodb: 3, opensearch: 0, s3: 0 },
   {
     operation: 'POST /jobs, 100 files (files in a transaction of conditional puts, the job item last)',
     dynamodb: 3,
     opensearch: 0,
+    s3: 0,
   },
   {
     operation: 'POST /jobs, 1,000 files (files in transactions of 100 conditional puts, the job item last)',
     dynamodb: 12,
     opensearch: 0,
+    s3: 0,
   },
   // A user's move to CJ_REQUEST_OFFER also reads its files' originals (one projected Query): the offer waits for them.
-  { operation: 'PATCH /jobs/{id} to CJ_REQUEST_OFFER, auth cache warm', dynamodb: 3, opensearch: 0 },
+  { operation: 'PATCH /jobs/{id} to CJ_REQUEST_OFFER, auth cache warm', dynamodb: 3, opensearch: 0, s3: 0 },
+  // Signing the target is local: no request besides the job item's read and the file's.
+  {
+    operation: 'POST /jobs/{id}/files/{fileId}/upload, the original of a new job, auth cache warm',
+    dynamodb: 2,
+    opensearch: 0,
+    s3: 0,
+  },
+  // Per upload: the object read once, its preview and thumbnail written; the file item read, then written once.
+  {
+    operation: 'images function, one upload made ready (a 64 × 48 JPEG)',
+    dynamodb: 2,
+    opensearch: 0,
+    s3: 3,
+  },
   // A job's own change carries its account, version and status: no read, one PutEvents.
-  { operation: 'events of one job change (one stream record)', dynamodb: 0, opensearch: 0, eventbridge: 1 },
+  { operation: 'events of one job change (one stream record)', dynamodb: 0, opensearch: 0, s3: 0, eventbridge: 1 },
   // The files' job is read once (GetItem); 100 file events and the job's in PutEvents calls of at most 10 entries.
   {
     operation: 'events of a review of 100 files (100 file records and the job item’s)',
     dynamodb: 1,
     opensearch: 0,
+    s3: 0,
     eventbridge: 11,
   },
 ] as const;
@@ -1067,6 +1089,8 @@ interface CostRow {
   capacityUnits: number;
   opensearch: number;
   eventbridge: number;
+  /** The function's own S3 requests (a URL it signs is a request of whoever uses it, not of the function). */
+  s3: number;
 }
 
 const costOf = (operation: string, calls: AuthorizedCall[]): CostRow => {
@@ -1077,16 +1101,17 @@ const costOf = (operation: string, calls: AuthorizedCall[]): CostRow => {
     capacityUnits: requests.reduce((sum, call) => sum + (call.capacityUnits ?? 0), 0),
     opensearch: requests.filter((call) => call.action.startsWith('es:')).length,
     eventbridge: requests.filter((call) => call.action.startsWith('events:')).length,
+    s3: requests.filter((call) => call.action.startsWith('s3:') && !call.origin.startsWith('presigned')).length,
   };
 };
 
 const costTable = (rows: CostRow[]): string =>
   [
-    '| Operation | DynamoDB requests | DynamoDB capacity units | OpenSearch requests | EventBridge requests | Budget (DynamoDB / OpenSearch / EventBridge requests) |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| Operation | DynamoDB requests | DynamoDB capacity units | OpenSearch requests | S3 requests | EventBridge requests | Budget (DynamoDB / OpenSearch / S3 / EventBridge requests) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map((row) => {
       const budget = COST_BUDGETS.find((entry) => entry.operation === row.operation)!;
-      return `| ${row.operation} | ${row.dynamodb} | ${row.capacityUnits} | ${row.opensearch} | ${row.eventbridge} | ${budget.dynamodb} / ${budget.opensearch} / ${eventBridgeBudget(budget)} |`;
+      return `| ${row.operation} | ${row.dynamodb} | ${row.capacityUnits} | ${row.opensearch} | ${row.s3} | ${row.eventbridge} | ${budget.dynamodb} / ${budget.opensearch} / ${budget.s3} / ${eventBridgeBudget(budget)} |`;
     }),
   ].join('\n');
 
@@ -1226,6 +1251,49 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
         await readyOriginals(pictureSetup(), config().jobsTable, edited.id, createdFileIds.get(edited.id) ?? []);
       },
     );
+    let target = { jobId: 0, fileId: 0 };
+    await measure(
+      'POST /jobs/{id}/files/{fileId}/upload, the original of a new job, auth cache warm',
+      'JobsWrite',
+      async () => {
+        const response = await http(write.handler, {
+          method: 'POST',
+          path: `/jobs/${target.jobId}/files/${target.fileId}/upload`,
+          body: { variant: 'original' },
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        expect(JSON.parse(response.body)).toMatchObject({ upload: { url: expect.any(String) } });
+      },
+      async () => {
+        const { id } = await warmCreate();
+        target = { jobId: id, fileId: createdFileIds.get(id)![0]! };
+      },
+    );
+    // The customer's upload through that target, as S3 takes it (set-up, not a call of the rehearsed function).
+    objectEvents.length = 0;
+    await localS3Client(s3.endpoint).send(
+      new PutObjectCommand({
+        Bucket: template.functions.Images.environment.IMAGES_BUCKET,
+        Key: uploadKey({ accountId: ACCOUNT_ID, ...target, variant: 'original', uploadId: newUploadId() }),
+        Body: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3060a0' } })
+          .jpeg()
+          .toBuffer(),
+      }),
+    );
+    await s3.settled();
+    expect(objectEvents).toHaveLength(1);
+    const images = await import('../../functions/handlers/images');
+    await measure('images function, one upload made ready (a 64 × 48 JPEG)', 'Images', () =>
+      images.handler(objectEvents[0]!, invocationContext() as never),
+    );
+    const { Item: recorded } = await pictureSetup().send(
+      new GetCommand({
+        TableName: config().jobsTable,
+        Key: { pk: jobKeys.pk(target.jobId), sk: jobKeys.fileSk(target.fileId) },
+        ConsistentRead: true,
+      }),
+    );
+    expect(recorded).toMatchObject({ original: { status: 'ready', width: 64, height: 48 } });
     let opened = '';
     await measure(COST_BUDGETS[3].operation, 'Sessions', async () => {
       const response = await http(sessions.handler, {
@@ -1281,6 +1349,7 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
       const budget = COST_BUDGETS.find((entry) => entry.operation === row.operation)!;
       expect(row.dynamodb, `${row.operation}: DynamoDB requests`).toBeLessThanOrEqual(budget.dynamodb);
       expect(row.opensearch, `${row.operation}: OpenSearch requests`).toBeLessThanOrEqual(budget.opensearch);
+      expect(row.s3, `${row.operation}: S3 requests`).toBeLessThanOrEqual(budget.s3);
       expect(row.eventbridge, `${row.operation}: EventBridge requests`).toBeLessThanOrEqual(eventBridgeBudget(budget));
     }
 

@@ -1,7 +1,8 @@
 /**
  * Stand-ins for the AWS endpoints the CLI's `--stack` mode calls, on one local HTTP port that the AWS SDK
  * reaches through `AWS_ENDPOINT_URL_CLOUDFORMATION`, `AWS_ENDPOINT_URL_OPENSEARCH`, `AWS_ENDPOINT_URL_DYNAMODB`,
- * `AWS_ENDPOINT_URL_STS`, `AWS_ENDPOINT_URL_CLOUDWATCH_LOGS` and `AWS_ENDPOINT_URL_EVENTBRIDGE`:
+ * `AWS_ENDPOINT_URL_STS`, `AWS_ENDPOINT_URL_CLOUDWATCH_LOGS`, `AWS_ENDPOINT_URL_EVENTBRIDGE` and
+ * `AWS_ENDPOINT_URL_S3`:
  *
  * - CloudFormation `DescribeStacks` (the AWS query protocol: a form-encoded POST, an XML answer);
  * - STS `GetCallerIdentity` (the same protocol), answering with the caller the options name;
@@ -11,7 +12,10 @@
  *   name, keeping every entry in {@link AwsStandIns.busEntries} and refusing an entry for another bus as
  *   EventBridge does (`ErrorCode` per entry);
  * - the OpenSearch control plane's `DescribeDomain` (REST-JSON, `GET /2021-01-01/opensearch/domain/{name}`);
- * - DynamoDB (JSON protocol, `X-Amz-Target`), forwarded to DynamoDB Local.
+ * - DynamoDB (JSON protocol, `X-Amz-Target`), forwarded to DynamoDB Local;
+ * - S3 `PutObject` (path-style `PUT /<bucket>/<key>`, as the SDK addresses an endpoint given by IP,
+ *   `AWS_ENDPOINT_URL_S3`) into the buckets the options name, keeping each object's size, type and first bytes in
+ *   {@link AwsStandIns.objects}.
  *
  * Each call is recorded as IAM authorizes it, derived from the request itself: the action from the operation
  * the request names, the resource from the stack, domain or table it names (for DynamoDB, one entry per item
@@ -19,7 +23,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AuthorizedCall, dynamoCalls } from '../rehearsal/recorder';
+import { type AuthorizedCall, dynamoCalls, s3Call } from '../rehearsal/recorder';
 
 /** A stack as DescribeStacks reports it. */
 export interface StandInStack {
@@ -65,6 +69,8 @@ export interface AwsStandInsOptions {
   logGroups?: string[];
   /** The EventBridge buses that exist, by name (omit when no EventBridge call is expected). */
   eventBuses?: string[];
+  /** The S3 buckets that exist (omit when no S3 call is expected). */
+  buckets?: string[];
 }
 
 /** One entry a bus took, as `PutEvents` sent it. */
@@ -74,6 +80,14 @@ export interface StandInBusEntry {
   DetailType: string;
   Detail: string;
   Time?: number;
+}
+
+/** What the S3 stand-in keeps of an object put: enough to tell what it is, not its bytes. */
+export interface StandInObject {
+  size: number;
+  contentType: string | undefined;
+  /** Its first 16 bytes. */
+  head: Buffer;
 }
 
 /** One event a log group received. */
@@ -94,10 +108,10 @@ const STS_NS = 'https://sts.amazonaws.com/doc/2011-06-15/';
 const xmlEscape = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const readBody = async (request: IncomingMessage): Promise<string> => {
+const readBody = async (request: IncomingMessage): Promise<Buffer> => {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 };
 
 /** The stand-ins on one port; {@link calls} holds every call as IAM sees it, in order. */
@@ -109,6 +123,8 @@ export class AwsStandIns {
   public readonly logEvents: StandInLogEvent[] = [];
   /** Every entry the buses took, in order. */
   public readonly busEntries: StandInBusEntry[] = [];
+  /** Every object S3 `PutObject` wrote, by `<bucket>/<key>`. */
+  public readonly objects = new Map<string, StandInObject>();
   readonly #streams = new Set<string>();
   readonly #options: AwsStandInsOptions;
   readonly #server: Server;
@@ -132,8 +148,13 @@ export class AwsStandIns {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
 
-  async #handle(request: IncomingMessage, body: string, response: ServerResponse): Promise<void> {
+  async #handle(request: IncomingMessage, bytes: Buffer, response: ServerResponse): Promise<void> {
     const target = request.headers['x-amz-target'];
+    if (request.method === 'PUT' && target === undefined) {
+      this.#putObject(request, bytes, response);
+      return;
+    }
+    const body = bytes.toString('utf8');
     if (request.method === 'POST' && typeof target === 'string' && DYNAMODB_TARGET.test(target)) {
       await this.#dynamodb(request, target, body, response);
       return;
@@ -303,6 +324,27 @@ export class AwsStandIns {
       return { EventId: crypto.randomUUID() };
     });
     reply(200, { FailedEntryCount: answers.filter((entry) => 'ErrorCode' in entry).length, Entries: answers });
+  }
+
+  #putObject(request: IncomingMessage, body: Buffer, response: ServerResponse): void {
+    const path = new URL(request.url ?? '/', 'http://stand-in').pathname;
+    const [bucket = '', ...rest] = path.slice(1).split('/');
+    const key = rest.map((part) => decodeURIComponent(part)).join('/');
+    if (this.#options.buckets === undefined || key === '') {
+      this.unexpected.push(`S3 PUT ${request.url}`);
+      response.writeHead(400).end();
+      return;
+    }
+    this.calls.push(s3Call('PutObjectCommand', { Bucket: bucket, Key: key }));
+    if (!this.#options.buckets.includes(bucket)) {
+      response
+        .writeHead(404, { 'Content-Type': 'application/xml' })
+        .end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchBucket</Code></Error>');
+      return;
+    }
+    const contentType = request.headers['content-type'];
+    this.objects.set(`${bucket}/${key}`, { size: body.length, contentType, head: Buffer.from(body.subarray(0, 16)) });
+    response.writeHead(200, { ETag: '"stand-in"' }).end();
   }
 
   #describeDomain(name: string, response: ServerResponse): void {
