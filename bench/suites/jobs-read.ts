@@ -27,7 +27,8 @@ import { runSuite } from '../lib/suite';
  * `GET /jobs/{id}` can read, with the file count and review counts of its files — and the review jobs' files:
  * DynamoDB Local in memory keeps about 3 KB per item, so the population's 6.6M items (about 5.5M of them files)
  * would take about 20 GB, more than a 24 GiB machine has beside the rest of a run. A page of files reads its own
- * job's partition (one Query of its file keys) or that job's `byReview` entries, never another job's files.
+ * job's partition (one Query of its file keys, filtered to the state for a page of one state), never another job's
+ * files.
  */
 const POPULATIONS: Record<'full' | 'quick', Population & { files: boolean }> = {
   full: { jobs: 1_000_000, accounts: 1_000, largeAccountJobs: 100_000, files: false },
@@ -40,7 +41,7 @@ const TARGET_P99_MS = 10;
 const REQUESTS: Record<string, string> = {
   'get-job': 'one request',
   'files-page': 'one Query beside one GetItem, in one round',
-  'files-page-pending': 'three requests in two rounds',
+  'files-page-pending': 'one Query (filtered to the state) beside one GetItem, in one round',
 };
 /** The jobs in review the review actions work on: an account of their own, many files each. */
 const REVIEW_ACCOUNT = 990_001;
@@ -249,7 +250,7 @@ await runSuite('jobs-read', 'Reading jobs and reviewing files', async ({ mode, l
       figures,
       notes: [
         'Handler time: the deployed handler module with its whole middy chain, a warm authentication cache, DynamoDB Local in memory.',
-        "A page of every file is one strongly consistent Query of the partition's padded file keys, sent beside the job item's GetItem (one round); a page of one state sends the byReview Query beside the GetItem, then one BatchGetItem of the page's files.",
+        "A page of every file is one strongly consistent Query of the partition's padded file keys, sent beside the job item's GetItem (one round); a page of one state is the same Query filtered to the state (every file of a review job is pending, so the page is found in that round).",
       ],
       histograms,
     };

@@ -1,6 +1,7 @@
 /**
  * A page of a job's files on DynamoDB Local: one Query of the partition's padded file keys beside the
- * job item's GetItem (requests counted on the wire), every file once across pages, a page of heavily
+ * job item's GetItem (requests counted on the wire), filtered to one review state when one is asked for and
+ * going on from the `byReview` index when that state is sparse, every file once across pages, a page of heavily
  * reviewed files ended early with a cursor and continued with no file lost or repeated, and a job whose
  * files are still at their former keys listed correctly until the migration moves them.
  */
@@ -71,6 +72,46 @@ describe('a page of every file', () => {
     expect(ids).toEqual(fileIds);
     expect(pages.map((page) => page.count)).toEqual([4, 4, 1]);
     for (const page of pages) expect(page.commands).toEqual(['GetItemCommand', 'QueryCommand']);
+  });
+});
+
+describe('a page of one review state', () => {
+  /** A job in review whose files are pending, but those at `rejected` (indexes into its files). */
+  const reviewJob = (count: number, rejected: number[]): Job => {
+    const base = makeJob({ status: 'CJ_REVIEWING', deliveredDate: '2026-11-01T09:00:00.000Z' });
+    return {
+      ...base,
+      files: Array.from({ length: count }, (_, index) =>
+        makeFile({
+          id: base.id * 100 + index + 1,
+          ...(rejected.includes(index) ? { isRejected: true, isReviewed: true, rejectionReason: 'Cropping' } : {}),
+        }),
+      ),
+    };
+  };
+
+  it('is one Query of the file keys, filtered to the state, beside one GetItem when the files read fill the page', async () => {
+    const job = reviewJob(7, [2]);
+    await repository.putJob(job);
+
+    const { ids, pages } = await listAll(job.id, { review: 'pending', limit: 3 });
+
+    expect(ids).toEqual(job.files.filter((file) => !file.isRejected).map((file) => file.id));
+    expect(pages.map((page) => page.count)).toEqual([3, 3]);
+    for (const page of pages) expect(page.commands).toEqual(['GetItemCommand', 'QueryCommand']);
+  });
+
+  it('goes on from the byReview index after the files the Query read when the state is sparse, every file once', async () => {
+    const job = reviewJob(12, [2, 9, 10]);
+    await repository.putJob(job);
+
+    const { ids, pages } = await listAll(job.id, { review: 'rejected', limit: 2 });
+
+    expect(ids).toEqual([2, 9, 10].map((index) => job.files[index]!.id));
+    expect(pages.map((page) => page.count)).toEqual([2, 1]);
+    // Files 1–3 read, file 3 found; the index lists the next rejected ids, file 10 read by key.
+    expect(pages[0]!.commands).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand']);
+    expect(pages[1]!.commands).toEqual(['GetItemCommand', 'QueryCommand']);
   });
 });
 

@@ -160,15 +160,19 @@ export class JobsTable extends TableRetries {
   }
 
   /**
-   * Up to `limit` file items of a job after `afterFileId` (every file without one), in id order: one
-   * strongly consistent Query of the padded sort keys' range. DynamoDB ends a Query at 1 MB of items, so
-   * `more` also says when it stopped before `limit` items with more to read.
+   * The file items of a job after `afterFileId` (every file without one), in id order: one strongly consistent
+   * Query of the padded sort keys' range that reads at most `limit` items. With `state`, only the files in that
+   * review state are answered (a filter on `reviewKey`: the items read and not answered cost as much as the
+   * others, so the cost stays bounded by `limit`). DynamoDB ends a Query at `limit` items read or 1 MB, so
+   * `more` says when it stopped with more to read, and `readThrough` is then the id of the last file it read:
+   * every file up to it was judged.
    */
   public async filesAfter(
     jobId: number,
     afterFileId: number | undefined,
     limit: number,
-  ): Promise<{ items: Item[]; more: boolean }> {
+    state?: ReviewState,
+  ): Promise<{ items: Item[]; more: boolean; readThrough?: number }> {
     const range = jobKeys.filesAfter(afterFileId);
     if (range === undefined) return { items: [], more: false };
     const { Items, LastEvaluatedKey } = await this.call(() =>
@@ -176,14 +180,26 @@ export class JobsTable extends TableRetries {
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-          ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
-          ExpressionAttributeValues: { ':pk': jobKeys.pk(jobId), ':from': range.from, ':to': range.to },
+          ExpressionAttributeNames: {
+            '#pk': 'pk',
+            '#sk': 'sk',
+            ...(state === undefined ? {} : { '#state': 'reviewKey' }),
+          },
+          ExpressionAttributeValues: {
+            ':pk': jobKeys.pk(jobId),
+            ':from': range.from,
+            ':to': range.to,
+            ...(state === undefined ? {} : { ':state': reviewKey(jobId, state) }),
+          },
+          ...(state === undefined ? {} : { FilterExpression: '#state = :state' }),
           ConsistentRead: true,
           Limit: limit,
         }),
       ),
     );
-    return { items: Items ?? [], more: LastEvaluatedKey !== undefined };
+    if (LastEvaluatedKey === undefined) return { items: Items ?? [], more: false };
+    const readThrough = jobKeys.fileIdOfSk(LastEvaluatedKey.sk);
+    return { items: Items ?? [], more: true, ...(readThrough === undefined ? {} : { readThrough }) };
   }
 
   /**
