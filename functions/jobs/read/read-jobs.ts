@@ -23,7 +23,7 @@ import { ApiError } from '../../errors';
 import { type PictureUrls, unsignedView, type VariantView } from '../../images/picture-urls';
 import { hasPaddedFileKeys, jobKeys } from '../../tables';
 import { filesWithinBudget } from './files-page-budget';
-import { type FileItem, fromFileItem, type JobItem, jobItemCounts } from '../store/items';
+import { FILE_VIEW_ATTRIBUTES, type FileItem, fromFileItem, type JobItem, jobItemCounts } from '../store/items';
 import { type Item, JobsTable, type RetryPolicy } from '../store/jobs-table';
 import { jobView, type JobView } from '../store/job-view';
 import type { JobFile } from '../model/model';
@@ -132,7 +132,10 @@ export class JobReader {
       const review = query.review;
       const [item, read] = await Promise.all([
         this.table.getJobItem(jobId),
-        this.table.filesAfter(jobId, query.afterFileId, query.limit + 1, review),
+        this.table.filesAfter(jobId, query.afterFileId, query.limit + 1, {
+          state: review,
+          attributes: FILE_VIEW_ATTRIBUTES,
+        }),
       ]);
       if (!visible(item, principal)) throw new JobNotFoundError(jobId);
       if (!hasPaddedFileKeys(item) || pendingDelivery(item) !== undefined) {
@@ -145,7 +148,7 @@ export class JobReader {
     }
     const [item, listing] = await Promise.all([
       this.table.getJobItem(jobId),
-      this.table.filesAfter(jobId, query.afterFileId, query.limit + 1),
+      this.table.filesAfter(jobId, query.afterFileId, query.limit + 1, { attributes: FILE_VIEW_ATTRIBUTES }),
     ]);
     if (!visible(item, principal)) throw new JobNotFoundError(jobId);
     if (!hasPaddedFileKeys(item)) {
@@ -190,6 +193,7 @@ export class JobReader {
     const missing = window.filter((fileId) => !known.has(fileId));
     const fetched = await this.table.batchGet(
       missing.map((fileId) => ({ pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId) })),
+      FILE_VIEW_ATTRIBUTES,
     );
     const inWindow = new Set(window);
     const fileItems = [
@@ -260,6 +264,7 @@ export class JobReader {
     const sortKeys = hasPaddedFileKeys(item) ? (fileId: number) => [jobKeys.fileSk(fileId)] : jobKeys.fileSks;
     const items = await this.table.batchGet(
       page.flatMap((fileId) => sortKeys(fileId).map((sk) => ({ pk: jobKeys.pk(jobId), sk }))),
+      FILE_VIEW_ATTRIBUTES,
     );
     // The index lags the table: a file whose state changed since is left out of a filtered page.
     const fileItems = (items as unknown as FileItem[])

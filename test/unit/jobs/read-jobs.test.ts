@@ -12,7 +12,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../../../functions/auth/principal';
 import { ApiError } from '../../../functions/http/errors';
 import { filesWithinBudget, PAGE_BYTES_BUDGET, payloadBytesOf } from '../../../functions/jobs/read/files-page-budget';
-import { type FileItem, type JobItem, toFileItem, toJobItem } from '../../../functions/jobs/store/items';
+import {
+  FILE_VIEW_ATTRIBUTES,
+  type FileItem,
+  type JobItem,
+  toFileItem,
+  toJobItem,
+} from '../../../functions/jobs/store/items';
 import { jobView } from '../../../functions/jobs/store/job-view';
 import type { Job, JobFile, Review } from '../../../functions/jobs/model/model';
 import { type FilesQuery, JobNotFoundError, JobReader } from '../../../functions/jobs/read/read-jobs';
@@ -91,6 +97,9 @@ const batchKeys = () =>
 const page = (query: Partial<FilesQuery>, principal = user) =>
   reader.files(JOB_ID, principal, { review: undefined, limit: 10, afterFileId: undefined, ...query });
 const ids = (answer: { files: JobFile[] }): number[] => answer.files.map((file) => file.id);
+/** The projection of the attributes a page reads of each file item, as every read of the page's files sends it. */
+const viewedProjection = FILE_VIEW_ATTRIBUTES.map((_, position) => `#a${position}`).join(', ');
+const viewedNames = Object.fromEntries(FILE_VIEW_ATTRIBUTES.map((name, position) => [`#a${position}`, name]));
 
 beforeEach(() => {
   mock.reset();
@@ -179,7 +188,8 @@ describe('a page of files', () => {
       {
         TableName: 'jobs',
         KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+        ProjectionExpression: viewedProjection,
+        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk', ...viewedNames },
         ExpressionAttributeValues: {
           ':pk': `JOB#${JOB_ID}`,
           ':from': 'FILE#0000000000000001',
@@ -283,7 +293,8 @@ describe('a page of files', () => {
       {
         TableName: 'jobs',
         KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk', '#state': 'reviewKey' },
+        ProjectionExpression: viewedProjection,
+        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk', '#state': 'reviewKey', ...viewedNames },
         ExpressionAttributeValues: {
           ':pk': `JOB#${JOB_ID}`,
           ':from': 'FILE#0000000000000001',
@@ -324,7 +335,11 @@ describe('a page of files', () => {
       },
     ]);
     expect(batchKeys()).toEqual([{ pk: `JOB#${JOB_ID}`, sk: jobKeys.fileSk(4) }]);
-    expect(mock.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.jobs?.ConsistentRead).toBe(true);
+    expect(mock.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.jobs).toMatchObject({
+      ConsistentRead: true,
+      ProjectionExpression: viewedProjection,
+      ExpressionAttributeNames: viewedNames,
+    });
   });
 
   it('ends a whole page of one state with a cursor, asking the index nothing, when the Query stopped with more to read', async () => {
