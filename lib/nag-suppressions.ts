@@ -16,7 +16,7 @@ import type { StreamIndexer } from './stream-indexer';
 export interface AcknowledgedParts extends Stack {
   searchDomain: SearchDomain;
   functions: Record<
-    'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Indexer' | 'Images',
+    'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Webhooks' | 'Indexer' | 'Images',
     HandlerFunction
   >;
   imagesBucket: ImagesBucket;
@@ -99,6 +99,7 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     'Sessions',
     'JobsRead',
     'JobsWrite',
+    'Webhooks',
     'Indexer',
     'Images',
   ] as const) {
