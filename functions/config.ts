@@ -61,9 +61,16 @@ export interface Config {
    * `ALLOW_LOCAL_WEBHOOKS=1`; never in AWS), the delays between attempts (`WEBHOOK_RETRY_DELAYS_MS`, a comma list;
    * default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), the window after the first attempt in which an event is
    * retried (`WEBHOOK_RETRY_WINDOW_MS`, 24 h) and how long an endpoint may fail without a success before it is
-   * disabled (`WEBHOOK_DISABLE_AFTER_MS`, 5 days). Tests and the local stack compress the times.
+   * disabled (`WEBHOOK_DISABLE_AFTER_MS`, 5 days), and the time an endpoint has to answer (`WEBHOOK_TIMEOUT_MS`,
+   * 10 s, never more). Tests compress the times.
    */
-  webhooks: { allowLocal: boolean; retryDelaysMs: number[]; retryWindowMs: number; disableAfterMs: number };
+  webhooks: {
+    allowLocal: boolean;
+    retryDelaysMs: number[];
+    retryWindowMs: number;
+    disableAfterMs: number;
+    timeoutMs: number;
+  };
 }
 
 /** Thrown at start-up when the environment is unusable: a deployment error, not a client error. */
@@ -160,6 +167,7 @@ const webhooksSource = (env: NodeJS.ProcessEnv): Config['webhooks'] => {
     retryDelaysMs,
     retryWindowMs: integer(env, 'WEBHOOK_RETRY_WINDOW_MS', 24 * HOUR_MS, 0, 24 * HOUR_MS),
     disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * HOUR_MS, 0, 5 * 24 * HOUR_MS),
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000),
   };
 };
 
