@@ -62,9 +62,11 @@ export interface Config {
    * default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), the window after the first attempt in which an event is
    * retried (`WEBHOOK_RETRY_WINDOW_MS`, 24 h) and how long an endpoint may fail without a success before it is
    * disabled (`WEBHOOK_DISABLE_AFTER_MS`, 5 days), and the time an endpoint has to answer (`WEBHOOK_TIMEOUT_MS`,
-   * 10 s, never more). Tests compress the times.
+   * 10 s, never more). Tests compress the times. In AWS the sender's queue (`WEBHOOK_QUEUE_URL`, set by the stack
+   * on the sender function) holds the deliveries; unset locally.
    */
   webhooks: {
+    queueUrl: string | undefined;
     allowLocal: boolean;
     retryDelaysMs: number[];
     retryWindowMs: number;
@@ -163,6 +165,7 @@ const webhooksSource = (env: NodeJS.ProcessEnv): Config['webhooks'] => {
     );
   }
   return {
+    queueUrl: env.WEBHOOK_QUEUE_URL?.trim() || undefined,
     allowLocal: env.ALLOW_LOCAL_WEBHOOKS?.trim() === '1',
     retryDelaysMs,
     retryWindowMs: integer(env, 'WEBHOOK_RETRY_WINDOW_MS', 24 * HOUR_MS, 0, 24 * HOUR_MS),
