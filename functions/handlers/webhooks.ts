@@ -6,7 +6,8 @@
  * another client's id is answered `404 webhook_not_found`, as an unknown one, and nothing of it is read out.
  *
  * - `POST /webhooks` checks the fields, then the URL after DNS resolution (`https`, public addresses only;
- *   `http://localhost` too where the local stack allows it), and answers `201` with the signing secret, once.
+ *   `http://localhost` too where the local stack allows it; a host that does not resolve yet is taken, and judged
+ *   at every delivery), and answers `201` with the signing secret, once.
  * - `GET /webhooks`, `DELETE /webhooks/{webhookId}`, `GET /webhooks/{webhookId}/deliveries`.
  */
 import { lookup } from 'node:dns/promises';
@@ -101,7 +102,11 @@ const register = httpEndpoint<WebhookRequest, WebhookCreatedResponseBody, Client
       allowLocal: config().webhooks.allowLocal,
       resolve: resolveInTime,
     });
-    if (!checked.ok) throw invalidParameter('url', `The url is refused: ${checked.reason}.`);
+    // A host that does not resolve now cannot be judged, and is no danger: it is taken, and every delivery checks
+    // it again after resolution (an attempt to a name that resolves nowhere, or somewhere private, fails).
+    if (!checked.ok && checked.unresolved !== true) {
+      throw invalidParameter('url', `The url is refused: ${checked.reason}.`);
+    }
     // The client's item is keyed by the hash of its token: delivery reads it for the client's accounts.
     const clientKey = authKeys.client(hashToken(lastHeaderValue(event, CLIENT_TOKEN_HEADER)?.trim() ?? ''));
     try {

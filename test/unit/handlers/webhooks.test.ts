@@ -138,6 +138,15 @@ describe('POST /webhooks', () => {
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
+  it('takes an https URL whose host does not resolve yet (every delivery checks it again)', async () => {
+    knownClient();
+    dynamo.on(TransactWriteCommand).resolves({});
+    const answer = await call('POST', '/webhooks', {
+      body: { url: 'https://hooks.nowhere.invalid/jobs', events: ['job.created'] },
+    });
+    expect(answer.statusCode, answer.body).toBe(201);
+  });
+
   it.each([
     ['an unknown type', ['job.created', 'job.exploded']],
     ['a type twice', ['job.created', 'job.created']],
