@@ -8,7 +8,7 @@
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { authKeys, JOBS_TABLE, jobKeys } from '../functions/tables';
+import { authKeys, JOBS_TABLE, jobKeys, webhookKeys } from '../functions/tables';
 import type { AuditLog } from './audit-log';
 import type { AuthTable } from './auth-table';
 import type { HandlerFunction } from './handler-function';
@@ -21,7 +21,16 @@ const dynamodb = (...actions: string[]): string[] => actions.map((action) => `dy
 /** The parts of the stack the functions reach. */
 export interface FunctionResources {
   functions: Record<
-    'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Indexer' | 'Images' | 'Events',
+    | 'Search'
+    | 'SearchFields'
+    | 'Reject'
+    | 'Sessions'
+    | 'JobsRead'
+    | 'JobsWrite'
+    | 'Webhooks'
+    | 'Indexer'
+    | 'Images'
+    | 'Events',
     HandlerFunction
   >;
   jobsTable: JobsTable;
@@ -38,7 +47,8 @@ export interface FunctionResources {
 
 /** Grants each function what its code uses, and nothing more. */
 export const grantLeastPrivilege = (parts: FunctionResources): void => {
-  const { Search, SearchFields, Reject, Sessions, JobsRead, JobsWrite, Indexer, Images, Events } = parts.functions;
+  const { Search, SearchFields, Reject, Sessions, JobsRead, JobsWrite, Webhooks, Indexer, Images, Events } =
+    parts.functions;
   const jobs = parts.jobsTable.table.tableArn;
   const auth = parts.authTable.table.tableArn;
   const byFileId = parts.jobsTable.indexArn(JOBS_TABLE.globalSecondaryIndexes[0].indexName);
@@ -61,6 +71,17 @@ export const grantLeastPrivilege = (parts: FunctionResources): void => {
   allow(Sessions, dynamodb('PutItem', 'DeleteItem'), [auth], [sessionPrefix]);
   // ... and writes the audit records of what it opened, ended and refused to the audit log group.
   parts.auditLog.grantWrite(Sessions.role);
+
+  // The webhooks function authenticates a client's backend by its token and secret (GetItem of both), and
+  // touches webhook items only: it reads a webhook, the client's list and the attempts by key (GetItem,
+  // BatchGetItem), and registers or removes a webhook in one transaction of Put, Update and Delete items.
+  allow(Webhooks, dynamodb('GetItem'), [auth], [clientPrefix, secretPrefix]);
+  allow(
+    Webhooks,
+    dynamodb('GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'),
+    [auth],
+    [webhookKeys.prefix],
+  );
 
   // Search sends one request: POST /{alias}/_search.
   parts.searchDomain.grantPaths(Search.role, ['es:ESHttpPost'], [`${parts.searchIndex}/_search`]);

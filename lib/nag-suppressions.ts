@@ -18,7 +18,16 @@ import type { StreamIndexer } from './stream-indexer';
 export interface AcknowledgedParts extends Stack {
   searchDomain: SearchDomain;
   functions: Record<
-    'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Indexer' | 'Images' | 'Events',
+    | 'Search'
+    | 'SearchFields'
+    | 'Reject'
+    | 'Sessions'
+    | 'JobsRead'
+    | 'JobsWrite'
+    | 'Webhooks'
+    | 'Indexer'
+    | 'Images'
+    | 'Events',
     HandlerFunction
   >;
   imagesBucket: ImagesBucket;
@@ -103,6 +112,7 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     'Sessions',
     'JobsRead',
     'JobsWrite',
+    'Webhooks',
     'Indexer',
     'Images',
     'Events',

@@ -144,6 +144,7 @@ describe('the functions', () => {
       'SearchIndexSetupFunction',
       'SessionsFunction',
       'TableProtectionFunction',
+      'WebhooksFunction',
     ]);
   });
 

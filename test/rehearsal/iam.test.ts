@@ -338,7 +338,7 @@ beforeAll(async () => {
   const store = new AuthStore(documentClient(), TABLES.auth);
   const created = await store.createClient({
     name: 'Rehearsal',
-    grants: ['search', 'reject', 'jobs', 'sessions'],
+    grants: ['search', 'reject', 'jobs', 'sessions', 'webhooks'],
     sessionRoles: ['user', 'operator'],
   });
   const user = await store.createSession({
@@ -733,6 +733,48 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     expect(logs.unexpected).toEqual([]);
   });
 
+  it('webhooks: register, list, read the deliveries of, and remove a webhook; refuse another id', async () => {
+    const { handler } = await import('../../functions/handlers/webhooks');
+    await run('Webhooks', async () => {
+      const credentials = { secret: tokens.secret };
+      const created = await http(handler, {
+        method: 'POST',
+        path: '/webhooks',
+        credentials,
+        body: { url: 'https://93.184.216.34/hooks', events: ['job.created', 'job.status_changed'] },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const { id } = JSON.parse(created.body) as { id: string };
+      expect((await http(handler, { method: 'GET', path: '/webhooks', credentials })).statusCode).toBe(200);
+      const deliveries = await http(handler, { method: 'GET', path: `/webhooks/${id}/deliveries`, credentials });
+      expect(deliveries.statusCode, deliveries.body).toBe(200);
+      const removed = await http(handler, { method: 'DELETE', path: `/webhooks/${id}`, credentials });
+      expect(removed.statusCode, removed.body).toBe(200);
+      const again = await http(handler, { method: 'DELETE', path: `/webhooks/${id}`, credentials });
+      expect(again.statusCode).toBe(404);
+    });
+    await expectAllowed('Webhooks');
+  });
+
+  it('webhooks: its role reaches webhook items only, and reads clients and secrets but never writes them', async () => {
+    const fn = template.functions.Webhooks;
+    const auth = template.tableArn('auth');
+    const call = (action: string, key: string): AuthorizedCall => ({
+      action: `dynamodb:${action}`,
+      resource: auth,
+      origin: 'a call its code never makes',
+      leadingKeys: [key],
+    });
+    expect(await judge(fn, call('PutItem', 'WEBHOOK#wh_1'))).toBe('Allowed');
+    expect(await judge(fn, call('GetItem', 'SECRET#abc'))).toBe('Allowed');
+    expect(await judge(fn, call('GetItem', 'SESSION#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, call('PutItem', 'CLIENT#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, call('UpdateItem', 'SECRET#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, call('DeleteItem', 'SESSION#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, call('GetItem', 'JOB#1'))).not.toBe('Allowed');
+    expect(await judge(template.functions.Sessions, call('PutItem', 'WEBHOOK#wh_1'))).not.toBe('Allowed');
+  });
+
   it('sessions: its role refuses a write outside session keys and a read of anything but credentials', async () => {
     const fn = template.functions.Sessions;
     const auth = template.tableArn('auth');
@@ -975,6 +1017,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'JobsRead',
       'Sessions',
       'JobsWrite',
+      'Webhooks',
       'Indexer',
       'Images',
       'Events',
@@ -1010,6 +1053,13 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'dynamodb:PutItem',
       'logs:CreateLogStream',
       'logs:PutLogEvents',
+    ]);
+    expect(actions('Webhooks')).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
     ]);
     expect(actions('JobsWrite')).toEqual([
       'dynamodb:GetItem',
