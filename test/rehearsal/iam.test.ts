@@ -45,7 +45,6 @@ import { makeFile, makeJob } from '../support/jobs';
 import { streamRecord as itemRecord } from '../support/stream-records';
 import type { JobsEvent } from '../../functions/events/cloud-event';
 import { toFileItem, toJobItem } from '../../functions/jobs/store/items';
-import { jobKeys } from '../../functions/tables';
 import { readyEdits, readyOriginals } from '../support/pictures';
 import { judgeCall, unusedGrants as unusedGrantsOf } from './judge';
 import { type AuthorizedCall, CallRecorder } from './recorder';
