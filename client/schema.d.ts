@@ -359,6 +359,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the client's webhooks
+         * @description Every webhook of the calling client, oldest first, without secrets. `enabled` is `false` for an
+         *     endpoint that failed every attempt for 5 days (`disabledAt` says when it was disabled); register it
+         *     again once it answers.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint (server to server)
+         * @description Registers an endpoint that receives the events of the client's accounts, of the types listed, as
+         *     Standard Webhooks `POST`s signed with the secret answered here (shown only here). Authenticated like
+         *     `POST /sessions`: the client token and one of the client's secrets; needs the `webhooks` grant. The URL
+         *     must be `https` and its host must not resolve to a loopback, private, link-local or metadata address
+         *     (`400 invalid_parameter` naming `url`); at most 2,048 characters. A client has at most 10 webhooks
+         *     (`409 webhook_limit_reached`).
+         */
+        post: operations["registerWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook
+         * @description Removes one of the client's webhooks; no event is delivered to it afterwards (an attempt already under
+         *     way may still arrive). Another client's webhook answers `404 webhook_not_found`, as an unknown one does.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recent delivery attempts of a webhook
+         * @description The webhook's most recent 50 attempts of the last 7 days, newest first: each event's attempts are
+         *     numbered from 1; `status` is `delivered` (a 2xx within 10 s), `retrying` (failed; `nextAttemptAt` says
+         *     when the next attempt is due) or `failed` (the last attempt, 24 hours after the first: the event is
+         *     dropped).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -895,7 +970,7 @@ export interface components {
          * @description Every error code the API answers with.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "not_acceptable" | "request_timeout" | "length_required" | "payload_too_large" | "unsupported_media_type" | "missing_header" | "invalid_json" | "invalid_parameter" | "invalid_client" | "invalid_session" | "forbidden" | "file_not_found" | "file_not_rejectable" | "job_archived" | "job_not_found" | "file_not_acceptable" | "files_not_ready" | "job_not_editable" | "invalid_transition" | "file_not_deliverable" | "idempotency_key_reused" | "precondition_required" | "precondition_failed" | "internal_error" | "service_unavailable";
+        ErrorCode: "not_found" | "method_not_allowed" | "not_acceptable" | "request_timeout" | "length_required" | "payload_too_large" | "unsupported_media_type" | "missing_header" | "invalid_json" | "invalid_parameter" | "invalid_client" | "invalid_session" | "forbidden" | "file_not_found" | "file_not_rejectable" | "job_archived" | "job_not_found" | "file_not_acceptable" | "files_not_ready" | "job_not_editable" | "invalid_transition" | "file_not_deliverable" | "idempotency_key_reused" | "precondition_required" | "precondition_failed" | "webhook_not_found" | "webhook_limit_reached" | "internal_error" | "service_unavailable";
         /** @description A human-readable explanation; may name the offending value. Do not parse it — use `code`. */
         ErrorMessage: string;
         /** @description The id of the request, the same as the `X-Request-Id` header. */
@@ -1070,6 +1145,86 @@ export interface components {
         ServiceUnavailableError: {
             /** @constant */
             code: "service_unavailable";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        /**
+         * @description An event type (see `asyncapi.yaml`).
+         * @enum {string}
+         */
+        WebhookEventType: "job.created" | "job.updated" | "job.status_changed" | "job.files_delivered" | "file.rejected" | "file.accepted" | "file.image_ready" | "file.image_invalid";
+        /** @description The body of `POST /webhooks` (JSON or form; a form lists `events` as repeated keys). */
+        WebhookRequest: {
+            /** @description The endpoint, `https`, reachable on a public address. */
+            url: string;
+            /** @description The event types to receive, each at most once (a type listed twice is `invalid_parameter`). */
+            events: components["schemas"]["WebhookEventType"][];
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            /** @description `false` once the endpoint failed every attempt for 5 days; nothing is delivered to it then. */
+            enabled: boolean;
+            createdAt: components["schemas"]["UtcDateTime"];
+            /** @description When it was disabled; `null` while enabled. */
+            disabledAt: components["schemas"]["UtcDateTime"] | null;
+        };
+        WebhookCreatedResponseBody: {
+            /** @constant */
+            _type: "WebhookCreatedResponseBody";
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            /** @description The Standard Webhooks signing secret; shown only here. */
+            secret: string;
+            enabled: boolean;
+            createdAt: components["schemas"]["UtcDateTime"];
+            disabledAt: null;
+        };
+        WebhooksResponseBody: {
+            /** @constant */
+            _type: "WebhooksResponseBody";
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        WebhookDeletedResponseBody: {
+            /** @constant */
+            _type: "WebhookDeletedResponseBody";
+            id: string;
+        };
+        WebhookAttempt: {
+            /** @description The event's id, also the `webhook-id` header of every attempt of it. */
+            eventId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            /** Format: int32 */
+            attempt: number;
+            /** @enum {string} */
+            status: "delivered" | "retrying" | "failed";
+            /** @description The endpoint's answer; `null` when it gave none in time. */
+            statusCode: number | null;
+            /** @description Why the attempt failed; `null` when delivered. */
+            error: string | null;
+            at: components["schemas"]["UtcDateTime"];
+            /** Format: int32 */
+            durationMs: number;
+            /** @description When the next attempt is due, while `retrying`; else `null`. */
+            nextAttemptAt: components["schemas"]["UtcDateTime"] | null;
+        };
+        WebhookDeliveriesResponseBody: {
+            /** @constant */
+            _type: "WebhookDeliveriesResponseBody";
+            webhookId: string;
+            deliveries: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookNotFoundError: {
+            /** @constant */
+            code: "webhook_not_found";
+            message: components["schemas"]["ErrorMessage"];
+            requestId: components["schemas"]["RequestId"];
+        };
+        WebhookLimitReachedError: {
+            /** @constant */
+            code: "webhook_limit_reached";
             message: components["schemas"]["ErrorMessage"];
             requestId: components["schemas"]["RequestId"];
         };
@@ -1351,6 +1506,28 @@ export interface components {
                 "application/json": components["schemas"]["ServiceUnavailableError"];
             };
         };
+        /** @description `webhook_not_found`: no such webhook of the calling client (another client's is answered the same). */
+        WebhookNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookNotFoundError"];
+            };
+        };
+        /** @description `webhook_limit_reached`: the client has 10 webhooks already; remove one first. */
+        WebhookLimitReached: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookLimitReachedError"];
+            };
+        };
         /** @description `job_not_found`: no such job, or another account's. */
         JobNotFound: {
             headers: {
@@ -1453,6 +1630,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description A webhook's id, as `POST /webhooks` answered it (`wh_…`). */
+        WebhookId: string;
         /** @description The job's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `id`. */
         JobIdPath: number;
         /** @description The file's id (1 to 2^53 − 1); anything else is `400 invalid_parameter` naming `fileId`. */
@@ -2014,6 +2193,139 @@ export interface operations {
             };
             400: components["responses"]["MissingHeader"];
             401: components["responses"]["Unauthorized"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client's webhooks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    registerWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook is registered; its signing secret is shown only here. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreatedResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["WebhookLimitReached"];
+            411: components["responses"]["LengthRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook's id, as `POST /webhooks` answered it (`wh_…`). */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook is removed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeletedResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook's id, as `POST /webhooks` answered it (`wh_…`). */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recent attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesResponseBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
             406: components["responses"]["NotAcceptable"];
             408: components["responses"]["RequestTimeout"];
             500: components["responses"]["InternalError"];

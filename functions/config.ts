@@ -56,6 +56,23 @@ export interface Config {
    * every event's `source` (`EVENT_SOURCE`, the stage's API; `urn:jobs-api` by default).
    */
   events: { sink: { busName: string } | { file: string } | undefined; source: string };
+  /**
+   * Webhook delivery (docs/contract.md §6c): whether `http://localhost` receivers are allowed (the local stack's
+   * `ALLOW_LOCAL_WEBHOOKS=1`; never in AWS), the delays between attempts (`WEBHOOK_RETRY_DELAYS_MS`, a comma list;
+   * default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), the window after the first attempt in which an event is
+   * retried (`WEBHOOK_RETRY_WINDOW_MS`, 24 h) and how long an endpoint may fail without a success before it is
+   * disabled (`WEBHOOK_DISABLE_AFTER_MS`, 5 days), and the time an endpoint has to answer (`WEBHOOK_TIMEOUT_MS`,
+   * 10 s, never more). Tests compress the times. In AWS the sender's queue (`WEBHOOK_QUEUE_URL`, set by the stack
+   * on the sender function) holds the deliveries; unset locally.
+   */
+  webhooks: {
+    queueUrl: string | undefined;
+    allowLocal: boolean;
+    retryDelaysMs: number[];
+    retryWindowMs: number;
+    disableAfterMs: number;
+    timeoutMs: number;
+  };
 }
 
 /** Thrown at start-up when the environment is unusable: a deployment error, not a client error. */
@@ -125,6 +142,38 @@ const eventsSource = (env: NodeJS.ProcessEnv): Config['events'] => {
   };
 };
 
+const HOUR_MS = 3_600_000;
+
+/** The delays between a webhook's attempts of one event, in milliseconds. */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [
+  5_000,
+  300_000,
+  30 * 60_000,
+  2 * HOUR_MS,
+  5 * HOUR_MS,
+  10 * HOUR_MS,
+  10 * HOUR_MS,
+];
+
+const webhooksSource = (env: NodeJS.ProcessEnv): Config['webhooks'] => {
+  const delays = env.WEBHOOK_RETRY_DELAYS_MS?.trim();
+  const retryDelaysMs =
+    delays === undefined || delays === '' ? DEFAULT_WEBHOOK_RETRY_DELAYS_MS : delays.split(',').map(Number);
+  if (retryDelaysMs.some((delay) => !Number.isInteger(delay) || delay < 0 || delay > 12 * HOUR_MS)) {
+    throw new ConfigError(
+      `WEBHOOK_RETRY_DELAYS_MS must be a comma list of integers in [0, ${12 * HOUR_MS}], got "${delays}"`,
+    );
+  }
+  return {
+    queueUrl: env.WEBHOOK_QUEUE_URL?.trim() || undefined,
+    allowLocal: env.ALLOW_LOCAL_WEBHOOKS?.trim() === '1',
+    retryDelaysMs,
+    retryWindowMs: integer(env, 'WEBHOOK_RETRY_WINDOW_MS', 24 * HOUR_MS, 0, 24 * HOUR_MS),
+    disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * HOUR_MS, 0, 5 * 24 * HOUR_MS),
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000),
+  };
+};
+
 /** Reads and validates the configuration from an environment (default `process.env`). */
 export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const searchEngine = (env.SEARCH_ENGINE?.trim() || 'opensearch') as SearchEngineKind;
@@ -152,6 +201,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     cursorKey: cursorKeySource(env),
     images: imagesSource(env),
     events: eventsSource(env),
+    webhooks: webhooksSource(env),
   };
 };
 

@@ -32,6 +32,8 @@ export const ERROR_MESSAGES = {
   precondition_failed: 'The job was changed since the version in If-Match.',
   file_not_acceptable: 'The file cannot be accepted in its current state.',
   files_not_ready: 'Every file needs its original picture uploaded and ready first.',
+  webhook_not_found: 'The webhook does not exist.',
+  webhook_limit_reached: 'The client has as many webhooks as it may have.',
   internal_error: 'An unexpected error occurred.',
   service_unavailable: 'The service is temporarily unavailable. Retry later.',
 } as const satisfies Record<string, string>;

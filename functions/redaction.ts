@@ -4,7 +4,8 @@
  * base64url characters, or of 64 hex digits) stays readable:
  *
  * - a value under a key that names a credential or its hash ({@link isSecretKey});
- * - a client secret, which carries the `jsk_` prefix so that it can be recognised wherever it stands;
+ * - a client secret, which carries the `jsk_` prefix so that it can be recognised wherever it stands, and a
+ *   webhook signing secret, which carries Standard Webhooks' `whsec_`;
  * - an auth-table key: `CLIENT#`, `SECRET#` or `SESSION#` and the hash of a credential;
  * - a credential this process has handled: every token and secret it generated or hashed, and every hash it
  *   made of one ({@link rememberCredential}, called by `functions/auth/tokens.ts`), and every value a log
@@ -66,10 +67,12 @@ export const rememberCredential = (value: string): void => {
 };
 
 /**
- * A client secret anywhere (`jsk_` and what follows), or an auth-table key: a kind prefix and a hash that is
+ * A client secret anywhere (`jsk_` and what follows), a webhook signing secret (`whsec_` and its base64), or an
+ * auth-table key: a kind prefix and a hash that is
  * not followed by more of a key (`SESSION#<userId>#<sessionId>`, a `byClient` entry, names a user, not a hash).
  */
-const KNOWN_FORMS = /jsk_[A-Za-z0-9_-]+|(?:CLIENT|SECRET|SESSION)#[0-9a-fA-F]+(?![A-Za-z0-9_.@:#-])/g;
+const KNOWN_FORMS =
+  /jsk_[A-Za-z0-9_-]+|whsec_[A-Za-z0-9+/=]+|(?:CLIENT|SECRET|SESSION)#[0-9a-fA-F]+(?![A-Za-z0-9_.@:#-])/g;
 
 /** A run of the characters tokens, secrets and hashes are written in. */
 const RUN = /[A-Za-z0-9_-]+/g;

@@ -129,6 +129,12 @@ export const jobKeys = {
   /** Every sort key a file may have until the migration ran: the padded one first, no key twice. */
   fileSks: (fileId: number): string[] => [...new Set([fileSk(fileId), legacyFileSk(fileId)])],
   filePrefix: 'FILE#',
+  /** The file id a padded file sort key names, or `undefined` for any other key. */
+  fileIdOfSk: (sk: unknown): number | undefined => {
+    if (typeof sk !== 'string' || !/^FILE#\d{16}$/.test(sk)) return undefined;
+    const fileId = Number(sk.slice('FILE#'.length));
+    return Number.isSafeInteger(fileId) ? fileId : undefined;
+  },
   /**
    * The sort key range of a job's files after a file id (every file without one), in id order, for a Query
    * `sk BETWEEN from AND to`; `undefined` when no id can follow.
@@ -162,12 +168,31 @@ export const authKeys = {
   sessionPrefix: 'SESSION#',
 } as const;
 
+/**
+ * Key helpers of the auth table's webhook items, every one under the `WEBHOOK#` prefix (so IAM
+ * `dynamodb:LeadingKeys` can confine a function to them): a webhook (`WEBHOOK#<id>`, which also carries
+ * `clientId` and `clientEntry = WEBHOOK#<id>` for the `byClient` index), the client's list of its webhooks
+ * (`WEBHOOK#CLIENT#<clientId>`, exact where the index lags, and what caps their number), the one registry of
+ * every webhook's client and event types that delivery reads (`WEBHOOK#REGISTRY`), and a webhook's recent
+ * delivery attempts in a ring of slots (`WEBHOOK#<id>#ATTEMPT#<slot>`, expiring by TTL). Webhook ids start with
+ * `wh_`, so no id can take the key of the registry or of a client's list.
+ */
+export const webhookKeys = {
+  webhook: (webhookId: string): string => `WEBHOOK#${webhookId}`,
+  clientList: (clientId: string): string => `WEBHOOK#CLIENT#${clientId}`,
+  registry: 'WEBHOOK#REGISTRY',
+  attempt: (webhookId: string, slot: number): string => `WEBHOOK#${webhookId}#ATTEMPT#${slot}`,
+  /** The leading key prefix of every webhook item (IAM `dynamodb:LeadingKeys` conditions). */
+  prefix: 'WEBHOOK#',
+} as const;
+
 /** Sort keys of the auth table's `byClient` index (partitioned by `clientId`). */
 export const byClientEntries = {
   client: 'CLIENT',
   secret: (secretId: string): string => `SECRET#${secretId}`,
   secretPrefix: 'SECRET#',
   session: (userId: string, sessionId: string): string => `SESSION#${userId}#${sessionId}`,
+  webhook: (webhookId: string): string => `WEBHOOK#${webhookId}`,
   /** Every session of a client, or of one user of it. */
   sessionPrefix: (userId?: string): string => (userId === undefined ? 'SESSION#' : `SESSION#${userId}#`),
 } as const;

@@ -4,6 +4,7 @@
  */
 import { type Stack, Token, Validations } from 'aws-cdk-lib';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { EventPublishing } from './event-publishing';
 import type { HandlerFunction } from './handler-function';
 import type { ImageRenditions } from './image-renditions';
 import { type ImagesBucket, RENDITIONS_PREFIX, UPLOADS_PREFIX } from './images-bucket';
@@ -17,7 +18,16 @@ import type { StreamIndexer } from './stream-indexer';
 export interface AcknowledgedParts extends Stack {
   searchDomain: SearchDomain;
   functions: Record<
-    'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Indexer' | 'Images',
+    | 'Search'
+    | 'SearchFields'
+    | 'Reject'
+    | 'Sessions'
+    | 'JobsRead'
+    | 'JobsWrite'
+    | 'Webhooks'
+    | 'Indexer'
+    | 'Images'
+    | 'Events',
     HandlerFunction
   >;
   imagesBucket: ImagesBucket;
@@ -27,6 +37,7 @@ export interface AcknowledgedParts extends Stack {
   cursorKey: Secret;
   restApi: JobsRestApi;
   streamIndexer: StreamIndexer;
+  eventPublishing: EventPublishing;
   rateLimits: ApiRateLimits | undefined;
 }
 
@@ -101,8 +112,10 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     'Sessions',
     'JobsRead',
     'JobsWrite',
+    'Webhooks',
     'Indexer',
     'Images',
+    'Events',
   ] as const) {
     Validations.of(stack.functions[name]).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });
   }
@@ -129,6 +142,11 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
   Validations.of(stack.streamIndexer.deadLetterQueue).acknowledge({
     id: 'AwsSolutions-SQS3',
     reason: 'This queue is itself the dead-letter destination of the stream event source.',
+  });
+
+  Validations.of(stack.eventPublishing.deadLetterQueue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: "This queue is itself the dead-letter destination of the events function's stream event source.",
   });
 
   const api = stack.restApi;

@@ -1,7 +1,7 @@
 /**
  * The stage throttle, shared out over the API's methods. API Gateway applies a stage's throttle to each method
  * on its own (every method of the stage gets the whole rate), so a stage throttle of 100 requests a second on
- * thirteen methods admits 1,300 a second in all, thirteen times what the functions are sized for. Here the stage's
+ * sixteen methods admits 1,600 a second in all, sixteen times what the functions are sized for. Here the stage's
  * rate and burst are the totals: each method gets a share of them by the weight of the endpoints it serves,
  * rounded down, so the methods' limits together never exceed the configured totals. docs/deploy.md shows the
  * arithmetic for the default configuration.
@@ -10,11 +10,12 @@
 /**
  * Each endpoint's weight: its expected part of the traffic, in percent of the default route table. Searching is
  * what customers do most; reading a job and its files follows; writes, reviews and sign-ins come in bursts;
- * the field list and the statuses are read once per session. An endpoint missing here weighs
+ * the field list and the statuses are read once per session; a platform's backend registers and checks its webhooks
+ * rarely. An endpoint missing here weighs
  * {@link DEFAULT_ENDPOINT_WEIGHT}.
  */
 export const ENDPOINT_WEIGHTS: Readonly<Record<string, number>> = {
-  'POST /search': 30,
+  'POST /search': 24,
   'GET /search/fields': 5,
   'POST /reject': 10,
   'POST /accept': 5,
@@ -27,6 +28,10 @@ export const ENDPOINT_WEIGHTS: Readonly<Record<string, number>> = {
   'PATCH /jobs/{id}': 4,
   'POST /jobs/{id}/delivery': 4,
   'POST /jobs/{id}/files/{fileId}/upload': 2,
+  'POST /webhooks': 1,
+  'GET /webhooks': 1,
+  'DELETE /webhooks/{webhookId}': 2,
+  'GET /webhooks/{webhookId}/deliveries': 2,
 };
 
 /** The weight of an endpoint {@link ENDPOINT_WEIGHTS} does not list (a new endpoint, until it is weighed). */

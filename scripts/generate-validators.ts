@@ -46,6 +46,7 @@ const VALIDATORS = {
   validateDeliveryRequest: 'DeliveryRequest',
   validateDeliveryForm: 'DeliveryForm',
   validateUploadRequest: 'UploadRequest',
+  validateWebhookRequest: 'WebhookRequest',
 } as const;
 
 /** Exported field table name → the schema whose top-level properties a form body is coerced to. */
@@ -60,6 +61,7 @@ const FORM_FIELDS = {
   deliveryRequestFields: 'DeliveryRequest',
   deliveryFormFields: 'DeliveryForm',
   uploadRequestFields: 'UploadRequest',
+  webhookRequestFields: 'WebhookRequest',
 } as const;
 
 type Schema = Record<string, unknown>;

@@ -9,11 +9,12 @@ export const ROLES: readonly Role[] = ['user', 'operator'];
 /**
  * An operation a client may be granted. `search` covers both search endpoints, `reject` covers the
  * customer's review (`/reject` and `/accept`), `jobs` every `/jobs` path, `sessions` lets the client's
- * backend open sessions with its secret (`POST /sessions`).
+ * backend open sessions with its secret (`POST /sessions`), `webhooks` lets it register and manage webhook
+ * endpoints with its secret (every `/webhooks` path).
  */
-export type Grant = 'search' | 'reject' | 'jobs' | 'sessions';
+export type Grant = 'search' | 'reject' | 'jobs' | 'sessions' | 'webhooks';
 
-export const GRANTS: readonly Grant[] = ['search', 'reject', 'jobs', 'sessions'];
+export const GRANTS: readonly Grant[] = ['search', 'reject', 'jobs', 'sessions', 'webhooks'];
 
 /** The caller of a request, once authenticated. */
 export interface Principal {

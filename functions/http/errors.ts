@@ -33,6 +33,8 @@ export const ERROR_STATUS = {
   precondition_failed: 412,
   file_not_acceptable: 409,
   files_not_ready: 409,
+  webhook_not_found: 404,
+  webhook_limit_reached: 409,
   internal_error: 500,
   service_unavailable: 503,
 } as const satisfies Record<ErrorCode, number>;

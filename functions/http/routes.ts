@@ -20,22 +20,26 @@ export type RoutePath =
   | '/jobs/{id}'
   | '/jobs/{id}/files'
   | '/jobs/{id}/delivery'
-  | '/jobs/{id}/files/{fileId}/upload';
+  | '/jobs/{id}/files/{fileId}/upload'
+  | '/webhooks'
+  | '/webhooks/{webhookId}'
+  | '/webhooks/{webhookId}/deliveries';
 
 /** An HTTP method an endpoint answers. */
 export type RouteMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The name of a path parameter of the route table. */
-export type PathParameterName = 'id' | 'fileId';
+export type PathParameterName = 'id' | 'fileId' | 'webhookId';
 
 /**
  * What a caller proves itself with: a client token and a session token (a signed-in person), or a client
- * token and one of the client's secrets (the application's backend, `POST /sessions`).
+ * token and one of the client's secrets (the application's backend: `POST /sessions` and `/webhooks`).
  */
 export type Credentials = 'session' | 'secret';
 
 /** The Lambda functions that serve the API (each the name of its entry file under `functions/handlers/`). */
-export type ApiFunctionName = 'search' | 'search-fields' | 'reject' | 'sessions' | 'jobs-read' | 'jobs-write';
+export type ApiFunctionName =
+  'search' | 'search-fields' | 'reject' | 'sessions' | 'jobs-read' | 'jobs-write' | 'webhooks';
 
 /** One endpoint of the API: one method of one path. */
 export interface Route {
@@ -71,6 +75,22 @@ export const ROUTES: readonly Route[] = [
     grant: 'jobs',
     credentials: 'session',
     functionName: 'jobs-write',
+  },
+  { path: '/webhooks', method: 'POST', grant: 'webhooks', credentials: 'secret', functionName: 'webhooks' },
+  { path: '/webhooks', method: 'GET', grant: 'webhooks', credentials: 'secret', functionName: 'webhooks' },
+  {
+    path: '/webhooks/{webhookId}',
+    method: 'DELETE',
+    grant: 'webhooks',
+    credentials: 'secret',
+    functionName: 'webhooks',
+  },
+  {
+    path: '/webhooks/{webhookId}/deliveries',
+    method: 'GET',
+    grant: 'webhooks',
+    credentials: 'secret',
+    functionName: 'webhooks',
   },
 ];
 

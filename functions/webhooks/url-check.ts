@@ -40,6 +40,8 @@ export interface AllowedUrl {
 export interface RefusedUrl {
   ok: false;
   reason: string;
+  /** `true` when the URL is refused only because its host did not resolve (now). */
+  unresolved?: true;
 }
 
 const systemResolve: Resolve = async (hostname) =>
@@ -109,6 +111,8 @@ const isLoopback = (address: string): boolean => {
 
 const refused = (reason: string): RefusedUrl => ({ ok: false, reason });
 
+const unresolved: RefusedUrl = { ok: false, reason: "the URL's host does not resolve", unresolved: true };
+
 /** The host of a URL as an address literal (brackets of IPv6 removed), or the name. */
 const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
@@ -140,10 +144,10 @@ export const checkWebhookUrl = async (
     try {
       addresses = await (options.resolve ?? systemResolve)(host);
     } catch {
-      return refused("the URL's host does not resolve");
+      return unresolved;
     }
   }
-  if (addresses.length === 0) return refused("the URL's host does not resolve");
+  if (addresses.length === 0) return unresolved;
   for (const { address } of addresses) {
     if (local && isLoopback(address)) continue;
     if (!isPublicAddress(address))

@@ -52,6 +52,7 @@ const ROUTE_MODULES: Record<ApiFunctionName, () => Promise<{ handler: unknown }>
   sessions: () => import('../../functions/handlers/sessions'),
   'jobs-write': () => import('../../functions/handlers/jobs-write'),
   'jobs-read': () => import('../../functions/handlers/jobs-read'),
+  webhooks: () => import('../../functions/handlers/webhooks'),
 };
 
 /** The handler module a route names does not export a handler function. */

@@ -110,6 +110,8 @@ export interface LocalStack {
   imagesSettled(): Promise<void>;
   /** Resolves once every change written so far has reached the search index and made its events. */
   drained(): Promise<void>;
+  /** Resolves once every webhook delivery so far has been attempted, its retries included (docs/contract.md §6c). */
+  webhooksSettled(): Promise<void>;
   /**
    * The events published so far (docs/contract.md §6c), oldest first: the lines of `$DATA_DIR/events.ndjson`, or
    * with `DATA_DIR=:memory:` the stack's memory.
@@ -339,16 +341,21 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     teardown.add(() => server.close());
     const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${listeningPort}`;
 
-    const localEvents = await startLocalEvents(paths, baseUrl, {
-      endpoint,
-      region: LOCAL_REGION,
-      tableName: tables.jobsTable,
-      functionName: `${options.tablePrefix ?? DEFAULT_TABLE_PREFIX}-events`,
-      logger: pollerLogger(log, dynamo),
-      repairCommand: repairCommandFor(options),
-      onDeadLetter: (letter: DeadLetter) =>
-        keepDeadLetter({ function: 'events', ...letter }, letter.records.length, letter.reason, 'Publishing events'),
-    });
+    const localEvents = await startLocalEvents(
+      paths,
+      baseUrl,
+      {
+        endpoint,
+        region: LOCAL_REGION,
+        tableName: tables.jobsTable,
+        functionName: `${options.tablePrefix ?? DEFAULT_TABLE_PREFIX}-events`,
+        logger: pollerLogger(log, dynamo),
+        repairCommand: repairCommandFor(options),
+        onDeadLetter: (letter: DeadLetter) =>
+          keepDeadLetter({ function: 'events', ...letter }, letter.records.length, letter.reason, 'Publishing events'),
+      },
+      log,
+    );
     teardown.add(() => localEvents.stop());
 
     let stopping: Promise<void> | undefined;
@@ -370,6 +377,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
         await Promise.all([poller.drained(), localEvents.drained()]);
       },
       events: () => localEvents.events(),
+      webhooksSettled: () => localEvents.webhooks.settled(),
       stop: () => (stopping ??= teardown.run()),
     };
   } catch (error) {

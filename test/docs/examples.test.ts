@@ -35,7 +35,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INVOKABLE_FUNCTIONS } from '../../bin/invoke';
 import { demoExportsFor } from '../../local/demo/seeding';
 import { ROOT, startTestStack, type TestStack } from '../support/local-stack';
@@ -157,6 +157,9 @@ let exported: Record<string, string>;
 const RECORDER_VARIABLES = ['DOCS_ANSWERS'];
 
 beforeAll(async () => {
+  // The README's webhook receiver runs on this machine: the stack starts as the README says, with
+  // ALLOW_LOCAL_WEBHOOKS=1.
+  vi.stubEnv('ALLOW_LOCAL_WEBHOOKS', '1');
   stack = await startTestStack({ seedDemo: true, log: (message) => startMessages.push(message) });
   const demo = stack.stack.demo;
   if (demo === undefined) throw new Error('The stack seeded no demo credentials');
@@ -171,6 +174,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
+  vi.unstubAllEnvs();
   if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
 });
 
@@ -339,9 +343,11 @@ const problemsOf = ({ command, shown }: Request, { status, body }: Answer): stri
   }
   const expected = shown === undefined ? undefined : (JSON.parse(shown.text) as Json);
   const problems: string[] = [];
-  // POST /sessions answers 201 with the session; POST /jobs answers 201 with the job and its files.
+  // POST /sessions answers 201 with the session, POST /webhooks with the webhook; POST /jobs answers 201 with the
+  // job and its files.
   const created = answer?._type === 'JobResponseBody' && Array.isArray(answer.files);
-  const success = answer?._type === 'SessionResponseBody' || created ? 201 : 200;
+  const success =
+    answer?._type === 'SessionResponseBody' || answer?._type === 'WebhookCreatedResponseBody' || created ? 201 : 200;
   if (expected?.code !== undefined) {
     if (status < 400 || status >= 500) problems.push(`answered ${status}, the page shows an error`);
   } else if (status !== success) problems.push(`answered ${status}: ${body.slice(0, 300)}`);

@@ -44,7 +44,7 @@ describe('the stage throttle shared over the methods', () => {
     const totalWeight = sum(ROUTES.map((route) => endpointWeight(route.method, route.path)));
     const part = (weight: number, total: number): number => Math.floor((total * weight) / totalWeight);
     expect(byMethod['ANY /search']).toEqual(
-      expect.objectContaining({ rateLimit: part(30, 100), burstLimit: part(30, 200) }),
+      expect.objectContaining({ rateLimit: part(24, 100), burstLimit: part(24, 200) }),
     );
     // GET /jobs/{id} by ANY (the read function), PATCH by the write function's own method.
     expect(byMethod['ANY /jobs/{id}']).toEqual(

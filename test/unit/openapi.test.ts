@@ -163,9 +163,9 @@ describe('openapi.yaml', () => {
   it('answers 503 and 500 on every operation, and 411, 413 and 415 on every POST', () => {
     for (const { path, method, operation } of operations) {
       const statuses = Object.keys(operation.responses as Json);
-      // POST /sessions opens a session and POST /jobs creates a job (201); a logout and the status catalogue
-      // need no grant (no 403).
-      const success = path === '/sessions' || path === '/jobs' ? '201' : '200';
+      // POST /sessions opens a session, POST /jobs creates a job and POST /webhooks registers one (201); a logout
+      // and the status catalogue need no grant (no 403).
+      const success = method === 'POST' && ['/sessions', '/jobs', '/webhooks'].includes(path) ? '201' : '200';
       const refusals = path === '/sessions/current' || path === '/statuses' ? ['400', '401'] : ['400', '401', '403'];
       expect(statuses, `${method} ${path}`).toEqual(
         expect.arrayContaining([success, ...refusals, '406', '500', '503']),
@@ -197,14 +197,15 @@ describe('openapi.yaml', () => {
     }
   });
 
-  it('requires both tokens, as apiKey headers, on every operation but POST /sessions, which takes the secret', () => {
+  it('requires both tokens, as apiKey headers, on every operation but POST /sessions and /webhooks, which take the secret', () => {
     const schemes = (document.components as Json).securitySchemes as Record<string, Json>;
     expect(schemes.clientToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Client-Token' });
     expect(schemes.sessionToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Session-Token' });
     expect(schemes.clientSecret).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Client-Secret' });
     expect(document.security).toEqual([{ clientToken: [], sessionToken: [] }]);
     for (const { path, operation } of operations) {
-      if (path === '/sessions') expect(operation.security).toEqual([{ clientToken: [], clientSecret: [] }]);
+      if (path === '/sessions' || path.startsWith('/webhooks'))
+        expect(operation.security).toEqual([{ clientToken: [], clientSecret: [] }]);
       else expect(operation.security).toBeUndefined();
     }
   });

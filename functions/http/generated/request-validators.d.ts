@@ -29,6 +29,8 @@ export declare const validateDeliveryRequest: RequestValidator;
 export declare const validateDeliveryForm: RequestValidator;
 /** Validates against `components.schemas.UploadRequest`. */
 export declare const validateUploadRequest: RequestValidator;
+/** Validates against `components.schemas.WebhookRequest`. */
+export declare const validateWebhookRequest: RequestValidator;
 
 /** The top-level properties of `components.schemas.SearchRequest`, in schema order. */
 export declare const searchRequestFields: Readonly<Record<string, FormField>>;
@@ -50,3 +52,5 @@ export declare const deliveryRequestFields: Readonly<Record<string, FormField>>;
 export declare const deliveryFormFields: Readonly<Record<string, FormField>>;
 /** The top-level properties of `components.schemas.UploadRequest`, in schema order. */
 export declare const uploadRequestFields: Readonly<Record<string, FormField>>;
+/** The top-level properties of `components.schemas.WebhookRequest`, in schema order. */
+export declare const webhookRequestFields: Readonly<Record<string, FormField>>;

@@ -64,11 +64,12 @@ const parseRole = (text: string | undefined): Role => {
 
 export const createClientCommand: CliCommand = {
   name: 'create-client',
-  usage: `create-client --name <name> --grants <search,reject[,jobs][,sessions]> (--accounts <id,…> | --all-accounts) [--session-roles user,operator] [--max-session-ttl <s>]
+  usage: `create-client --name <name> --grants <search,reject[,jobs][,sessions][,webhooks]> (--accounts <id,…> | --all-accounts) [--session-roles user,operator] [--max-session-ttl <s>]
       Registers a client and issues its first secret; prints {"clientId","token","secret"} (shown only now).
       Its sessions may belong only to the listed accounts (a client limited so may not open operator
       sessions), or to every account with --all-accounts.
-      Keep the secret on the application's backend: it opens sessions with POST /sessions (grant sessions).`,
+      Keep the secret on the application's backend: it opens sessions with POST /sessions (grant sessions)
+      and registers webhook endpoints with POST /webhooks (grant webhooks).`,
   options: {
     name: { type: 'string' },
     grants: { type: 'string' },

@@ -4,6 +4,7 @@ import { generateSecret, generateToken, hashToken } from '../../../functions/aut
 import { auditRecord } from '../../../functions/auth/audit';
 import { auditLine } from '../../../functions/auth/cloudwatch-audit';
 import { isSecretKey, REDACTED, redactSecrets, redactValue, SERVICE_NAME } from '../../../functions/observability';
+import { newSigningSecret } from '../../../functions/webhooks/signing';
 
 describe('log redaction', () => {
   it.each([
@@ -44,6 +45,16 @@ describe('log redaction', () => {
     for (const credential of [token, secret, hash, hashToken(secret)]) expect(text).not.toContain(credential);
     expect(text).not.toMatch(/jsk_|CLIENT#|SECRET#|SESSION#/);
     expect(JSON.parse(text).note).toBe(`client sent ${REDACTED} then ${REDACTED}`);
+  });
+
+  it('hides a webhook signing secret wherever it stands', () => {
+    const signing = newSigningSecret();
+    const text = JSON.stringify(
+      { message: `registered with ${signing} for /hooks`, url: 'https://x/hooks' },
+      redactSecrets,
+    );
+    expect(text).not.toContain(signing.slice('whsec_'.length, 20));
+    expect(JSON.parse(text).message).toBe(`registered with ${REDACTED} for /hooks`);
   });
 
   it.each([

@@ -58,6 +58,10 @@ describe('route table', () => {
       ['PATCH /jobs/{id}', 'jobs', 'session', 'jobs-write'],
       ['POST /jobs/{id}/delivery', 'jobs', 'session', 'jobs-write'],
       ['POST /jobs/{id}/files/{fileId}/upload', 'jobs', 'session', 'jobs-write'],
+      ['POST /webhooks', 'webhooks', 'secret', 'webhooks'],
+      ['GET /webhooks', 'webhooks', 'secret', 'webhooks'],
+      ['DELETE /webhooks/{webhookId}', 'webhooks', 'secret', 'webhooks'],
+      ['GET /webhooks/{webhookId}/deliveries', 'webhooks', 'secret', 'webhooks'],
     ]);
     expect(ROUTES.filter((route) => !('grant' in route)).map((route) => route.path)).toEqual([
       '/sessions/current',

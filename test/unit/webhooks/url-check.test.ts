@@ -80,11 +80,12 @@ describe('a webhook URL', () => {
     });
   });
 
-  it('refuses a host that does not resolve, or resolves to nothing', async () => {
+  it('refuses a host that does not resolve, or resolves to nothing, saying that was the only reason', async () => {
     for (const url of ['https://nowhere.example.com/', 'https://empty.example.com/']) {
       await expect(checkWebhookUrl(url, { resolve })).resolves.toEqual({
         ok: false,
         reason: "the URL's host does not resolve",
+        unresolved: true,
       });
     }
   });
