@@ -53,6 +53,8 @@ const REQUESTS: Record<string, string> = {
   'get-job': 'one request',
   'files-page': 'one Query beside one GetItem, in one round',
   'files-page-pending': 'one Query (filtered to the state) beside one GetItem, in one round',
+  'files-page-sparse':
+    'one Query (filtered to the state) beside one GetItem, then the byReview Query, then one BatchGetItem',
 };
 /** The jobs in review the review actions work on: an account of their own, many files each. */
 const REVIEW_ACCOUNT = 990_001;
@@ -68,6 +70,21 @@ const reviewJob = (id: number): Job => ({
     unreviewedFile({ id: id * 1_000 + index + 1, fileName: `review_${index + 1}.jpg` }),
   ),
 });
+
+/** Jobs whose every tenth file is rejected: a page of `rejected` finds its state sparse among the files it reads. */
+const SPARSE_JOBS = 8;
+
+/** A review job with every tenth of its files rejected (10 of 100), the others pending. */
+const sparseJob = (id: number): Job => {
+  const job = reviewJob(id);
+  return {
+    ...job,
+    status: 'CJ_REJECT_READY',
+    files: job.files.map((file, index) =>
+      index % 10 === 9 ? { ...file, isRejected: true, isReviewed: true, rejectionReason: ' - Cropping' } : file,
+    ),
+  };
+};
 
 await runSuite('jobs-read', 'Reading jobs and reviewing files', async ({ mode, log }) => {
   const population = POPULATIONS[mode];
@@ -96,10 +113,13 @@ await runSuite('jobs-read', 'Reading jobs and reviewing files', async ({ mode, l
     const reviewJobs = Array.from({ length: Math.ceil((reviewRuns + WARMUP) / REVIEW_FILES) * 2 }, (_, index) =>
       reviewJob(total + 1 + index),
     );
+    const sparseJobs = Array.from({ length: SPARSE_JOBS }, (_, index) =>
+      sparseJob(total + 1 + reviewJobs.length + index),
+    );
     await batchWrite(
       dynamo.documents,
       dynamo.jobsTable,
-      reviewJobs.flatMap((job) => itemsOf(job)),
+      [...reviewJobs, ...sparseJobs].flatMap((job) => itemsOf(job)),
     );
     const loadSeconds = Math.round((performance.now() - started) / 1000);
     log(`loaded in ${loadSeconds} s`);
@@ -189,6 +209,22 @@ await runSuite('jobs-read', 'Reading jobs and reviewing files', async ({ mode, l
         reads: true,
       },
       {
+        id: 'files-page-sparse',
+        label: 'GET /jobs/{id}/files?review=rejected, the 10 of 100 files rejected',
+        call: async (run) => {
+          const job = sparseJobs[run % sparseJobs.length]!;
+          const answer = await read(
+            get(`/jobs/${job.id}/files`, { review: 'rejected' }) as never,
+            lambdaContext() as never,
+          );
+          const shown = answer.statusCode === 200 ? (JSON.parse(answer.body) as { files: unknown[] }).files.length : 0;
+          if (shown !== 10) throw new Error(`files-page-sparse: ${answer.statusCode}, ${shown} of 10 files`);
+        },
+        timed: 'handler',
+        target: false,
+        reads: true,
+      },
+      {
         id: 'reject',
         label: 'POST /reject of one file',
         call: (run) =>
@@ -266,6 +302,7 @@ await runSuite('jobs-read', 'Reading jobs and reviewing files', async ({ mode, l
         populationFiles: population.files ? 'loaded' : 'job items only',
         loadSeconds,
         reviewJobs: reviewJobs.length,
+        sparseJobs: SPARSE_JOBS,
         filesPerReviewJob: REVIEW_FILES,
         runs,
         reviewRuns,
@@ -275,7 +312,7 @@ await runSuite('jobs-read', 'Reading jobs and reviewing files', async ({ mode, l
       figures,
       notes: [
         'Handler time: the deployed handler module with its whole middy chain, a warm authentication cache, DynamoDB Local in memory.',
-        "A page of every file is one strongly consistent Query of the partition's padded file keys, sent beside the job item's GetItem (one round); a page of one state is the same Query filtered to the state (every file of a review job is pending, so the page is found in that round).",
+        "A page of every file is one strongly consistent Query of the partition's padded file keys, sent beside the job item's GetItem (one round); a page of one state is the same Query filtered to the state (every file of a review job is pending, so the page is found in that round). The sparse case pages the rejected files of jobs with every tenth file rejected: the Query finds 5 of the 51 files it reads, then the byReview index lists the other 5 and one BatchGetItem reads them.",
       ],
       histograms,
     };

@@ -46,7 +46,7 @@ describe('the command line', () => {
     });
   });
 
-  it('knows exactly the eight handlers', () => {
+  it('knows exactly the nine handlers', () => {
     expect(INVOKABLE_FUNCTIONS).toEqual([
       'search',
       'search-fields',
@@ -54,6 +54,7 @@ describe('the command line', () => {
       'sessions',
       'jobs-read',
       'jobs-write',
+      'webhooks',
       'indexer',
       'images',
     ]);

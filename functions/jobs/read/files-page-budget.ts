@@ -25,10 +25,20 @@ export const payloadBytesOf = (file: JobFile): number =>
   Buffer.byteLength(JSON.stringify(JSON.stringify(file)), 'utf8') - 2 + 1;
 
 /**
+ * At most how many bytes the files take inside the response payload, from the page's JSON alone: each UTF-16
+ * unit of a file's JSON is at most 3 bytes once escaped again (a quote or a backslash 2, a character of a
+ * surrogate pair 2, any other character past U+07FF 3; JSON has no raw control character), plus each
+ * file's comma.
+ */
+const payloadBytesBound = (files: readonly JobFile[]): number => 3 * JSON.stringify(files).length + files.length;
+
+/**
  * How many of a page's files, from its start, fit the budget: every file while their payload bytes add
- * up to at most `budget`, and always the first.
+ * up to at most `budget`, and always the first. A page whose bound ({@link payloadBytesBound}) fits is
+ * not sized file by file: one serialisation of the page instead of two of each file.
  */
 export const filesWithinBudget = (files: readonly JobFile[], budget: number = PAGE_BYTES_BUDGET): number => {
+  if (payloadBytesBound(files) <= budget) return files.length;
   let used = 0;
   for (const [index, file] of files.entries()) {
     used += payloadBytesOf(file);

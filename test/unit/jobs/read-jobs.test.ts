@@ -8,7 +8,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../../functions/auth/principal';
 import { ApiError } from '../../../functions/http/errors';
 import { filesWithinBudget, PAGE_BYTES_BUDGET, payloadBytesOf } from '../../../functions/jobs/read/files-page-budget';
@@ -514,6 +514,27 @@ describe('a page of heavily reviewed files', () => {
   it('holds at least one file, however large', () => {
     expect(filesWithinBudget(heavyFiles, 1)).toBe(1);
     expect(filesWithinBudget([], 1)).toBe(0);
+  });
+
+  it('serialises a page far within the budget once, instead of each file twice', () => {
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const small = files.map((file) => ({ ...file, original: null, edited: null }));
+      expect(filesWithinBudget(small)).toBe(small.length);
+      expect(stringify).toHaveBeenCalledTimes(1);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
+  it('keeps every file of a page whose bytes reach the budget exactly, and no more', () => {
+    // Quotes, backslashes, a surrogate pair and characters of 2 and 3 bytes: each escaped as the payload carries it.
+    const mixed = [1, 2, 3].map((id) => makeFile({ id, fileName: `"\\ é € 😀 ${'x'.repeat(id * 100)}` }));
+    const exact = mixed.reduce((sum, file) => sum + payloadBytesOf(file), 0);
+    expect(filesWithinBudget(mixed, exact)).toBe(3);
+    expect(filesWithinBudget(mixed, exact - 1)).toBe(2);
+    for (const file of mixed)
+      expect(3 * JSON.stringify([file]).length + 1).toBeGreaterThanOrEqual(payloadBytesOf(file));
   });
 
   it('counts a file as the response payload carries it: its JSON escaped once more inside the body', () => {
