@@ -129,6 +129,12 @@ export const jobKeys = {
   /** Every sort key a file may have until the migration ran: the padded one first, no key twice. */
   fileSks: (fileId: number): string[] => [...new Set([fileSk(fileId), legacyFileSk(fileId)])],
   filePrefix: 'FILE#',
+  /** The file id a padded file sort key names, or `undefined` for any other key. */
+  fileIdOfSk: (sk: unknown): number | undefined => {
+    if (typeof sk !== 'string' || !/^FILE#\d{16}$/.test(sk)) return undefined;
+    const fileId = Number(sk.slice('FILE#'.length));
+    return Number.isSafeInteger(fileId) ? fileId : undefined;
+  },
   /**
    * The sort key range of a job's files after a file id (every file without one), in id order, for a Query
    * `sk BETWEEN from AND to`; `undefined` when no id can follow.

@@ -1,9 +1,9 @@
 /**
- * The stack's alarms: function errors and throttles, the indexer falling behind its stream, stream
- * records and upload events given up on, a share of API 5xx answers, many refused `POST /sessions` requests, audit records the audit
- * log group refused and an unhealthy search domain (red, writes blocked, short of storage or of heap). Each notifies
- * an SNS topic when it fires and when it recovers: the stack's own topic (with an
- * optional email subscription), or an existing topic that replaces it.
+ * The stack's alarms: function errors and throttles, the indexer and the events function falling behind the
+ * stream, stream records and upload events given up on, a share of API 5xx answers, many refused
+ * `POST /sessions` requests, audit records the audit log group refused and an unhealthy search domain (red,
+ * writes blocked, short of storage or of heap). Each notifies an SNS topic when it fires and when it recovers:
+ * the stack's own topic (with an optional email subscription), or an existing topic that replaces it.
  */
 import { Aws, Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -50,7 +50,7 @@ export const REFUSED_SESSIONS_METRIC = {
   dimension: 'FunctionName',
 } as const;
 
-/** How far behind its stream the indexer may fall before the alarm fires, in milliseconds. */
+/** How far behind its stream the indexer (or the events function) may fall before the alarm fires, in milliseconds. */
 export const ITERATOR_AGE_THRESHOLD_MS = 60_000;
 
 /**
@@ -116,6 +116,9 @@ export interface JobsApiAlarmsProps {
   deadLetterQueue: IQueue;
   /** Where the upload events the images function gave up on wait. */
   imagesDeadLetterQueue: IQueue;
+  /** The events function, and where the stream records whose events it gave up on wait. */
+  events: IFunction;
+  eventsDeadLetterQueue: IQueue;
   api: RestApi;
   domain: Domain;
   /** The EBS volume of each data node, in GiB: the free-storage alarm fires below a share of it. */
@@ -180,6 +183,22 @@ export class JobsApiAlarms extends Construct {
       'ImagesDeadLetters',
       'Upload events the images function gave up on are waiting in its dead-letter queue; redrive them',
       props.imagesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        statistic: 'Maximum',
+        period: FIVE_MINUTES,
+      }),
+    );
+    this.add(
+      'EventsIteratorAge',
+      'Events lag more than a minute behind the jobs table',
+      props.events.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(1) }),
+      ITERATOR_AGE_THRESHOLD_MS,
+      5,
+    );
+    this.atLeastOnce(
+      'EventsDeadLetters',
+      'Stream records whose events the events function gave up on are waiting in its dead-letter queue; ' +
+        'publish them again from the stream within 24 hours',
+      props.eventsDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
         statistic: 'Maximum',
         period: FIVE_MINUTES,
       }),

@@ -16,6 +16,7 @@ import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnLogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
+import type { EventPublishing } from './event-publishing';
 import type { ImageRenditions } from './image-renditions';
 import type { ImagesBucket } from './images-bucket';
 import type { JobsRestApi } from './rest-api';
@@ -63,6 +64,7 @@ export interface ControlTowerParts extends Stack {
   searchDomain: SearchDomain;
   restApi: JobsRestApi;
   streamIndexer: StreamIndexer;
+  eventPublishing: EventPublishing;
   imagesBucket: ImagesBucket;
   imageRenditions: ImageRenditions;
 }
@@ -157,6 +159,12 @@ export const acknowledgeControlTowerFindings = (
     'sqs_dlq_check',
     '[CT.SQS.PR.1] This queue is itself the dead-letter destination of the stream event source; nothing ' +
       'consumes it, so a further dead-letter queue behind it would never receive anything.',
+  );
+  acknowledge(
+    stack.eventPublishing.deadLetterQueue,
+    'sqs_dlq_check',
+    "[CT.SQS.PR.1] This queue is itself the dead-letter destination of the events function's stream event " +
+      'source; nothing consumes it, so a further dead-letter queue behind it would never receive anything.',
   );
 };
 

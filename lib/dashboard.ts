@@ -2,9 +2,10 @@
  * The operator's CloudWatch dashboard: what the API answers per endpoint (requests, p50/p99 latency,
  * 4xx, 5xx), what the functions do (errors, throttles, concurrency), how far search lags behind the jobs
  * table (the stream's iterator age) and what it gave up on (dead letters), the search domain's health
- * (cluster status, JVM memory pressure, free storage), and the pictures (uploads processed, their duration, the
- * upload events given up on). Endpoints and functions come from the stack's own
- * lists, so a new endpoint appears without a change here. docs/deploy.md says what healthy looks like.
+ * (cluster status, JVM memory pressure, free storage), the pictures (uploads processed, their duration, the
+ * upload events given up on), and the events (stream batches, how far behind the stream, what was given up on).
+ * Endpoints and functions come from the stack's own lists, so a new endpoint appears without a change here.
+ * docs/deploy.md says what healthy looks like.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -49,6 +50,9 @@ export interface JobsApiDashboardProps {
   /** The images function and the queue of the upload events it gave up on. */
   images: IFunction;
   imagesDeadLetterQueue: IQueue;
+  /** The events function and the queue of the stream records whose events it gave up on. */
+  events: IFunction;
+  eventsDeadLetterQueue: IQueue;
   domain: Domain;
   /** The EBS volume of each data node, in GiB (the free-storage graph marks its alarm's threshold). */
   searchVolumeSizeGiB: number;
@@ -86,6 +90,30 @@ export class JobsApiDashboard extends Construct {
     this.dashboard.addWidgets(...this.functionWidgets(props));
     this.dashboard.addWidgets(...this.searchWidgets(props));
     this.dashboard.addWidgets(...this.imageWidgets(props));
+    this.dashboard.addWidgets(...this.eventWidgets(props));
+  }
+
+  /** The events: stream batches published and failed, how far behind the stream, and the records given up on. */
+  private eventWidgets(props: JobsApiDashboardProps): IWidget[] {
+    const { events } = props;
+    return [
+      graph('Events: stream batches and errors', [
+        events.metricInvocations({ statistic: 'Sum', label: 'Invocations' }),
+        events.metricErrors({ statistic: 'Sum', label: 'Errors' }),
+        events.metricThrottles({ statistic: 'Sum', label: 'Throttles' }),
+      ]),
+      graph(
+        'Events lag: stream iterator age (ms)',
+        [events.metric('IteratorAge', { statistic: 'Maximum', label: 'Iterator age' })],
+        { leftAnnotations: [{ value: ITERATOR_AGE_THRESHOLD_MS, label: 'Alarm' }] },
+      ),
+      graph('Events: dead letters waiting', [
+        props.eventsDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          statistic: 'Maximum',
+          label: 'Messages',
+        }),
+      ]),
+    ];
   }
 
   /** The pictures: uploads processed and failed, how long each took, and the events given up on. */

@@ -2,8 +2,10 @@
  * What each function of the stack may do: exactly the table actions, key prefixes, search paths, objects and
  * secrets its code uses, each beside the calls that need it. The cloud rehearsal (test/rehearsal/) judges every
  * call the code makes against these grants with an IAM evaluator, and reports a grant no call uses. The indexer's
- * stream read access comes with its event source.
+ * and the events function's stream read access, and the events function's dead-letter queue, come with their
+ * event sources.
  */
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { authKeys, JOBS_TABLE, jobKeys, webhookKeys } from '../functions/tables';
@@ -19,7 +21,16 @@ const dynamodb = (...actions: string[]): string[] => actions.map((action) => `dy
 /** The parts of the stack the functions reach. */
 export interface FunctionResources {
   functions: Record<
-    'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Webhooks' | 'Indexer' | 'Images',
+    | 'Search'
+    | 'SearchFields'
+    | 'Reject'
+    | 'Sessions'
+    | 'JobsRead'
+    | 'JobsWrite'
+    | 'Webhooks'
+    | 'Indexer'
+    | 'Images'
+    | 'Events',
     HandlerFunction
   >;
   jobsTable: JobsTable;
@@ -30,11 +41,14 @@ export interface FunctionResources {
   searchIndex: string;
   cursorKey: Secret;
   imagesBucket: ImagesBucket;
+  /** The stage's event bus. */
+  eventBus: IEventBus;
 }
 
 /** Grants each function what its code uses, and nothing more. */
 export const grantLeastPrivilege = (parts: FunctionResources): void => {
-  const { Search, SearchFields, Reject, Sessions, JobsRead, JobsWrite, Webhooks, Indexer, Images } = parts.functions;
+  const { Search, SearchFields, Reject, Sessions, JobsRead, JobsWrite, Webhooks, Indexer, Images, Events } =
+    parts.functions;
   const jobs = parts.jobsTable.table.tableArn;
   const auth = parts.authTable.table.tableArn;
   const byFileId = parts.jobsTable.indexArn(JOBS_TABLE.globalSecondaryIndexes[0].indexName);
@@ -120,4 +134,9 @@ export const grantLeastPrivilege = (parts: FunctionResources): void => {
   // does. Rebuilds (reindex) run with the operator's credentials.
   parts.searchDomain.grantPaths(Indexer.role, ['es:ESHttpPost'], [`${parts.searchIndex}/_bulk`]);
   parts.searchDomain.grantPaths(Indexer.role, ['es:ESHttpPut'], [`${parts.searchIndex}-v0`]);
+
+  // The events function reads the job item of changed files (one strongly consistent GetItem per job and batch:
+  // their events carry its account, version and status) and puts the events on the stage's bus, that one only.
+  allow(Events, dynamodb('GetItem'), [jobs], [jobKeys.jobPrefix]);
+  allow(Events, ['events:PutEvents'], [parts.eventBus.eventBusArn]);
 };

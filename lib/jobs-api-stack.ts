@@ -1,7 +1,7 @@
 /**
  * The Jobs API stack: the tables, the search domain, one function per handler, the REST API (with
- * optional per-client limits), the indexer's stream subscription, alarms, a dashboard, and the outputs
- * tools use to find it all.
+ * optional per-client limits), the indexer's and the events function's stream subscriptions, the stage's event
+ * bus, alarms, a dashboard, and the outputs tools use to find it all.
  */
 import { Aws, CfnOutput, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -13,10 +13,11 @@ import { AuditLog } from './audit-log';
 import { AuthTable } from './auth-table';
 import { acknowledgeControlTowerFindings } from './control-tower';
 import { JobsApiDashboard } from './dashboard';
+import { EventPublishing } from './event-publishing';
 import { grantLeastPrivilege } from './function-permissions';
 import { HandlerFunction, NATIVE_NODE_MODULES } from './handler-function';
 import { IMAGES_MEMORY_MIB, ImageRenditions } from './image-renditions';
-import { ImagesBucket } from './images-bucket';
+import { ImagesBucket, UPLOADS_PREFIX } from './images-bucket';
 import { JobsTable } from './jobs-table';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
 import { ApiRateLimits } from './rate-limits';
@@ -31,6 +32,7 @@ import { TableDeletionProtection } from './table-deletion-protection';
 import {
   API_DEPENDENCY_TIMEOUT,
   API_FUNCTION_TIMEOUT,
+  EVENTS_TIMEOUT,
   IMAGES_TIMEOUT,
   INDEXER_TIMEOUT,
   INTEGRATION_TIMEOUT,
@@ -60,10 +62,10 @@ type PascalCase<Name extends string> = Name extends `${infer Head}-${infer Tail}
   : Capitalize<Name>;
 
 /**
- * The functions of the stack, by construct name: one per API function of the route table, the indexer and the
- * images function.
+ * The functions of the stack, by construct name: one per API function of the route table, the indexer, the
+ * images function and the events function.
  */
-export type FunctionName = PascalCase<ApiFunctionName> | 'Indexer' | 'Images';
+export type FunctionName = PascalCase<ApiFunctionName> | 'Indexer' | 'Images' | 'Events';
 
 /** The name of a handler module's function: `search-fields` → `SearchFields`. */
 export const functionNameOf = (module: string): FunctionName =>
@@ -114,6 +116,8 @@ export class JobsApiStack extends Stack {
   public readonly cursorKey: Secret;
   public readonly restApi: JobsRestApi;
   public readonly streamIndexer: StreamIndexer;
+  /** The stage's event bus, the events function's stream subscription and its dead-letter queue. */
+  public readonly eventPublishing: EventPublishing;
   public readonly alarms: JobsApiAlarms;
   /** What an operator attaches to run the CLI against this stack. */
   public readonly operatorPolicy: OperatorPolicy;
@@ -208,10 +212,43 @@ export class JobsApiStack extends Stack {
       nativeModules: { modules: ['sharp'], nodeModules: NATIVE_NODE_MODULES },
       reservedConcurrency: config.imagesConcurrency,
     });
+    functions.Events = new HandlerFunction(this, 'Events', {
+      module: 'events',
+      logicalId: 'EventsFunction',
+      description: 'Jobs API events (jobs table stream to the event bus)',
+      memoryMiB: 512,
+      timeout: EVENTS_TIMEOUT,
+      detailedTracing: config.detailedTracing,
+      environment,
+      logRetention,
+    });
     this.functions = functions as Record<FunctionName, HandlerFunction>;
+
+    this.restApi = new JobsRestApi(this, 'RestApi', {
+      name: `jobs-api-${config.stage}`,
+      stageName: config.stage,
+      routes: API_ENDPOINTS.map((endpoint) => ({
+        path: endpoint.path,
+        method: endpoint.method,
+        handler: this.functions[endpoint.name].function,
+      })),
+      throttleRateLimit: config.throttleRateLimit,
+      throttleBurstLimit: config.throttleBurstLimit,
+      logRetention,
+      integrationTimeout: INTEGRATION_TIMEOUT,
+    });
+    this.eventPublishing = new EventPublishing(this, 'EventPublishing', {
+      stage: config.stage,
+      table: this.jobsTable.table,
+      publisher: this.functions.Events.function,
+      // The stage's base URL without its trailing slash, as the local stack gives its own address.
+      source: `https://${this.restApi.api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${config.stage}`,
+      deadLetterRetentionDays: config.retentionDays,
+    });
 
     grantLeastPrivilege({
       functions: this.functions,
+      eventBus: this.eventPublishing.bus,
       jobsTable: this.jobsTable,
       authTable: this.authTable,
       auditLog: this.auditLog,
@@ -226,6 +263,7 @@ export class JobsApiStack extends Stack {
       auditLogGroup: this.auditLog.logGroup,
       domain: this.searchDomain.domain,
       indexName: SEARCH_INDEX_NAME,
+      uploadObjectsArn: this.imagesBucket.objectsArn(UPLOADS_PREFIX),
     });
 
     this.imageRenditions = new ImageRenditions(this, 'ImageRenditions', {
@@ -237,19 +275,6 @@ export class JobsApiStack extends Stack {
       table: this.jobsTable.table,
       indexer: this.functions.Indexer.function,
       deadLetterRetentionDays: config.retentionDays,
-    });
-    this.restApi = new JobsRestApi(this, 'RestApi', {
-      name: `jobs-api-${config.stage}`,
-      stageName: config.stage,
-      routes: API_ENDPOINTS.map((endpoint) => ({
-        path: endpoint.path,
-        method: endpoint.method,
-        handler: this.functions[endpoint.name].function,
-      })),
-      throttleRateLimit: config.throttleRateLimit,
-      throttleBurstLimit: config.throttleBurstLimit,
-      logRetention,
-      integrationTimeout: INTEGRATION_TIMEOUT,
     });
     this.rateLimits =
       config.ipRateLimit === undefined && config.clientRateLimit === undefined
@@ -288,6 +313,8 @@ export class JobsApiStack extends Stack {
       indexer: this.functions.Indexer.function,
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       imagesDeadLetterQueue: this.imageRenditions.deadLetterQueue,
+      events: this.functions.Events.function,
+      eventsDeadLetterQueue: this.eventPublishing.deadLetterQueue,
       api: this.restApi.api,
       domain: this.searchDomain.domain,
       searchVolumeSizeGiB: config.searchVolumeSizeGiB,
@@ -306,6 +333,8 @@ export class JobsApiStack extends Stack {
       deadLetterQueue: this.streamIndexer.deadLetterQueue,
       images: this.functions.Images.function,
       imagesDeadLetterQueue: this.imageRenditions.deadLetterQueue,
+      events: this.functions.Events.function,
+      eventsDeadLetterQueue: this.eventPublishing.deadLetterQueue,
       domain: this.searchDomain.domain,
       searchVolumeSizeGiB: config.searchVolumeSizeGiB,
     });
@@ -349,6 +378,10 @@ export class JobsApiStack extends Stack {
       this.imageRenditions.deadLetterQueue.queueUrl,
       'Upload events the images function gave up on',
     );
+    const events = this.eventPublishing;
+    output(STACK_OUTPUTS.eventBusName, events.bus.eventBusName, "The stage's event bus (EVENT_BUS_NAME)");
+    output(STACK_OUTPUTS.eventBusArn, events.bus.eventBusArn, "The stage's event bus's ARN, for rules");
+    output(STACK_OUTPUTS.eventsDeadLetterQueueUrl, events.deadLetterQueue.queueUrl, 'Stream records not published');
     output(
       STACK_OUTPUTS.cursorKeySecretArn,
       this.cursorKey.secretArn,

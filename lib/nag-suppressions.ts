@@ -4,10 +4,12 @@
  */
 import { type Stack, Token, Validations } from 'aws-cdk-lib';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { EventPublishing } from './event-publishing';
 import type { HandlerFunction } from './handler-function';
 import type { ImageRenditions } from './image-renditions';
 import { type ImagesBucket, RENDITIONS_PREFIX, UPLOADS_PREFIX } from './images-bucket';
 import type { ApiRateLimits } from './rate-limits';
+import type { OperatorPolicy } from './operator-policy';
 import type { JobsRestApi } from './rest-api';
 import type { SearchDomain } from './search-domain';
 import type { StreamIndexer } from './stream-indexer';
@@ -16,15 +18,26 @@ import type { StreamIndexer } from './stream-indexer';
 export interface AcknowledgedParts extends Stack {
   searchDomain: SearchDomain;
   functions: Record<
-    'Search' | 'SearchFields' | 'Reject' | 'Sessions' | 'JobsRead' | 'JobsWrite' | 'Webhooks' | 'Indexer' | 'Images',
+    | 'Search'
+    | 'SearchFields'
+    | 'Reject'
+    | 'Sessions'
+    | 'JobsRead'
+    | 'JobsWrite'
+    | 'Webhooks'
+    | 'Indexer'
+    | 'Images'
+    | 'Events',
     HandlerFunction
   >;
   imagesBucket: ImagesBucket;
   imageRenditions: ImageRenditions;
+  operatorPolicy: OperatorPolicy;
   /** The key that signs file-page cursors. */
   cursorKey: Secret;
   restApi: JobsRestApi;
   streamIndexer: StreamIndexer;
+  eventPublishing: EventPublishing;
   rateLimits: ApiRateLimits | undefined;
 }
 
@@ -102,6 +115,7 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     'Webhooks',
     'Indexer',
     'Images',
+    'Events',
   ] as const) {
     Validations.of(stack.functions[name]).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });
   }
@@ -112,6 +126,13 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
   Validations.of(stack.functions.JobsWrite).acknowledge(objects(UPLOADS_PREFIX));
   Validations.of(stack.functions.JobsRead).acknowledge(objects(UPLOADS_PREFIX), objects(RENDITIONS_PREFIX));
   Validations.of(stack.functions.Images).acknowledge(objects(UPLOADS_PREFIX), objects(RENDITIONS_PREFIX));
+  Validations.of(stack.operatorPolicy.policy).acknowledge({
+    ...objects(UPLOADS_PREFIX),
+    reason:
+      "seed-demo --stack uploads the demo jobs' pictures, one object per file and variant under keys that carry an " +
+      'upload id of their own (functions/images/object-keys.ts): the operator may put uploads, no rendition, and ' +
+      'read no object.',
+  });
 
   Validations.of(stack.imageRenditions.deadLetterQueue).acknowledge({
     id: 'AwsSolutions-SQS3',
@@ -121,6 +142,11 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
   Validations.of(stack.streamIndexer.deadLetterQueue).acknowledge({
     id: 'AwsSolutions-SQS3',
     reason: 'This queue is itself the dead-letter destination of the stream event source.',
+  });
+
+  Validations.of(stack.eventPublishing.deadLetterQueue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: "This queue is itself the dead-letter destination of the events function's stream event source.",
   });
 
   const api = stack.restApi;

@@ -23,6 +23,11 @@ export interface OperatorPolicyProps {
   domain: IDomain;
   /** The alias the functions and the commands address (`jobs`); rebuilds create `<alias>-v<n>` beside it. */
   indexName: string;
+  /**
+   * The ARN of every upload object of the pictures' bucket (`uploads/*`): seed-demo puts the demo pictures there,
+   * and the bucket's event has the images function render them as it renders any upload.
+   */
+  uploadObjectsArn: string;
 }
 
 /** One purpose of the CLI: the commands that need it, the actions, the resources. */
@@ -110,6 +115,13 @@ export class OperatorPolicy extends Construct {
           'reads each partition (Query), scans for the job items still to migrate and marks them (UpdateItem).',
         actions: dynamodb('ConditionCheckItem'),
         resources: [jobs],
+      },
+      {
+        purpose:
+          "seed-demo uploads the demo jobs' pictures (each file's original, and its edited version on a delivered " +
+          'job) under the upload keys the images function renders from; it writes no rendition and reads nothing.',
+        actions: ['s3:PutObject'],
+        resources: [props.uploadObjectsArn],
       },
       {
         purpose: 'reindex and verify-index scan the jobs table; seed-demo reads one page of it (does it hold jobs?).',

@@ -1,10 +1,10 @@
 /**
  * Grants a function's role holds for AWS itself rather than for the function's code: the Lambda runtime
  * writes the function's logs and traces, Lambda's asynchronous invocation sends the images function's failed
- * events to its dead-letter queue, and the indexer's event source mapping reads the stream and
- * looks up the dead-letter queue it sends what it gives up on to (the sending itself the indexer's code does
- * too, which the rehearsal sees). The cloud rehearsal (test/rehearsal/) requires
- * every other granted action to be used by a call the function's code makes.
+ * events to its dead-letter queue, and the indexer's and the events function's event source mappings read the
+ * stream and look up the dead-letter queue they send what they give up on to (the indexer's code sends there too,
+ * which the rehearsal sees; the events function's does not). The cloud rehearsal (test/rehearsal/) requires every
+ * other granted action to be used by a call the function's code makes.
  *
  * Plain data: imports nothing, so tests read it without loading the CDK.
  */
@@ -24,7 +24,9 @@ export const RUNTIME_GRANTS: readonly {
   },
   {
     actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
-    reason: 'The indexer’s event source mapping reads the jobs table’s stream on the function’s behalf.',
+    reason:
+      'The indexer’s and the events function’s event source mappings read the jobs table’s stream on the ' +
+      'function’s behalf.',
   },
   {
     // sqs:SendMessage is not among them: the indexer's own code sends to the queue too, so the rehearsal
@@ -34,9 +36,10 @@ export const RUNTIME_GRANTS: readonly {
   },
   {
     actions: ['sqs:SendMessage'],
-    functions: ['Images'],
+    functions: ['Images', 'Events'],
     reason:
-      'Lambda sends an upload event the images function gave up on to its on-failure destination, the ' +
-      'dead-letter queue, with the function’s role; the function’s own code sends nothing there.',
+      'Lambda sends an upload event the images function gave up on, and the event source mapping the stream ' +
+      'records whose events the events function gave up on, to their on-failure destinations, the dead-letter ' +
+      'queues, with the function’s role; neither function’s own code sends anything there.',
   },
 ];

@@ -31,6 +31,12 @@ export const STACK_OUTPUTS = {
   imagesBucket: 'ImagesBucketName',
   /** The SQS queue that holds the upload events the images function gave up on. */
   imagesDeadLetterQueueUrl: 'ImagesDeadLetterQueueUrl',
+  /** The stage's EventBridge bus the events function puts every event on (`EVENT_BUS_NAME`). */
+  eventBusName: 'EventBusName',
+  /** The bus's ARN, for the operator's rules and archives. */
+  eventBusArn: 'EventBusArn',
+  /** The SQS queue that holds the stream records whose events the events function gave up on. */
+  eventsDeadLetterQueueUrl: 'EventsDeadLetterQueueUrl',
 } as const;
 
 export type StackOutputKey = (typeof STACK_OUTPUTS)[keyof typeof STACK_OUTPUTS];

@@ -38,3 +38,11 @@ export const INDEXER_TIMEOUT = Duration.seconds(60);
  * the development machine (docs/deploy.md, "Pictures"); two minutes leave a wide margin for a slow read from S3.
  */
 export const IMAGES_TIMEOUT = Duration.minutes(2);
+
+/**
+ * How long the events function may work on one batch of up to 100 records: read the jobs of its file changes
+ * (strongly consistent `GetItem`s, 16 at once), then put the events version by version in `PutEvents` calls,
+ * sending refused ones again up to three times with delays of at most two seconds. A minute is room for a slow
+ * batch; a batch that overruns it fails whole and the event source delivers it again.
+ */
+export const EVENTS_TIMEOUT = Duration.seconds(60);

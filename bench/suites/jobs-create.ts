@@ -25,6 +25,9 @@ const RUNS: Record<'full' | 'quick', Record<number, number>> = {
 };
 const WARMUP = 5;
 
+/** The file whose one target the unsigned baseline answers for every file. */
+const UNSIGNED_OWNER = { accountId: 1001, jobId: 1_000_000_000, fileId: 1_000_000_001 };
+
 /** A forwarder in front of DynamoDB Local that counts requests by their operation (`X-Amz-Target`). */
 const countingForwarder = async (target: string) => {
   const upstream = new URL(target);
@@ -167,50 +170,89 @@ await runSuite('jobs-create', 'Creating jobs through the API', async ({ mode, lo
 
     const figures: Figure[] = [];
     const notes: string[] = [];
-    for (const [files, runs] of Object.entries(RUNS[mode])) {
-      const fileCount = Number(files);
+    const { PictureUrls } = await import('../../functions/images/picture-urls');
+    const { picturesBucket: picturesBucketOf } = await import('../../functions/aws/s3');
+    const signTarget = PictureUrls.prototype.uploadTarget;
+    /**
+     * The baseline of the signing: the same handler, its upload targets made without signing — each file answered
+     * one fixed target of the same shape and size — so the answer, its validation and its serialisation stay.
+     */
+    const withoutSigning = async <T>(work: () => Promise<T>): Promise<T> => {
+      const fixed = await signTarget.call(new PictureUrls(picturesBucketOf()), UNSIGNED_OWNER, 'original', 'shoe.jpg');
+      PictureUrls.prototype.uploadTarget = () => Promise.resolve(fixed);
+      try {
+        return await work();
+      } finally {
+        PictureUrls.prototype.uploadTarget = signTarget;
+      }
+    };
+    const variants = [
+      ...Object.entries(RUNS[mode]).map(([files, runs]) => ({ fileCount: Number(files), runs, signed: true })),
+      // Same run, same handler, same 1,000 files: the targets not signed.
+      { fileCount: 1_000, runs: RUNS[mode][1000]!, signed: false },
+    ];
+    const p50Of = new Map<string, number>();
+    for (const { fileCount, runs, signed } of variants) {
       const samples: number[] = [];
       let requests = new Map<string, number>();
       let total = 0;
-      for (let run = 0; run < WARMUP + runs; run++) {
-        const event = create(fileCount, run);
-        if (run === WARMUP) forwarder.take();
-        const begun = performance.now();
-        const answer = await handler(event as never, lambdaContext() as never);
-        const ms = performance.now() - begun;
-        if (answer.statusCode !== 201) throw new Error(`${fileCount} files: ${answer.statusCode} ${answer.body}`);
-        if (run >= WARMUP) {
-          samples.push(ms);
-          total += ms;
+      const measureRuns = async () => {
+        for (let run = 0; run < WARMUP + runs; run++) {
+          const event = create(fileCount, run);
+          if (run === WARMUP) forwarder.take();
+          const begun = performance.now();
+          const answer = await handler(event as never, lambdaContext() as never);
+          const ms = performance.now() - begun;
+          if (answer.statusCode !== 201) throw new Error(`${fileCount} files: ${answer.statusCode} ${answer.body}`);
+          if (run >= WARMUP) {
+            samples.push(ms);
+            total += ms;
+          }
         }
-      }
+      };
+      await (signed ? measureRuns() : withoutSigning(measureRuns));
       requests = forwarder.take();
       const perJob = [...requests.values()].reduce((sum, count) => sum + count, 0) / runs;
       const sorted = samples.sort((a, b) => a - b);
       const rate = round((runs / total) * 1_000);
-      log(`${fileCount} files: ${rate} jobs/s, p50 ${round(percentile(sorted, 50))} ms, ${perJob} requests per job`);
-      const label = `POST /jobs with ${fileCount} file${fileCount === 1 ? '' : 's'}`;
+      const p50 = round(percentile(sorted, 50));
+      const key = signed ? String(fileCount) : `${fileCount}-unsigned`;
+      p50Of.set(key, p50);
+      log(`${key} files: ${rate} jobs/s, p50 ${p50} ms, ${perJob} requests per job`);
+      const label = `POST /jobs with ${fileCount} file${fileCount === 1 ? '' : 's'}${signed ? '' : ', targets not signed (baseline)'}`;
+      const signedP50 = p50Of.get(String(fileCount));
+      const comparison =
+        !signed && signedP50 !== undefined
+          ? {
+              baseline: { label: 'the same create with its targets signed', value: signedP50, unit: 'ms' },
+              ratio: {
+                value: round(signedP50 / p50),
+                text: `signed targets make it ${round(signedP50 / p50)}× this`,
+              },
+            }
+          : {};
       figures.push(
         {
-          id: `jobs-create.${fileCount}.rate`,
+          id: `jobs-create.${key}.rate`,
           label: `${label}: jobs per second, one at a time`,
           value: rate,
           unit: 'jobs/s',
         },
         {
-          id: `jobs-create.${fileCount}.p50`,
+          id: `jobs-create.${key}.p50`,
           label: `${label}: handler p50`,
-          value: round(percentile(sorted, 50)),
+          value: p50,
           unit: 'ms',
+          ...comparison,
         },
         {
-          id: `jobs-create.${fileCount}.p99`,
+          id: `jobs-create.${key}.p99`,
           label: `${label}: handler p99`,
           value: round(percentile(sorted, 99)),
           unit: 'ms',
         },
         {
-          id: `jobs-create.${fileCount}.requests`,
+          id: `jobs-create.${key}.requests`,
           label: `${label}: DynamoDB requests per job`,
           value: round(perJob),
           unit: 'requests',
@@ -229,7 +271,7 @@ await runSuite('jobs-create', 'Creating jobs through the API', async ({ mode, lo
       figures,
       notes: [
         'Handler time: the deployed handler module with its whole middy chain, a warm authentication cache, DynamoDB Local in memory; one create at a time, so jobs per second is 1 / mean latency.',
-        'Signing: one PictureUrls per request (one S3 client, credentials resolved once and cached, one clock), the AWS SDK presigners; no request leaves the process. The create figures above include it: a 1,000-file create without targets takes about the signing time less.',
+        'Signing: one PictureUrls per request (one S3 client, credentials resolved once and cached, one clock), the AWS SDK presigners; no request leaves the process. The create figures above include it; the baseline row (targets not signed) is the same handler in the same run with every file answered one fixed, already signed target, so the ratio is what signing the targets costs a create.',
         'Requests counted on the wire between the SDK and DynamoDB Local (ids come from a counter advanced in blocks of 1,024 per container, so the block reservation is amortised over the run).',
         ...notes,
       ],

@@ -4,7 +4,8 @@
  * version staff deliver (the same scene cut out on a light studio background). Each distinct picture is rendered
  * once by the images function's own renderer; every demo file then gets its own upload and renditions in the
  * bucket (copies of those bytes, under the file's keys) and its variants `ready` on its file item. Every original
- * is ready; every file of a delivered job has its edited version ready.
+ * is ready; every file of a delivered job has its edited version ready. A deployed stack (`seed-demo --stack`) gets
+ * the uploads alone ({@link uploadDemoPictures}), which its images function renders and records.
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
@@ -99,6 +100,41 @@ export interface DemoPicturesTarget {
 /** A demo file's picture attributes (`images/file-images.ts`), written with its file item. */
 type FileWithPictures = Job['files'][number] & { original: StoredVariant; edited?: StoredVariant };
 
+/** One picture of one demo file: where its upload goes and when it was made. */
+interface DemoUpload {
+  address: UploadAddress;
+  uploadedDate: string;
+}
+
+/**
+ * The pictures a demo job's files carry: every file's original (uploaded when the job was created) and, on a
+ * delivered job, its edited version (uploaded when it was delivered). Their upload ids are the demo's own, the
+ * same on every run, so a demo seeded again writes the same keys and the images function records the same
+ * upload again (an upload id is never older than itself), where a customer's later upload stays newer.
+ */
+const demoUploadsOf = (job: Job): Array<{ fileId: number; uploads: DemoUpload[] }> => {
+  const delivered = isDeliveredJob(job);
+  const deliveredAt = job.deliveredDate ?? job.reviewedDate ?? job.createdDate;
+  const upload = (fileId: number, variant: Variant, uploadedDate: string): DemoUpload => ({
+    address: { accountId: job.accountId, jobId: job.id, fileId, variant, uploadId: demoUploadId(uploadedDate, fileId) },
+    uploadedDate,
+  });
+  return job.files.map((file) => ({
+    fileId: file.id,
+    uploads: [
+      upload(file.id, 'original', job.createdDate),
+      ...(delivered ? [upload(file.id, 'edited', deliveredAt)] : []),
+    ],
+  }));
+};
+
+/** The demo's distinct pictures, drawn and rendered once per variant. */
+const drawDemoPictures = async (at: string): Promise<Record<Variant, DemoPicture[]>> => {
+  const draw = (edited: boolean) =>
+    Promise.all(Array.from({ length: DEMO_PICTURE_COUNT }, (_, index) => drawPicture(index, edited, at)));
+  return { original: await draw(false), edited: await draw(true) };
+};
+
 /**
  * The demo jobs with pictures: every file's original, and every file of a delivered job its edited version, put in
  * the bucket (the upload and its two renditions, under the file's own keys) before the jobs carrying them are
@@ -107,37 +143,51 @@ type FileWithPictures = Job['files'][number] & { original: StoredVariant; edited
  * each of several thousand variants on its own would double the start-up.
  */
 export const withDemoPictures = async (jobs: readonly Job[], target: DemoPicturesTarget): Promise<Job[]> => {
-  const at = new Date().toISOString();
-  const draw = (edited: boolean) =>
-    Promise.all(Array.from({ length: DEMO_PICTURE_COUNT }, (_, index) => drawPicture(index, edited, at)));
-  const pictures: Record<Variant, DemoPicture[]> = { original: await draw(false), edited: await draw(true) };
+  const pictures = await drawDemoPictures(new Date().toISOString());
   const puts: Array<{ key: string; object: StoredObject }> = [];
-  const variantOf = (job: Job, fileId: number, variant: Variant, uploadedDate: string): StoredVariant => {
-    const picture = pictures[variant][fileId % DEMO_PICTURE_COUNT]!;
-    const address: UploadAddress = {
-      accountId: job.accountId,
-      jobId: job.id,
-      fileId,
-      variant,
-      uploadId: demoUploadId(uploadedDate, fileId),
-    };
-    puts.push(
-      { key: uploadKey(address), object: picture.objects.upload },
-      { key: renditionKey(address, 'preview'), object: picture.objects.preview },
-      { key: renditionKey(address, 'thumbnail'), object: picture.objects.thumbnail },
-    );
-    return readyVariant(picture, address.uploadId, uploadedDate);
-  };
   const withPictures = jobs.map((job) => {
-    const delivered = isDeliveredJob(job);
-    const deliveredAt = job.deliveredDate ?? job.reviewedDate ?? job.createdDate;
-    const files = job.files.map((file): FileWithPictures => ({
-      ...file,
-      original: variantOf(job, file.id, 'original', job.createdDate),
-      ...(delivered ? { edited: variantOf(job, file.id, 'edited', deliveredAt) } : {}),
-    }));
+    const variants = new Map(
+      demoUploadsOf(job).map(({ fileId, uploads }) => [
+        fileId,
+        Object.fromEntries(
+          uploads.map(({ address, uploadedDate }) => {
+            const picture = pictures[address.variant][fileId % DEMO_PICTURE_COUNT]!;
+            puts.push(
+              { key: uploadKey(address), object: picture.objects.upload },
+              { key: renditionKey(address, 'preview'), object: picture.objects.preview },
+              { key: renditionKey(address, 'thumbnail'), object: picture.objects.thumbnail },
+            );
+            return [address.variant, readyVariant(picture, address.uploadId, uploadedDate)];
+          }),
+        ) as { original: StoredVariant; edited?: StoredVariant },
+      ]),
+    );
+    const files = job.files.map((file): FileWithPictures => ({ ...file, ...variants.get(file.id)! }));
     return { ...job, files };
   });
   await mapConcurrently(puts, CONCURRENCY, ({ key, object }) => target.store.put(target.bucket, key, object));
   return withPictures;
+};
+
+/** Puts one upload's bytes (a JPEG) under its key in a deployed stack's bucket. */
+export type PutUpload = (key: string, bytes: Buffer) => Promise<void>;
+
+/**
+ * The demo jobs' pictures for a deployed stack (`seed-demo --stack`): each file's original, and on a delivered job
+ * its edited version, put under the upload key the images function renders from — the uploads alone: the bucket's
+ * event has the images function check and render each one and record it on its file item, as for any upload, so
+ * the jobs must be written first. Answers how many uploads were put.
+ */
+export const uploadDemoPictures = async (jobs: readonly Job[], put: PutUpload): Promise<number> => {
+  const pictures = await drawDemoPictures(new Date().toISOString());
+  const uploads = jobs.flatMap((job) =>
+    demoUploadsOf(job).flatMap(({ fileId, uploads: each }) =>
+      each.map(({ address }) => ({
+        key: uploadKey(address),
+        bytes: pictures[address.variant][fileId % DEMO_PICTURE_COUNT]!.original,
+      })),
+    ),
+  );
+  await mapConcurrently(uploads, CONCURRENCY, ({ key, bytes }) => put(key, bytes));
+  return uploads.length;
 };

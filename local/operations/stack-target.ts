@@ -19,6 +19,8 @@ export interface StackTarget {
   apiUrl: string;
   /** The CloudWatch Logs group the audit records go to. */
   auditLogGroup: string;
+  /** The pictures' bucket; `undefined` for a stack deployed before it had one. */
+  imagesBucket?: string;
   /** The region the stack was found in. */
   region: string;
 }
@@ -104,6 +106,7 @@ export const resolveStackTarget = async (
   const stack = await describe(client, stackName, resolvedRegion);
   const outputs = stack.Outputs ?? [];
   const read = (key: string): string => outputValue(stack, stackName, key, outputs);
+  const imagesBucket = outputs.find((output) => output.OutputKey === STACK_OUTPUTS.imagesBucket)?.OutputValue?.trim();
   return {
     jobsTable: read(STACK_OUTPUTS.jobsTable),
     authTable: read(STACK_OUTPUTS.authTable),
@@ -112,6 +115,7 @@ export const resolveStackTarget = async (
     opensearchIndex: read(STACK_OUTPUTS.opensearchIndex),
     apiUrl: read(STACK_OUTPUTS.apiUrl),
     auditLogGroup: read(STACK_OUTPUTS.auditLogGroup),
+    ...(imagesBucket === undefined ? {} : { imagesBucket }),
     region: resolvedRegion,
   };
 };
@@ -124,5 +128,6 @@ export const stackTargetEnvironment = (target: StackTarget): Record<string, stri
   OPENSEARCH_URL: target.opensearchUrl,
   OPENSEARCH_INDEX: target.opensearchIndex,
   AUDIT_LOG_GROUP: target.auditLogGroup,
+  ...(target.imagesBucket ? { IMAGES_BUCKET: target.imagesBucket } : {}),
   AWS_REGION: target.region,
 });

@@ -21,6 +21,7 @@ const FUNCTION_IDS = [
   'SearchFieldsFunction',
   'RejectFunction',
   'IndexerFunction',
+  'EventsFunction',
   'SearchIndexSetupFunction',
   'TableProtectionFunction',
 ] as const;

@@ -254,6 +254,25 @@ describe('the dashboard', () => {
     ]);
   });
 
+  it('shows the events’ batches, their lag behind the stream with the alarm’s threshold, and their dead letters', () => {
+    expect(linesOf(/^Events: stream batches/)).toEqual(
+      ['Invocations', 'Errors', 'Throttles'].map((metric) =>
+        expect.stringContaining(`"AWS/Lambda","${metric}","FunctionName","<<EventsFunction>>"`),
+      ),
+    );
+    expect(linesOf(/^Events lag/)).toEqual([
+      expect.stringContaining('"AWS/Lambda","IteratorAge","FunctionName","<<EventsFunction>>"'),
+    ]);
+    const marked = widgets
+      .filter((widget) => /^Events lag/.test(widget.properties.title ?? ''))
+      .flatMap((widget) => widget.properties.annotations?.horizontal ?? []);
+    expect(marked).toEqual([expect.objectContaining({ value: 60_000, label: 'Alarm' })]);
+    const queueId = stack.getLogicalId(stack.eventPublishing.deadLetterQueue.node.defaultChild as never);
+    expect(linesOf(/^Events: dead letters/)).toEqual([
+      expect.stringContaining(`"AWS/SQS","ApproximateNumberOfMessagesVisible","QueueName","<<${queueId}.QueueName>>"`),
+    ]);
+  });
+
   it('shows the search cluster’s status, blocked writes, JVM memory pressure and free storage', () => {
     const shown = lines.filter((line) => line.includes('"AWS/ES"'));
     for (const metric of [

@@ -62,6 +62,15 @@ describe('resolving a deployed stack', () => {
     expect(cloudFormation.commandCalls(DescribeStacksCommand)).toHaveLength(1);
   });
 
+  it("reads the pictures' bucket when the stack has one (a stack deployed before it has none)", async () => {
+    cloudFormation
+      .on(DescribeStacksCommand, { StackName: 'JobsApi-prod' })
+      .resolves(stack([...OUTPUTS, { OutputKey: STACK_OUTPUTS.imagesBucket, OutputValue: 'jobs-prod-images-1a2b' }]));
+    await expect(resolveStackTarget('JobsApi-prod', 'eu-west-1')).resolves.toMatchObject({
+      imagesBucket: 'jobs-prod-images-1a2b',
+    });
+  });
+
   it('asks CloudFormation in the region it is given', async () => {
     cloudFormation.on(DescribeStacksCommand).resolves(stack());
     await resolveStackTarget('JobsApi-prod', 'ap-southeast-2');
@@ -146,5 +155,21 @@ describe('the environment of a stack target', () => {
       AUDIT_LOG_GROUP: 'jobs-test-audit',
       AWS_REGION: 'eu-west-1',
     });
+  });
+
+  it("names the pictures' bucket when the stack has one", () => {
+    expect(
+      stackTargetEnvironment({
+        jobsTable: 'jobs-t',
+        authTable: 'auth-t',
+        opensearchUrl: 'https://search.example.com',
+        opensearchDomain: 'jobs-test',
+        opensearchIndex: 'jobs',
+        apiUrl: 'https://api.example.com/test/',
+        auditLogGroup: 'jobs-test-audit',
+        imagesBucket: 'jobs-test-images',
+        region: 'eu-west-1',
+      }),
+    ).toMatchObject({ IMAGES_BUCKET: 'jobs-test-images' });
   });
 });

@@ -133,6 +133,7 @@ describe('the functions', () => {
 
   it('gives each handler a function with a stable logical id that sam local invoke can name', () => {
     expect(Object.keys(resourcesOf('AWS::Lambda::Function')).sort()).toEqual([
+      'EventsFunction',
       'ImagesFunction',
       'IndexerFunction',
       'JobsReadFunction',
@@ -542,7 +543,10 @@ describe('the stream event source', () => {
   });
 
   it('invokes the indexer for job items only', () => {
-    const mapping = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping'))[0] as Json;
+    const mapping = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping')).find(
+      (candidate) =>
+        JSON.stringify(propertiesOf(candidate).FunctionName) === JSON.stringify({ Ref: 'IndexerFunction' }),
+    )!;
     const filters = (propertiesOf(mapping).FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
     expect(filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([
       { dynamodb: { Keys: { [JOBS_TABLE.sortKey.name]: { S: [jobKeys.jobSk] } } } },
@@ -559,6 +563,141 @@ describe('the stream event source', () => {
         ]),
       },
     });
+  });
+});
+
+describe('the events', () => {
+  const busId = () => stack.getLogicalId(stack.eventPublishing.bus.node.defaultChild as never);
+  const queueId = () => stack.getLogicalId(stack.eventPublishing.deadLetterQueue.node.defaultChild as never);
+  const mappingOf = (functionId: string): Json =>
+    propertiesOf(
+      Object.values(resourcesOf('AWS::Lambda::EventSourceMapping')).find(
+        (mapping) => JSON.stringify(propertiesOf(mapping).FunctionName) === JSON.stringify({ Ref: functionId }),
+      )!,
+    );
+  const eventsFunction = () => propertiesOf(resourcesOf('AWS::Lambda::Function').EventsFunction as Json);
+
+  it('creates the stage’s own bus, named after the stage, with no rule and no archive of the stack’s', () => {
+    expect(Object.values(resourcesOf('AWS::Events::EventBus')).map(propertiesOf)).toEqual([
+      expect.objectContaining({ Name: 'jobs-api-prod' }),
+    ]);
+    template.resourceCountIs('AWS::Events::Rule', 0);
+    template.resourceCountIs('AWS::Events::Archive', 0);
+  });
+
+  it('reads the stream with a second mapping of its own, beside the indexer’s, for the job partitions only', () => {
+    const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping')).map(propertiesOf);
+    expect(mappings.map((mapping) => mapping.FunctionName)).toEqual(
+      expect.arrayContaining([{ Ref: 'IndexerFunction' }, { Ref: 'EventsFunction' }]),
+    );
+    expect(mappings).toHaveLength(2);
+    const filters = (mappingOf('EventsFunction').FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
+    expect(filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([
+      { dynamodb: { Keys: { [JOBS_TABLE.partitionKey.name]: { S: [{ prefix: jobKeys.jobPrefix }] } } } },
+    ]);
+  });
+
+  it('reports batch failures, bisects, retries a bounded number of times for at most six hours, one batch per shard, then dead-letters to SQS', () => {
+    expect(mappingOf('EventsFunction')).toEqual({
+      FunctionName: { Ref: 'EventsFunction' },
+      EventSourceArn: { 'Fn::GetAtt': [tableLogicalId('jobs'), 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 1_000,
+      MaximumRecordAgeInSeconds: 6 * 3_600,
+      ParallelizationFactor: 1,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId(), 'Arn'] } } },
+      FilterCriteria: expect.anything(),
+    });
+    // Records are held back no longer than the stream keeps them, with time left to read them again.
+    expect(Number(mappingOf('EventsFunction').MaximumRecordAgeInSeconds)).toBeLessThan(24 * 3_600);
+  });
+
+  it('tells the function its bus and its events’ source, the stage’s API URL without a trailing slash', () => {
+    const variables = (eventsFunction().Environment as { Variables: Json }).Variables;
+    expect(variables.EVENT_BUS_NAME).toEqual({ Ref: busId() });
+    expect(variables).not.toHaveProperty('EVENTS_FILE');
+    expect(variables.EVENT_SOURCE).toEqual({
+      'Fn::Join': [
+        '',
+        [
+          'https://',
+          { Ref: stack.getLogicalId(stack.restApi.api.node.defaultChild as never) },
+          '.execute-api.',
+          { Ref: 'AWS::Region' },
+          '.',
+          { Ref: 'AWS::URLSuffix' },
+          '/prod',
+        ],
+      ],
+    });
+    expect(eventsFunction()).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 60 });
+  });
+
+  it('lets the function put events on its bus only, read job items by key, read the stream and dead-letter', () => {
+    const puts = statementsOf('Events').filter((statement) => actionsOf(statement).includes('events:PutEvents'));
+    expect(puts.map((statement) => [actionsOf(statement), statement.Resource])).toEqual([
+      [['events:PutEvents'], { 'Fn::GetAtt': [busId(), 'Arn'] }],
+    ]);
+    expect(actionsWithPrefix('Events', 'events:')).toEqual(['events:PutEvents']);
+    expect(actionsWithPrefix('Events', 'dynamodb:')).toEqual([
+      'dynamodb:DescribeStream',
+      'dynamodb:GetItem',
+      'dynamodb:GetRecords',
+      'dynamodb:GetShardIterator',
+      'dynamodb:ListStreams',
+    ]);
+    const reads = statementsOf('Events').filter((statement) => actionsOf(statement).includes('dynamodb:GetItem'));
+    expect(reads).toEqual([
+      expect.objectContaining({
+        Resource: { 'Fn::GetAtt': [tableLogicalId('jobs'), 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${jobKeys.jobPrefix}*`] } },
+      }),
+    ]);
+    const sends = statementsOf('Events').filter((statement) => actionsOf(statement).includes('sqs:SendMessage'));
+    expect(sends.map((statement) => statement.Resource)).toEqual([{ 'Fn::GetAtt': [queueId(), 'Arn'] }]);
+    expect(actionsWithPrefix('Events', 'es:')).toEqual([]);
+    expect(actionsWithPrefix('Events', 's3:')).toEqual([]);
+    expect(JSON.stringify(statementsOf('Events'))).not.toContain(tableLogicalId('auth'));
+    // No other role may put events on the bus.
+    for (const name of Object.keys(stack.functions) as FunctionName[]) {
+      if (name !== 'Events') expect(actionsWithPrefix(name, 'events:'), name).toEqual([]);
+    }
+  });
+
+  it('alarms on the events falling a minute behind the stream, and on the first dead letter', () => {
+    const alarmOf = (id: string): Json => {
+      const alarm = stack.alarms.alarms.find((candidate) => candidate.node.id === id);
+      expect(alarm, id).toBeDefined();
+      return propertiesOf(
+        resourcesOf('AWS::CloudWatch::Alarm')[stack.getLogicalId(alarm!.node.defaultChild as never)]!,
+      );
+    };
+    expect(alarmOf('EventsIteratorAge')).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'IteratorAge',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: 'EventsFunction' } }],
+      Statistic: 'Maximum',
+      Period: 60,
+      Threshold: 60_000,
+      EvaluationPeriods: 5,
+    });
+    expect(alarmOf('EventsDeadLetters')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId(), 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('names the bus and its dead-letter queue in the outputs', () => {
+    const outputs = template.toJSON().Outputs as Record<string, unknown>;
+    expect(outputs[STACK_OUTPUTS.eventBusName]).toMatchObject({ Value: { Ref: busId() } });
+    expect(outputs[STACK_OUTPUTS.eventBusArn]).toMatchObject({ Value: { 'Fn::GetAtt': [busId(), 'Arn'] } });
+    expect(outputs[STACK_OUTPUTS.eventsDeadLetterQueueUrl]).toMatchObject({ Value: { Ref: queueId() } });
   });
 });
 
@@ -1021,6 +1160,7 @@ describe('alarms', () => {
       'JobsWriteFunction',
       'IndexerFunction',
       'ImagesFunction',
+      'EventsFunction',
     ]) {
       const mine = alarms().filter((alarm) => JSON.stringify(alarm.Dimensions ?? []).includes(`"${id}"`));
       expect(mine.map((alarm) => alarm.MetricName)).toEqual(expect.arrayContaining(['Errors', 'Throttles']));

@@ -31,7 +31,8 @@ import { UpdateJob } from '../../functions/jobs/edit/update-job';
 import { jobKeys } from '../../functions/tables';
 import { fileJobsTable } from '../support/dynamo';
 import { makeFile, makeJob } from '../support/jobs';
-import { readyEdits, testPictures } from '../support/pictures';
+import { readyEdits, testPictures, writeVariant } from '../support/pictures';
+import { newUploadId } from '../../functions/images/object-keys';
 
 const jobsTable = fileJobsTable();
 const { documents } = jobsTable;
@@ -340,5 +341,53 @@ describe('a large delivery, all or nothing to every reader', { timeout: 240_000 
       }
     }
     expect((await stored(job.id)).jobItem.deliveryCommitted).toEqual(jobItem.deliveryCommitted);
+  });
+});
+
+/**
+ * A DocumentClient that, just before its first TransactWriteItems request, runs `meanwhile` (another writer
+ * getting in between the delivery's read and its write) and then sends the request as it came.
+ */
+const racedBeforeTransaction = (meanwhile: () => Promise<void>): DynamoDBDocumentClient => {
+  let raced = false;
+  const client = Object.create(documents) as DynamoDBDocumentClient;
+  const send = async (command: unknown) => {
+    if (!raced && command instanceof TransactWriteCommand) {
+      raced = true;
+      await meanwhile();
+    }
+    return documents.send(command as never);
+  };
+  Object.defineProperty(client, 'send', { value: send });
+  return client;
+};
+
+describe('a delivery whose edited picture turns invalid between its read and its write', { timeout: 120_000 }, () => {
+  it('is refused by its own write (409 file_not_deliverable naming the file), writing nothing', async () => {
+    const { job, files } = await setUp(12);
+    const spoiled = files.find((file) => !file.acceptedByUser)!.id;
+    const itemsBefore = await partition(job.id);
+    // A re-upload of the edited picture, found corrupt, recorded after the delivery read the file as ready.
+    const client = racedBeforeTransaction(() =>
+      writeVariant(documents, jobsTable.name, job.id, [spoiled], 'edited', () => ({
+        status: 'invalid',
+        uploadId: newUploadId(),
+        reason: 'The file is not a complete image.',
+        uploadedDate: DELIVERED_AT,
+      })),
+    );
+    await expect(deliver(client, job.id)).rejects.toMatchObject({
+      code: 'file_not_deliverable',
+      context: { fileId: spoiled },
+    });
+    const after = await partition(job.id);
+    const spoiledSk = jobKeys.fileSk(spoiled);
+    // Everything as before but the invalid edited picture the race wrote.
+    expect(after.filter((item) => item.sk !== spoiledSk)).toEqual(itemsBefore.filter((item) => item.sk !== spoiledSk));
+    const spoiledItem = after.find((item) => item.sk === spoiledSk)!;
+    const { edited: _edited, ...rest } = spoiledItem;
+    const { edited: _editedBefore, ...restBefore } = itemsBefore.find((item) => item.sk === spoiledSk)!;
+    expect(rest).toEqual(restBefore);
+    expect(spoiledItem.edited).toMatchObject({ status: 'invalid' });
   });
 });

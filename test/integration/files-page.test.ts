@@ -1,13 +1,14 @@
 /**
  * A page of a job's files on DynamoDB Local: one Query of the partition's padded file keys beside the
- * job item's GetItem (requests counted on the wire), every file once across pages, a page of heavily
+ * job item's GetItem (requests counted on the wire), filtered to one review state when one is asked for and
+ * going on from the `byReview` index when that state is sparse, every file once across pages, a page of heavily
  * reviewed files ended early with a cursor and continued with no file lost or repeated, and a job whose
  * files are still at their former keys listed correctly until the migration moves them.
  */
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_BYTES_BUDGET, payloadBytesOf } from '../../functions/jobs/read/files-page-budget';
-import { toFileItems, toJobItem } from '../../functions/jobs/store/items';
+import { FILE_VIEW_ATTRIBUTES, toFileItems, toJobItem } from '../../functions/jobs/store/items';
 import type { Job, Review } from '../../functions/jobs/model/model';
 import { type FilesQuery, JobReader } from '../../functions/jobs/read/read-jobs';
 import { JobRepository } from '../../functions/jobs/store/repository';
@@ -20,10 +21,17 @@ const documents = DynamoDBDocumentClient.from(localClient(), { marshallOptions: 
 const operator = { role: 'operator' as const, accountId: 0 };
 /** The commands sent to DynamoDB Local, by name, since the last reset. */
 const sent: string[] = [];
+/** The attribute names of the file items the reads answered, since the last reset. */
+const fileAttributes = new Set<string>();
 documents.middlewareStack.add(
   (next, context) => async (args) => {
     sent.push(context.commandName ?? 'unknown');
-    return next(args);
+    const result = await next(args);
+    const output = result.output as { Items?: object[]; Responses?: Record<string, object[]> };
+    for (const item of [...(output.Items ?? []), ...Object.values(output.Responses ?? {}).flat()])
+      if ((item as { entity?: unknown }).entity === 'file')
+        for (const name of Object.keys(item)) fileAttributes.add(name);
+    return result;
   },
   { step: 'initialize', name: 'countCommands' },
 );
@@ -39,6 +47,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   sent.length = 0;
+  fileAttributes.clear();
 });
 
 /** Every file id of a listing, page by page, and the commands each page sent. */
@@ -71,6 +80,74 @@ describe('a page of every file', () => {
     expect(ids).toEqual(fileIds);
     expect(pages.map((page) => page.count)).toEqual([4, 4, 1]);
     for (const page of pages) expect(page.commands).toEqual(['GetItemCommand', 'QueryCommand']);
+  });
+});
+
+describe('what a page reads of each file', () => {
+  it('is what it answers and judges the file by, not its keys nor its earlier edited versions', async () => {
+    const job = makeJob({ status: 'CJ_REVIEWING', deliveredDate: '2026-11-01T09:00:00.000Z' });
+    await repository.putJob(job);
+    const [file] = toFileItems(job);
+    const edit = {
+      status: 'ready',
+      uploadId: 'u1',
+      contentType: 'image/jpeg',
+      size: 1,
+      width: 1,
+      height: 1,
+      sha256: 'x',
+      uploadedDate: '2026-11-01T09:00:00.000Z',
+    };
+    await documents.send(new PutCommand({ TableName: tableName, Item: { ...file, previousEdits: [edit, edit] } }));
+
+    for (const review of [undefined, 'pending', 'rejected'] as const) {
+      const page = await reader.files(job.id, operator, { review, limit: 1, afterFileId: undefined });
+      if (review !== 'rejected') expect(page.files.map((shown) => shown.id)).toEqual([file!.id]);
+    }
+    // The rejected page shows nothing: the Query read the job's one file, of another state.
+    expect([...fileAttributes].sort()).toEqual([...FILE_VIEW_ATTRIBUTES].filter((name) => name in file!).sort());
+    expect(fileAttributes).not.toContain('previousEdits');
+    expect(fileAttributes).not.toContain('pk');
+  });
+});
+
+describe('a page of one review state', () => {
+  /** A job in review whose files are pending, but those at `rejected` (indexes into its files). */
+  const reviewJob = (count: number, rejected: number[]): Job => {
+    const base = makeJob({ status: 'CJ_REVIEWING', deliveredDate: '2026-11-01T09:00:00.000Z' });
+    return {
+      ...base,
+      files: Array.from({ length: count }, (_, index) =>
+        makeFile({
+          id: base.id * 100 + index + 1,
+          ...(rejected.includes(index) ? { isRejected: true, isReviewed: true, rejectionReason: 'Cropping' } : {}),
+        }),
+      ),
+    };
+  };
+
+  it('is one Query of the file keys, filtered to the state, beside one GetItem when the files read fill the page', async () => {
+    const job = reviewJob(7, [2]);
+    await repository.putJob(job);
+
+    const { ids, pages } = await listAll(job.id, { review: 'pending', limit: 3 });
+
+    expect(ids).toEqual(job.files.filter((file) => !file.isRejected).map((file) => file.id));
+    expect(pages.map((page) => page.count)).toEqual([3, 3]);
+    for (const page of pages) expect(page.commands).toEqual(['GetItemCommand', 'QueryCommand']);
+  });
+
+  it('goes on from the byReview index after the files the Query read when the state is sparse, every file once', async () => {
+    const job = reviewJob(12, [2, 9, 10]);
+    await repository.putJob(job);
+
+    const { ids, pages } = await listAll(job.id, { review: 'rejected', limit: 2 });
+
+    expect(ids).toEqual([2, 9, 10].map((index) => job.files[index]!.id));
+    expect(pages.map((page) => page.count)).toEqual([2, 1]);
+    // Files 1–3 read, file 3 found; the index lists the next rejected ids, file 10 read by key.
+    expect(pages[0]!.commands).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand']);
+    expect(pages[1]!.commands).toEqual(['GetItemCommand', 'QueryCommand']);
   });
 });
 

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useAuditSink } from '../../functions/auth/audit-sink';
 import { resetDefaultAuthenticator } from '../../functions/auth/authenticate';
 import { AuthStore } from '../../functions/auth/store';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, resetDocumentClient } from '../../functions/aws/dynamodb';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
@@ -33,7 +33,7 @@ import type { Job } from '../../functions/jobs/model/model';
 import { JobRepository } from '../../functions/jobs/store/repository';
 import { toSearchDocument } from '../../functions/search/search-document';
 import { resetSearchIndex } from '../../functions/search/engine';
-import { AUTH_TABLE, JOBS_TABLE } from '../../functions/tables';
+import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { RUNTIME_GRANTS } from '../../lib/runtime-grants';
 import { ensureTable } from '../../local/dynamodb/tables';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
@@ -42,6 +42,9 @@ import { AwsStandIns } from '../support/aws-stand-ins';
 import { setupEvent } from '../support/cloudformation-events';
 import { FakeOpenSearchCluster, FakeOpenSearchNode, type RecordedRequest } from '../support/fake-opensearch';
 import { makeFile, makeJob } from '../support/jobs';
+import { streamRecord as itemRecord } from '../support/stream-records';
+import type { JobsEvent } from '../../functions/events/cloud-event';
+import { toFileItem, toJobItem } from '../../functions/jobs/store/items';
 import { readyEdits, readyOriginals } from '../support/pictures';
 import { judgeCall, unusedGrants as unusedGrantsOf } from './judge';
 import { type AuthorizedCall, CallRecorder } from './recorder';
@@ -66,7 +69,10 @@ const objectEvents: S3Event[] = [];
 let node: FakeOpenSearchNode;
 let nodeUrl: string;
 const recorder = new CallRecorder();
-/** CloudWatch Logs, where the sessions function writes its audit records (AUDIT_LOG_GROUP). */
+/**
+ * CloudWatch Logs, where the sessions function writes its audit records (AUDIT_LOG_GROUP), and EventBridge, where
+ * the events function puts its events (EVENT_BUS_NAME).
+ */
 let logs: AwsStandIns;
 let logsUrl: string;
 /** Every call each function made, over all its scenarios. */
@@ -83,6 +89,8 @@ const sentDeadLetters: IndexerDeadLetter[] = [];
 /** Jobs whose items were written before review counts existed: one to review, one to read. */
 let legacyJob: Job;
 let legacyReadJob: Job;
+/** A job whose one rejected file comes after two pending ones: its page of one rejected file reads the index. */
+let sparseReadJob: Job;
 let jobs: Job[];
 /** Whether the stand-in answers as a domain without the alias yet (the first bulk of a new domain). */
 let aliasMissing = false;
@@ -158,6 +166,7 @@ const becomeFunction = async (fn: RehearsedFunction): Promise<void> => {
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: logsUrl,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: logsUrl,
     // The rehearsal counts each operation's requests: the longest request budget the configuration allows,
     // so that DynamoDB Local, shared with the other test files on a busy machine, never makes one time out
     // and be sent again (the roles, not the timings, are what is rehearsed).
@@ -278,6 +287,7 @@ beforeAll(async () => {
     stacks: [],
     domains: new Map(),
     logGroups: [template.functions.Sessions.environment.AUDIT_LOG_GROUP!],
+    eventBuses: [template.functions.Events.environment.EVENT_BUS_NAME!],
   });
   logsUrl = await logs.start();
   node = new FakeOpenSearchNode(answer);
@@ -348,6 +358,12 @@ beforeAll(async () => {
     makeJob({ accountId: ACCOUNT_ID, status: index < 4 ? 'CJ_REVIEWING' : 'CJ_NEW', files: [makeFile(), makeFile()] }),
   );
   for (const job of jobs) await repository.putJob(job);
+  sparseReadJob = makeJob({
+    accountId: ACCOUNT_ID,
+    status: 'CJ_REJECT_READY',
+    files: [makeFile(), makeFile(), makeFile({ isRejected: true, isReviewed: true, rejectionReason: 'Too dark' })],
+  });
+  await repository.putJob(sparseReadJob);
   legacyJob = makeJob({ accountId: ACCOUNT_ID, status: 'CJ_REVIEWING', files: [makeFile(), makeFile()] });
   legacyReadJob = makeJob({ accountId: ACCOUNT_ID, status: 'CJ_REVIEWING', files: [makeFile()] });
   for (const legacy of [legacyJob, legacyReadJob]) {
@@ -664,7 +680,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     await expectAllowed('JobsRead');
   });
 
-  it('jobs-read: a job and its 304, pages of files with and without a filter and a cursor, a job from before review counts, the statuses', async () => {
+  it('jobs-read: a job and its 304, pages of files with and without a filter and a cursor, a sparse state, a job from before review counts, the statuses', async () => {
     const { handler } = await import('../../functions/handlers/jobs-read');
     const get = (path: string, session: 'user' | 'operator' = 'user', headers: Record<string, string> = {}) =>
       http(handler, { method: 'GET', path, session, headers });
@@ -682,6 +698,11 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       const next = await get(`/jobs/${jobs[1]!.id}/files?limit=1&cursor=${encodeURIComponent(nextCursor)}`);
       expect(next.statusCode, next.body).toBe(200);
       expect((await get(`/jobs/${jobs[1]!.id}/files?review=rejected`)).statusCode).toBe(200);
+      // A sparse state: the Query reads the two pending files, the index lists the rejected one, read by key.
+      const sparse = await get(`/jobs/${sparseReadJob.id}/files?review=rejected&limit=1`);
+      expect(JSON.parse(sparse.body).files.map((file: { id: number }) => file.id)).toEqual([
+        sparseReadJob.files[2]!.id,
+      ]);
       expect((await get('/statuses', 'operator')).statusCode).toBe(200);
     });
     await expectAllowed('JobsRead');
@@ -918,6 +939,75 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     await expectAllowed('Indexer');
   });
 
+  it('events: a job created, renamed and moved on, two files rejected, a batch delivered again, the id counter', async () => {
+    const { handler } = await import('../../functions/handlers/events');
+    const [renamed, moved, reviewed] = [jobs[10]!, jobs[11]!, jobs[12]!];
+    const created = makeJob({ accountId: ACCOUNT_ID, files: [makeFile()] });
+    const rejected = (file: Job['files'][number]) => {
+      const pending = toFileItem(reviewed.id, file, true);
+      return itemRecord(pending, {
+        ...pending,
+        isRejected: true,
+        rejectionReason: 'Blurred',
+        reviewDate: '2026-11-28T12:00:00.000Z',
+      });
+    };
+    const records = [
+      itemRecord(undefined, toJobItem(created, 1)),
+      itemRecord(toJobItem(renamed, 1), toJobItem({ ...renamed, name: 'Renamed in the rehearsal' }, 2)),
+      itemRecord(toJobItem(moved, 1), toJobItem({ ...moved, status: 'CJ_REQUEST_OFFER' }, 2)),
+      ...reviewed.files.map(rejected),
+      itemRecord(undefined, { ...jobKeys.counter, next: 5 }),
+    ];
+    const from = logs.busEntries.length;
+    await run('Events', async () => {
+      for (const batch of [records, structuredClone(records)]) {
+        const answer = await handler({ Records: batch } as DynamoDBStreamEvent, invocationContext() as never);
+        expect(answer).toEqual({ batchItemFailures: [] });
+      }
+    });
+    const environment = template.functions.Events.environment;
+    const entries = logs.busEntries.slice(from);
+    const events = entries.map((entry) => JSON.parse(entry.Detail) as JobsEvent);
+    const once = [
+      `jobs/${created.id}/v1/job.created`,
+      `jobs/${renamed.id}/v2/job.updated`,
+      `jobs/${moved.id}/v2/job.status_changed`,
+      ...reviewed.files.map((file) => `jobs/${reviewed.id}/files/${file.id}/file.rejected/2026-11-28T12:00:00.000Z`),
+    ];
+    // The batch delivered again puts the same events again, with the same ids.
+    expect(events.map((event) => event.id).sort()).toEqual([...once, ...once].sort());
+    for (const [index, entry] of entries.entries()) {
+      expect(entry.EventBusName).toBe(environment.EVENT_BUS_NAME);
+      expect(entry.Source).toBe(environment.EVENT_SOURCE);
+      expect(entry.DetailType).toBe(events[index]!.type);
+    }
+    expect(environment.EVENT_SOURCE).toMatch(/^https:\/\/[^/]+\.execute-api\.eu-west-1\.amazonaws\.com\/prod$/);
+    await expectAllowed('Events');
+  });
+
+  it('events: the role may put events on the stage’s bus only, and read job items only', async () => {
+    const fn = template.functions.Events;
+    const bus = (name: string) => ({
+      action: 'events:PutEvents',
+      resource: `arn:aws:events:${REGION}:${ACCOUNT}:event-bus/${name}`,
+      origin: 'PutEvents',
+    });
+    expect(await judge(fn, bus(fn.environment.EVENT_BUS_NAME!))).toBe('Allowed');
+    expect(await judge(fn, bus('default'))).not.toBe('Allowed');
+    expect(await judge(fn, bus('jobs-api-other'))).not.toBe('Allowed');
+    const get = (pk: string) => ({
+      action: 'dynamodb:GetItem',
+      resource: template.tableArn('jobs'),
+      origin: 'GetItem',
+      leadingKeys: [pk],
+    });
+    expect(await judge(fn, get('JOB#1'))).toBe('Allowed');
+    expect(await judge(fn, get(jobKeys.counter.pk))).not.toBe('Allowed');
+    expect(await judge(fn, { ...get('JOB#1'), action: 'dynamodb:UpdateItem' })).not.toBe('Allowed');
+    expect(await judge(fn, { ...get('CLIENT#1'), resource: template.tableArn('auth') })).not.toBe('Allowed');
+  });
+
   it('uses every grant it holds, except those the runtime itself uses (lib/runtime-grants.ts)', () => {
     for (const name of [
       'Search',
@@ -929,6 +1019,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'Webhooks',
       'Indexer',
       'Images',
+      'Events',
       'SearchIndexSetup',
       'TableProtection',
     ] as const) {
@@ -977,6 +1068,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       's3:PutObject',
     ]);
     expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut', 'sqs:SendMessage']);
+    expect(actions('Events')).toEqual(['dynamodb:GetItem', 'events:PutEvents']);
     expect(actions('SearchIndexSetup')).toEqual(['es:ESHttpHead', 'es:ESHttpPut']);
     expect(actions('TableProtection')).toEqual(['dynamodb:UpdateTable']);
   });
@@ -984,35 +1076,79 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
 
 /** The most AWS requests each operation may make: the rehearsal fails when a change makes one dearer. */
 const COST_BUDGETS = [
-  { operation: 'search, first request of a container (client and session looked up)', dynamodb: 2, opensearch: 1 },
-  { operation: 'search, auth cache warm', dynamodb: 0, opensearch: 1 },
+  {
+    operation: 'search, first request of a container (client and session looked up)',
+    dynamodb: 2,
+    opensearch: 1,
+    s3: 0,
+  },
+  { operation: 'search, auth cache warm', dynamodb: 0, opensearch: 1, s3: 0 },
   // A user's review reads the job items of the files it located (one BatchGetItem) before any file: whose they are.
-  { operation: 'reject of one file, auth cache warm', dynamodb: 4, opensearch: 0 },
-  { operation: 'POST /sessions (client and secret read, session written)', dynamodb: 3, opensearch: 0 },
-  { operation: 'DELETE /sessions/current, first request of a container', dynamodb: 3, opensearch: 0 },
-  { operation: 'indexer batch of 1 job', dynamodb: 1, opensearch: 1 },
-  { operation: 'indexer batch of 100 jobs', dynamodb: 100, opensearch: 1 },
-  { operation: 'accept of one file, auth cache warm', dynamodb: 4, opensearch: 0 },
-  { operation: 'GET /jobs/{id}, auth cache warm', dynamodb: 1, opensearch: 0 },
-  { operation: 'GET /jobs/{id}/files, a page of one review state, auth cache warm', dynamodb: 3, opensearch: 0 },
+  { operation: 'reject of one file, auth cache warm', dynamodb: 4, opensearch: 0, s3: 0 },
+  { operation: 'POST /sessions (client and secret read, session written)', dynamodb: 3, opensearch: 0, s3: 0 },
+  { operation: 'DELETE /sessions/current, first request of a container', dynamodb: 3, opensearch: 0, s3: 0 },
+  { operation: 'indexer batch of 1 job', dynamodb: 1, opensearch: 1, s3: 0 },
+  { operation: 'indexer batch of 100 jobs', dynamodb: 100, opensearch: 1, s3: 0 },
+  { operation: 'accept of one file, auth cache warm', dynamodb: 4, opensearch: 0, s3: 0 },
+  { operation: 'GET /jobs/{id}, auth cache warm', dynamodb: 1, opensearch: 0, s3: 0 },
+  // One Query of the padded file keys, filtered to the state, beside the job item's GetItem: the files it read
+  // hold the page.
+  { operation: 'GET /jobs/{id}/files, a page of one review state, auth cache warm', dynamodb: 2, opensearch: 0, s3: 0 },
+  // The same, then the byReview index after the files read, then the page's other files by key (BatchGetItem).
+  {
+    operation: 'GET /jobs/{id}/files, a page of a review state sparse among the files read, auth cache warm',
+    dynamodb: 4,
+    opensearch: 0,
+    s3: 0,
+  },
   // One Query of the padded file keys beside the job item's GetItem.
-  { operation: 'GET /jobs/{id}/files, a page of every file, auth cache warm', dynamodb: 2, opensearch: 0 },
+  { operation: 'GET /jobs/{id}/files, a page of every file, auth cache warm', dynamodb: 2, opensearch: 0, s3: 0 },
   // A create's ids come from the container's block; one create in 1,024 ids also moves the counter (+1).
-  { operation: 'POST /jobs, 1 file, auth cache warm', dynamodb: 2, opensearch: 0 },
-  { operation: 'POST /jobs, 1 file with an Idempotency-Key, auth cache warm', dynamodb: 3, opensearch: 0 },
+  { operation: 'POST /jobs, 1 file, auth cache warm', dynamodb: 2, opensearch: 0, s3: 0 },
+  { operation: 'POST /jobs, 1 file with an Idempotency-Key, auth cache warm', dynamodb: 3, opensearch: 0, s3: 0 },
   {
     operation: 'POST /jobs, 100 files (files in a transaction of conditional puts, the job item last)',
     dynamodb: 3,
     opensearch: 0,
+    s3: 0,
   },
   {
     operation: 'POST /jobs, 1,000 files (files in transactions of 100 conditional puts, the job item last)',
     dynamodb: 12,
     opensearch: 0,
+    s3: 0,
   },
   // A user's move to CJ_REQUEST_OFFER also reads its files' originals (one projected Query): the offer waits for them.
-  { operation: 'PATCH /jobs/{id} to CJ_REQUEST_OFFER, auth cache warm', dynamodb: 3, opensearch: 0 },
+  { operation: 'PATCH /jobs/{id} to CJ_REQUEST_OFFER, auth cache warm', dynamodb: 3, opensearch: 0, s3: 0 },
+  // Signing the target is local: no request besides the job item's read and the file's.
+  {
+    operation: 'POST /jobs/{id}/files/{fileId}/upload, the original of a new job, auth cache warm',
+    dynamodb: 2,
+    opensearch: 0,
+    s3: 0,
+  },
+  // Per upload: the object read once, its preview and thumbnail written; the file item read, then written once.
+  {
+    operation: 'images function, one upload made ready (a 64 × 48 JPEG)',
+    dynamodb: 2,
+    opensearch: 0,
+    s3: 3,
+  },
+  // A job's own change carries its account, version and status: no read, one PutEvents.
+  { operation: 'events of one job change (one stream record)', dynamodb: 0, opensearch: 0, s3: 0, eventbridge: 1 },
+  // The files' job is read once (GetItem); 100 file events and the job's in PutEvents calls of at most 10 entries.
+  {
+    operation: 'events of a review of 100 files (100 file records and the job item’s)',
+    dynamodb: 1,
+    opensearch: 0,
+    s3: 0,
+    eventbridge: 11,
+  },
 ] as const;
+
+/** An operation's EventBridge budget: none but the events function's put any event. */
+const eventBridgeBudget = (budget: (typeof COST_BUDGETS)[number]): number =>
+  'eventbridge' in budget ? budget.eventbridge : 0;
 
 const BENCHMARKS = join(import.meta.dirname, '..', '..', 'BENCHMARKS.md');
 const BEGIN = '<!-- cost:begin -->';
@@ -1023,6 +1159,9 @@ interface CostRow {
   dynamodb: number;
   capacityUnits: number;
   opensearch: number;
+  eventbridge: number;
+  /** The function's own S3 requests (a URL it signs is a request of whoever uses it, not of the function). */
+  s3: number;
 }
 
 const costOf = (operation: string, calls: AuthorizedCall[]): CostRow => {
@@ -1032,16 +1171,18 @@ const costOf = (operation: string, calls: AuthorizedCall[]): CostRow => {
     dynamodb: requests.filter((call) => call.action.startsWith('dynamodb:')).length,
     capacityUnits: requests.reduce((sum, call) => sum + (call.capacityUnits ?? 0), 0),
     opensearch: requests.filter((call) => call.action.startsWith('es:')).length,
+    eventbridge: requests.filter((call) => call.action.startsWith('events:')).length,
+    s3: requests.filter((call) => call.action.startsWith('s3:') && !call.origin.startsWith('presigned')).length,
   };
 };
 
 const costTable = (rows: CostRow[]): string =>
   [
-    '| Operation | DynamoDB requests | DynamoDB capacity units | OpenSearch requests | Budget (DynamoDB / OpenSearch requests) |',
-    '|---|---:|---:|---:|---:|',
+    '| Operation | DynamoDB requests | DynamoDB capacity units | OpenSearch requests | S3 requests | EventBridge requests | Budget (DynamoDB / OpenSearch / S3 / EventBridge requests) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map((row) => {
       const budget = COST_BUDGETS.find((entry) => entry.operation === row.operation)!;
-      return `| ${row.operation} | ${row.dynamodb} | ${row.capacityUnits} | ${row.opensearch} | ${budget.dynamodb} / ${budget.opensearch} |`;
+      return `| ${row.operation} | ${row.dynamodb} | ${row.capacityUnits} | ${row.opensearch} | ${row.s3} | ${row.eventbridge} | ${budget.dynamodb} / ${budget.opensearch} / ${budget.s3} / ${eventBridgeBudget(budget)} |`;
     }),
   ].join('\n');
 
@@ -1060,7 +1201,10 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
     ) => {
       await becomeFunction(template.functions[fn]);
       if (warm !== undefined) await warm();
-      rows.push(costOf(operation, await recorder.during(work)));
+      // EventBridge's calls are the stand-in's to record.
+      const from = logs.calls.length;
+      const calls = await recorder.during(work);
+      rows.push(costOf(operation, [...calls, ...logs.calls.slice(from)]));
     };
     const searchOnce = async () => {
       const response = await http(search.handler, { method: 'POST', path: '/search', body: { query: 'spring' } });
@@ -1113,6 +1257,12 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
       'JobsRead',
       readOnce(`/jobs/${jobs[2]!.id}/files?review=pending`),
       readOnce(`/jobs/${jobs[2]!.id}/files?review=accepted`),
+    );
+    await measure(
+      'GET /jobs/{id}/files, a page of a review state sparse among the files read, auth cache warm',
+      'JobsRead',
+      readOnce(`/jobs/${sparseReadJob.id}/files?review=rejected&limit=1`),
+      readOnce(`/jobs/${sparseReadJob.id}/files?review=accepted`),
     );
     await measure(
       'GET /jobs/{id}/files, a page of every file, auth cache warm',
@@ -1178,6 +1328,49 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
         await readyOriginals(pictureSetup(), config().jobsTable, edited.id, createdFileIds.get(edited.id) ?? []);
       },
     );
+    let target = { jobId: 0, fileId: 0 };
+    await measure(
+      'POST /jobs/{id}/files/{fileId}/upload, the original of a new job, auth cache warm',
+      'JobsWrite',
+      async () => {
+        const response = await http(write.handler, {
+          method: 'POST',
+          path: `/jobs/${target.jobId}/files/${target.fileId}/upload`,
+          body: { variant: 'original' },
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        expect(JSON.parse(response.body)).toMatchObject({ upload: { url: expect.any(String) } });
+      },
+      async () => {
+        const { id } = await warmCreate();
+        target = { jobId: id, fileId: createdFileIds.get(id)![0]! };
+      },
+    );
+    // The customer's upload through that target, as S3 takes it (set-up, not a call of the rehearsed function).
+    objectEvents.length = 0;
+    await localS3Client(s3.endpoint).send(
+      new PutObjectCommand({
+        Bucket: template.functions.Images.environment.IMAGES_BUCKET,
+        Key: uploadKey({ accountId: ACCOUNT_ID, ...target, variant: 'original', uploadId: newUploadId() }),
+        Body: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3060a0' } })
+          .jpeg()
+          .toBuffer(),
+      }),
+    );
+    await s3.settled();
+    expect(objectEvents).toHaveLength(1);
+    const images = await import('../../functions/handlers/images');
+    await measure('images function, one upload made ready (a 64 × 48 JPEG)', 'Images', () =>
+      images.handler(objectEvents[0]!, invocationContext() as never),
+    );
+    const { Item: recorded } = await pictureSetup().send(
+      new GetCommand({
+        TableName: config().jobsTable,
+        Key: { pk: jobKeys.pk(target.jobId), sk: jobKeys.fileSk(target.fileId) },
+        ConsistentRead: true,
+      }),
+    );
+    expect(recorded).toMatchObject({ original: { status: 'ready', width: 64, height: 48 } });
     let opened = '';
     await measure(COST_BUDGETS[3].operation, 'Sessions', async () => {
       const response = await http(sessions.handler, {
@@ -1205,11 +1398,36 @@ describe('the cost of each operation, counted from the rehearsal', { timeout: 12
     await measure(COST_BUDGETS[6].operation, 'Indexer', () =>
       index(jobs.slice(4, 104).map((job) => streamRecord(job, 'MODIFY', 2))),
     );
+    const events = await import('../../functions/handlers/events');
+    const publish = async (records: DynamoDBRecord[]) => {
+      const result = await events.handler({ Records: records } as DynamoDBStreamEvent, invocationContext() as never);
+      expect(result).toEqual({ batchItemFailures: [] });
+    };
+    const changed = jobs[20]!;
+    await measure('events of one job change (one stream record)', 'Events', () =>
+      publish([itemRecord(toJobItem(changed, 1), toJobItem({ ...changed, name: 'Renamed for the cost' }, 2))]),
+    );
+    const reviewed = jobs[21]!;
+    const files = Array.from({ length: 100 }, () => makeFile());
+    await measure('events of a review of 100 files (100 file records and the job item’s)', 'Events', () =>
+      publish([
+        ...files.map((file) => {
+          const pending = toFileItem(reviewed.id, file, true);
+          return itemRecord(pending, { ...pending, isRejected: true, reviewDate: '2026-11-28T12:00:00.000Z' });
+        }),
+        itemRecord(
+          toJobItem({ ...reviewed, status: 'CJ_REVIEWING' }, 1),
+          toJobItem({ ...reviewed, status: 'CJ_REJECT_READY' }, 2),
+        ),
+      ]),
+    );
 
     for (const row of rows) {
       const budget = COST_BUDGETS.find((entry) => entry.operation === row.operation)!;
       expect(row.dynamodb, `${row.operation}: DynamoDB requests`).toBeLessThanOrEqual(budget.dynamodb);
       expect(row.opensearch, `${row.operation}: OpenSearch requests`).toBeLessThanOrEqual(budget.opensearch);
+      expect(row.s3, `${row.operation}: S3 requests`).toBeLessThanOrEqual(budget.s3);
+      expect(row.eventbridge, `${row.operation}: EventBridge requests`).toBeLessThanOrEqual(eventBridgeBudget(budget));
     }
 
     const table = costTable(rows);

@@ -2,8 +2,8 @@
  * The operator rehearsal: every `--stack` command runs through the real CLI (`bin/cli.ts`, its own process)
  * against local stand-ins reached through the AWS SDK's `AWS_ENDPOINT_URL_<SERVICE>` settings —
  * CloudFormation answering with the synthesized stack's outputs, the OpenSearch control plane, DynamoDB Local
- * holding the tables under their deployed names, and an in-memory OpenSearch node over HTTPS as the domain's
- * endpoint. Every AWS call the commands make is recorded as IAM authorizes it and judged by the IAM evaluator
+ * holding the tables under their deployed names, S3 taking the demo's pictures into the stack's bucket, and an
+ * in-memory OpenSearch node over HTTPS as the domain's endpoint. Every AWS call the commands make is recorded as IAM authorizes it and judged by the IAM evaluator
  * (`@cloud-copilot/iam-simulate`) under the stack's `OperatorPolicyArn` policy plus the domain's access
  * policy: every call must be allowed, and every grant of the policy used by some call. Every request to the
  * domain must also be one OpenSearch's published API description accepts.
@@ -22,6 +22,9 @@ import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { toFileItems, toJobItem } from '../../functions/jobs/store/items';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { demoJobs } from '../../local/demo/data';
+import { isDeliveredJob } from '../../functions/jobs/model/review';
+import { parseUploadKey } from '../../functions/images/object-keys';
+import { sniffImageType } from '../../functions/images/image-type';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
 import { ensureTable } from '../../local/dynamodb/tables';
 import { activeDomainStatus, AwsStandIns } from '../support/aws-stand-ins';
@@ -68,6 +71,32 @@ const json = (result: CliResult): Record<string, unknown> => {
   return JSON.parse(result.stdout) as Record<string, unknown>;
 };
 
+/**
+ * The stack's bucket holds, under the upload keys the images function renders from, a JPEG original of every demo
+ * file and an edited version of every file of a delivered demo job — nothing else (no rendition: the images
+ * function makes those on S3's event).
+ */
+const expectDemoPictures = (): void => {
+  const bucket = template.outputs[STACK_OUTPUTS.imagesBucket]!;
+  const expected = demoJobs().flatMap((job) =>
+    job.files.flatMap((file) =>
+      (isDeliveredJob(job) ? (['original', 'edited'] as const) : (['original'] as const)).map(
+        (variant) => `${job.accountId}/${job.id}/${file.id}/${variant}`,
+      ),
+    ),
+  );
+  const uploaded = [...standIns.objects.entries()].map(([path, object]) => {
+    expect(path.startsWith(`${bucket}/`), path).toBe(true);
+    const address = parseUploadKey(path.slice(bucket.length + 1));
+    expect(address, path).toBeDefined();
+    expect(object.contentType).toBe('image/jpeg');
+    expect(sniffImageType(object.head), path).toBe('image/jpeg');
+    return `${address!.accountId}/${address!.jobId}/${address!.fileId}/${address!.variant}`;
+  });
+  expect(uploaded.sort()).toEqual(expected.sort());
+  expect(expected.some((name) => name.endsWith('/edited'))).toBe(true);
+};
+
 /** An index a rebuild left behind (started in 2020, never swapped in). */
 const LEFTOVER = 'jobs-v1600000000000-0a1b2c3d';
 
@@ -92,13 +121,14 @@ const STEPS: Step[] = [
     },
   },
   {
-    title: 'seed-demo loads the demo data and prints curl commands for the stage URL',
+    title: 'seed-demo loads the demo data, uploads its pictures and prints curl commands for the stage URL',
     args: () => ['seed-demo'],
     check: (result) => {
       expect(result.code, result.stderr).toBe(0);
       const base = template.outputs[STACK_OUTPUTS.apiUrl]!.replace(/\/+$/, '');
       expect(result.stdout).toContain(`curl -sS -X POST '${base}/search'`);
       expect(result.stdout).toContain(`'${base}/reject'`);
+      expectDemoPictures();
     },
   },
   {
@@ -111,9 +141,13 @@ const STEPS: Step[] = [
     },
   },
   {
-    title: 'seed-demo --force loads them again beside what is there',
+    title: 'seed-demo --force loads them again beside what is there, its pictures under the same keys',
+    before: () => standIns.objects.clear(),
     args: () => ['seed-demo', '--force'],
-    check: (result) => expect(result.code, result.stderr).toBe(0),
+    check: (result) => {
+      expect(result.code, result.stderr).toBe(0);
+      expectDemoPictures();
+    },
   },
   {
     title: 'create-client registers a client with a secret',
@@ -388,6 +422,7 @@ const cli = (args: string[]): Promise<CliResult> =>
     AWS_ENDPOINT_URL_DYNAMODB: standInsUrl,
     AWS_ENDPOINT_URL_STS: standInsUrl,
     AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: standInsUrl,
+    AWS_ENDPOINT_URL_S3: standInsUrl,
     AWS_ACCESS_KEY_ID: 'rehearsal',
     AWS_SECRET_ACCESS_KEY: 'rehearsal',
     NODE_EXTRA_CA_CERTS: domain.certificateFile ?? '',
@@ -438,6 +473,7 @@ beforeAll(async () => {
     dynamodb: { endpoint: sharedDynamodbEndpoint(), tableArn },
     callerArn: OPERATOR_CALLER,
     logGroups: [template.outputs[STACK_OUTPUTS.auditLogGroup]!],
+    buckets: [template.outputs[STACK_OUTPUTS.imagesBucket]!],
   });
   standInsUrl = await standIns.start();
 }, 120_000);

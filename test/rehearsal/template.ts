@@ -83,6 +83,8 @@ export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string 
     if (id === domainId) return domainName;
     // A queue's Ref is its URL.
     if (resources[id]?.Type === 'AWS::SQS::Queue') return `https://sqs.${REGION}.amazonaws.com/${ACCOUNT}/${id}`;
+    // An event bus's Ref is its name.
+    if (resources[id]?.Type === 'AWS::Events::EventBus') return String(resources[id]?.Properties?.Name ?? id);
     // A managed policy's Ref is its ARN.
     if (resources[id]?.Type === 'AWS::IAM::ManagedPolicy') return `arn:aws:iam::${ACCOUNT}:policy/${id}`;
     // A secret's Ref is its ARN (its name and six random characters).
@@ -110,6 +112,8 @@ export const synthesizeForRehearsal = (tableNames: { jobs: string; auth: string 
         return attribute === 'QueueName' ? id : `arn:aws:sqs:${REGION}:${ACCOUNT}:${id}`;
       case 'AWS::SNS::Topic':
         return `arn:aws:sns:${REGION}:${ACCOUNT}:${id}`;
+      case 'AWS::Events::EventBus':
+        return attribute === 'Name' ? nameOf(id) : `arn:aws:events:${REGION}:${ACCOUNT}:event-bus/${nameOf(id)}`;
       case 'AWS::Lambda::Function':
         return `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${id}`;
       default:

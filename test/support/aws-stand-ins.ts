@@ -1,14 +1,21 @@
 /**
  * Stand-ins for the AWS endpoints the CLI's `--stack` mode calls, on one local HTTP port that the AWS SDK
  * reaches through `AWS_ENDPOINT_URL_CLOUDFORMATION`, `AWS_ENDPOINT_URL_OPENSEARCH`, `AWS_ENDPOINT_URL_DYNAMODB`,
- * `AWS_ENDPOINT_URL_STS` and `AWS_ENDPOINT_URL_CLOUDWATCH_LOGS`:
+ * `AWS_ENDPOINT_URL_STS`, `AWS_ENDPOINT_URL_CLOUDWATCH_LOGS`, `AWS_ENDPOINT_URL_EVENTBRIDGE` and
+ * `AWS_ENDPOINT_URL_S3`:
  *
  * - CloudFormation `DescribeStacks` (the AWS query protocol: a form-encoded POST, an XML answer);
  * - STS `GetCallerIdentity` (the same protocol), answering with the caller the options name;
  * - CloudWatch Logs `CreateLogStream` and `PutLogEvents` (JSON 1.1 protocol, `X-Amz-Target: Logs_20140328.*`)
  *   into the log groups the options name, keeping every event in {@link AwsStandIns.logEvents};
+ * - EventBridge `PutEvents` (JSON 1.1 protocol, `X-Amz-Target: AWSEvents.PutEvents`) onto the buses the options
+ *   name, keeping every entry in {@link AwsStandIns.busEntries} and refusing an entry for another bus as
+ *   EventBridge does (`ErrorCode` per entry);
  * - the OpenSearch control plane's `DescribeDomain` (REST-JSON, `GET /2021-01-01/opensearch/domain/{name}`);
- * - DynamoDB (JSON protocol, `X-Amz-Target`), forwarded to DynamoDB Local.
+ * - DynamoDB (JSON protocol, `X-Amz-Target`), forwarded to DynamoDB Local;
+ * - S3 `PutObject` (path-style `PUT /<bucket>/<key>`, as the SDK addresses an endpoint given by IP,
+ *   `AWS_ENDPOINT_URL_S3`) into the buckets the options name, keeping each object's size, type and first bytes in
+ *   {@link AwsStandIns.objects}.
  *
  * Each call is recorded as IAM authorizes it, derived from the request itself: the action from the operation
  * the request names, the resource from the stack, domain or table it names (for DynamoDB, one entry per item
@@ -16,7 +23,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AuthorizedCall, dynamoCalls } from '../rehearsal/recorder';
+import { type AuthorizedCall, dynamoCalls, s3Call } from '../rehearsal/recorder';
 
 /** A stack as DescribeStacks reports it. */
 export interface StandInStack {
@@ -60,6 +67,27 @@ export interface AwsStandInsOptions {
   callerArn?: string;
   /** The CloudWatch Logs groups that exist (omit when no CloudWatch Logs call is expected). */
   logGroups?: string[];
+  /** The EventBridge buses that exist, by name (omit when no EventBridge call is expected). */
+  eventBuses?: string[];
+  /** The S3 buckets that exist (omit when no S3 call is expected). */
+  buckets?: string[];
+}
+
+/** One entry a bus took, as `PutEvents` sent it. */
+export interface StandInBusEntry {
+  EventBusName: string;
+  Source: string;
+  DetailType: string;
+  Detail: string;
+  Time?: number;
+}
+
+/** What the S3 stand-in keeps of an object put: enough to tell what it is, not its bytes. */
+export interface StandInObject {
+  size: number;
+  contentType: string | undefined;
+  /** Its first 16 bytes. */
+  head: Buffer;
 }
 
 /** One event a log group received. */
@@ -74,15 +102,16 @@ const CLOUDFORMATION_NS = 'http://cloudformation.amazonaws.com/doc/2010-05-15/';
 const DOMAIN_PATH = /^\/2021-01-01\/opensearch\/domain\/([^/]+)$/;
 const DYNAMODB_TARGET = /^DynamoDB_20120810\.(\w+)$/;
 const LOGS_TARGET = /^Logs_20140328\.(\w+)$/;
+const EVENTS_TARGET = 'AWSEvents.PutEvents';
 const STS_NS = 'https://sts.amazonaws.com/doc/2011-06-15/';
 
 const xmlEscape = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const readBody = async (request: IncomingMessage): Promise<string> => {
+const readBody = async (request: IncomingMessage): Promise<Buffer> => {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 };
 
 /** The stand-ins on one port; {@link calls} holds every call as IAM sees it, in order. */
@@ -92,6 +121,10 @@ export class AwsStandIns {
   public readonly unexpected: string[] = [];
   /** Every event the log groups received, in order. */
   public readonly logEvents: StandInLogEvent[] = [];
+  /** Every entry the buses took, in order. */
+  public readonly busEntries: StandInBusEntry[] = [];
+  /** Every object S3 `PutObject` wrote, by `<bucket>/<key>`. */
+  public readonly objects = new Map<string, StandInObject>();
   readonly #streams = new Set<string>();
   readonly #options: AwsStandInsOptions;
   readonly #server: Server;
@@ -115,14 +148,23 @@ export class AwsStandIns {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
 
-  async #handle(request: IncomingMessage, body: string, response: ServerResponse): Promise<void> {
+  async #handle(request: IncomingMessage, bytes: Buffer, response: ServerResponse): Promise<void> {
     const target = request.headers['x-amz-target'];
+    if (request.method === 'PUT' && target === undefined) {
+      this.#putObject(request, bytes, response);
+      return;
+    }
+    const body = bytes.toString('utf8');
     if (request.method === 'POST' && typeof target === 'string' && DYNAMODB_TARGET.test(target)) {
       await this.#dynamodb(request, target, body, response);
       return;
     }
     if (request.method === 'POST' && typeof target === 'string' && LOGS_TARGET.test(target)) {
       this.#logs(LOGS_TARGET.exec(target)![1]!, body, response);
+      return;
+    }
+    if (request.method === 'POST' && target === EVENTS_TARGET) {
+      this.#putEvents(body, response);
       return;
     }
     if (request.method === 'POST' && request.url === '/' && target === undefined) {
@@ -248,6 +290,61 @@ export class AwsStandIns {
     for (const event of input.logEvents ?? [])
       this.logEvents.push({ logGroupName: group, logStreamName: stream, ...event });
     reply(200, {});
+  }
+
+  #putEvents(body: string, response: ServerResponse): void {
+    const { account, region, eventBuses } = this.#options;
+    const reply = (status: number, answer: Record<string, unknown>): void => {
+      response.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.1' }).end(JSON.stringify(answer));
+    };
+    if (eventBuses === undefined) {
+      this.unexpected.push('EventBridge PutEvents');
+      reply(400, { __type: 'ValidationException', message: 'not a rehearsed call' });
+      return;
+    }
+    const entries = (JSON.parse(body) as { Entries?: StandInBusEntry[] }).Entries ?? [];
+    // IAM authorizes PutEvents once per bus the entries name (one request, so the first is the request).
+    const buses = [...new Set(entries.map((entry) => entry.EventBusName ?? 'default'))];
+    buses.forEach((bus, index) =>
+      this.calls.push({
+        action: 'events:PutEvents',
+        resource: `arn:aws:events:${region}:${account}:event-bus/${bus}`,
+        origin: `EventBridge PutEvents ${bus}`,
+        ...(index === 0 ? { request: true as const } : {}),
+      }),
+    );
+    const answers = entries.map((entry) => {
+      if (!eventBuses.includes(entry.EventBusName)) {
+        return {
+          ErrorCode: 'ResourceNotFoundException',
+          ErrorMessage: `Event bus ${entry.EventBusName} does not exist.`,
+        };
+      }
+      this.busEntries.push(entry);
+      return { EventId: crypto.randomUUID() };
+    });
+    reply(200, { FailedEntryCount: answers.filter((entry) => 'ErrorCode' in entry).length, Entries: answers });
+  }
+
+  #putObject(request: IncomingMessage, body: Buffer, response: ServerResponse): void {
+    const path = new URL(request.url ?? '/', 'http://stand-in').pathname;
+    const [bucket = '', ...rest] = path.slice(1).split('/');
+    const key = rest.map((part) => decodeURIComponent(part)).join('/');
+    if (this.#options.buckets === undefined || key === '') {
+      this.unexpected.push(`S3 PUT ${request.url}`);
+      response.writeHead(400).end();
+      return;
+    }
+    this.calls.push(s3Call('PutObjectCommand', { Bucket: bucket, Key: key }));
+    if (!this.#options.buckets.includes(bucket)) {
+      response
+        .writeHead(404, { 'Content-Type': 'application/xml' })
+        .end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchBucket</Code></Error>');
+      return;
+    }
+    const contentType = request.headers['content-type'];
+    this.objects.set(`${bucket}/${key}`, { size: body.length, contentType, head: Buffer.from(body.subarray(0, 16)) });
+    response.writeHead(200, { ETag: '"stand-in"' }).end();
   }
 
   #describeDomain(name: string, response: ServerResponse): void {

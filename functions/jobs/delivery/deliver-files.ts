@@ -19,8 +19,13 @@
  *
  * Checks, in order: the caller is an operator (`403`); the job exists (`404 job_not_found`); its status
  * allows a delivery (`409 invalid_transition`); then each file in request order (in id order without a list): of
- * the job (`404 file_not_found`), not accepted, and its edited picture ready (`409 file_not_deliverable`). The
- * edited picture is judged as read: the images function records it without changing the job's version.
+ * the job (`404 file_not_found`), not accepted, and its edited picture ready (`409 file_not_deliverable`).
+ * The images function records a picture without changing the job's version, so the version does not guard
+ * the pictures: a delivery in one transaction conditions each file's write on its edited picture still being
+ * `ready`, and an invalid re-upload recorded between the read and the write cancels it (the retry's read then
+ * refuses the file). A committed delivery is judged on the pictures as read: its commit is the job item's
+ * write alone, and an edited picture recorded invalid in the moment between its read and its commit is
+ * delivered as it then is (the customer sees it invalid and can reject it).
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -39,7 +44,7 @@ import {
   settledCondition,
 } from '../store/pending-delivery';
 import { estimatedItemSize, TRANSACTION_SIZE_BUDGET } from '../store/item-sizes';
-import { moveToHistory, unchangedCondition } from '../store/file-conditions';
+import { moveToHistory, readyEditCondition, unchangedCondition } from '../store/file-conditions';
 import { jobETag, jobView } from '../store/job-view';
 import {
   countAttributes,
@@ -95,10 +100,12 @@ const committedByAnother = (): Error =>
 
 /**
  * A file back to review, conditioned on the file as read (its review state and history), so a file
- * changed meanwhile fails the write instead of being overwritten.
+ * changed meanwhile fails the write instead of being overwritten; with `editReady`, also on its edited
+ * picture still being ready ({@link readyEditCondition}).
  */
-const fileUpdate = (tableName: string, before: FileItem): TransactItem => {
+const fileUpdate = (tableName: string, before: FileItem, editReady: boolean): TransactItem => {
   const condition = unchangedCondition(before);
+  if (editReady) readyEditCondition(condition);
   const sets = [
     '#isReviewed = :false',
     '#isRejected = :false',
@@ -140,8 +147,8 @@ interface FileWrite {
   bytes: number;
 }
 
-const fileWrite = (tableName: string, before: FileItem): FileWrite => ({
-  write: fileUpdate(tableName, before),
+const fileWrite = (tableName: string, before: FileItem, editReady: boolean): FileWrite => ({
+  write: fileUpdate(tableName, before, editReady),
   bytes: estimatedItemSize(deliveredFileItem(before)),
 });
 
@@ -187,7 +194,7 @@ export const finishDelivery = (
       const writes = (items.filter((item) => item.entity === 'file') as unknown as FileItem[])
         .filter((file) => pending.has(file.fileId) && !isDeliveredFileItem(file))
         .sort((a, b) => a.fileId - b.fileId)
-        .map((file) => fileWrite(table.tableName, file));
+        .map((file) => fileWrite(table.tableName, file, false));
       for (const transaction of transactionsOf(writes, Math.max(1, Math.min(TRANSACTION_ITEMS, transactionItems)))) {
         await table.transactWrite(transaction);
       }
@@ -261,7 +268,11 @@ export class DeliverFiles {
           ...countAttributes(counts),
           version: job.version + 1,
         } as JobItem;
-        const fileWrites = targets.map((file) => fileWrite(this.table.tableName, file));
+        // In one transaction, each file's write also requires its edited picture still ready: an upload
+        // recorded between the read and the write (a re-upload found invalid) cancels it, and the retry's
+        // read refuses the file. A committed delivery's files are written after its commit, which they
+        // must then finish whatever their pictures hold, so they carry no such condition.
+        const fileWrites = targets.map((file) => fileWrite(this.table.tableName, file, true));
         const bytes = fileWrites.reduce((total, each) => total + each.bytes, estimatedItemSize(updated));
         const large = fileWrites.length + 1 > this.transactionItems || bytes > TRANSACTION_SIZE_BUDGET;
         const commit = large ? { id: deliveryId, fileIds: [...delivering].sort((a, b) => a - b) } : undefined;

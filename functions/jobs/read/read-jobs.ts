@@ -1,10 +1,11 @@
 /**
  * Reading jobs through the API (docs/contract.md §6a): one job by id — one strongly consistent GetItem of
  * its job item, which carries the review counts — and a page of its files for review, whose cost is bounded
- * by the page size whatever the filter: every file is one strongly consistent Query of the partition's
- * padded file keys; one state's files are listed by the `byReview` index, then read by key. The job item is
- * read beside either, in the same round. A job not yet moved to padded file keys (no `fileKeys` mark) is
- * listed by the index in every case, and its files read at both key forms.
+ * by the page size whatever the filter: one strongly consistent Query of the partition's padded file keys,
+ * filtered to one state's files when a state is asked for, read beside the job item in the same round; a state
+ * sparse among the files the Query read goes on from the `byReview` index, its files read by key. A job not yet
+ * moved to padded file keys (no `fileKeys` mark) is listed by the index in every case, and its files read at
+ * both key forms.
  *
  * Each file carries its pictures (docs/contract.md §6b): `original` and `edited`, `null` until uploaded, an
  * invalid one with its reason, a ready one with its thumbnail, preview and download URLs — presigned GETs signed
@@ -22,7 +23,7 @@ import { ApiError } from '../../errors';
 import { type PictureUrls, unsignedView, type VariantView } from '../../images/picture-urls';
 import { hasPaddedFileKeys, jobKeys } from '../../tables';
 import { filesWithinBudget } from './files-page-budget';
-import { type FileItem, fromFileItem, type JobItem, jobItemCounts } from '../store/items';
+import { FILE_VIEW_ATTRIBUTES, type FileItem, fromFileItem, type JobItem, jobItemCounts } from '../store/items';
 import { type Item, JobsTable, type RetryPolicy } from '../store/jobs-table';
 import { jobView, type JobView } from '../store/job-view';
 import type { JobFile } from '../model/model';
@@ -118,10 +119,9 @@ export class JobReader {
   /**
    * A page of a job's files: at most `limit` files after `afterFileId`, in id order, of one review state or
    * of all, and at most what one response carries ({@link filesWithinBudget}). The job item (to answer 404
-   * for a job the caller may not see, and to apply a committed delivery) is read beside the listing, in the
-   * same round. Every file: one strongly consistent Query of the partition's file keys, which sort by id.
-   * One state: the `byReview` index lists the ids of at most `limit + 1` files of that state, and the page's
-   * files are read by key (see {@link indexedPage}).
+   * for a job the caller may not see, and to apply a committed delivery) is read beside the files, in the
+   * same round: one strongly consistent Query of the partition's file keys, which sort by id, reading at most
+   * `limit + 1` files — of one state, those of them in that state (see {@link statePage}).
    */
   public async files(
     jobId: number,
@@ -129,16 +129,26 @@ export class JobReader {
     query: FilesQuery,
   ): Promise<FilesPage> {
     if (query.review !== undefined) {
-      const [item, listed] = await Promise.all([
+      const review = query.review;
+      const [item, read] = await Promise.all([
         this.table.getJobItem(jobId),
-        this.table.reviewFileIds(jobId, query.review, query.afterFileId, query.limit + 1),
+        this.table.filesAfter(jobId, query.afterFileId, query.limit + 1, {
+          state: review,
+          attributes: FILE_VIEW_ATTRIBUTES,
+        }),
       ]);
       if (!visible(item, principal)) throw new JobNotFoundError(jobId);
-      return this.indexedPage(jobId, item!, query, [listed]);
+      if (!hasPaddedFileKeys(item) || pendingDelivery(item) !== undefined) {
+        // Files may still be at their former keys, which the Query's range does not hold, or a committed delivery
+        // not yet written to its files changes their states as they are read: the index lists the state.
+        const listed = await this.table.reviewFileIds(jobId, review, query.afterFileId, query.limit + 1);
+        return this.indexedPage(jobId, item!, query, [listed]);
+      }
+      return this.statePage(jobId, item as unknown as JobItem, { ...query, review }, read);
     }
     const [item, listing] = await Promise.all([
       this.table.getJobItem(jobId),
-      this.table.filesAfter(jobId, query.afterFileId, query.limit + 1),
+      this.table.filesAfter(jobId, query.afterFileId, query.limit + 1, { attributes: FILE_VIEW_ATTRIBUTES }),
     ]);
     if (!visible(item, principal)) throw new JobNotFoundError(jobId);
     if (!hasPaddedFileKeys(item)) {
@@ -155,6 +165,44 @@ export class JobReader {
       found.slice(0, query.limit).map((file) => effectiveFileItem(file, pending)),
     );
     return budgeted(files, found.length > query.limit || listing.more);
+  }
+
+  /**
+   * A page of one state from the files the Query read consistently (`read`: of at most `limit + 1` files after
+   * the cursor, those in the state). When it found a whole page, or read to the job's last file, that is the
+   * page: one round (a whole page with more files to read gets a cursor, even if none of them is in the state).
+   * When the state's files are sparse, the Query judged every file up to the last it read, and
+   * the `byReview` index lists the state's next ids after that one, read by key like {@link indexedPage} (a file
+   * whose state changed since the lagging index listed it is left out). The cost stays bounded by `limit`.
+   */
+  private async statePage(
+    jobId: number,
+    job: JobItem,
+    query: FilesQuery & { review: ReviewFilter },
+    read: { items: Item[]; more: boolean; readThrough?: number },
+  ): Promise<FilesPage> {
+    const found = (read.items as unknown as FileItem[]).filter((file) => file.entity === 'file');
+    if (found.length >= query.limit || !read.more)
+      return budgeted(await this.views(job, found.slice(0, query.limit)), found.length > query.limit || read.more);
+    const judged = read.readThrough ?? found.at(-1)?.id ?? query.afterFileId;
+    const listed = await this.table.reviewFileIds(jobId, query.review, judged, query.limit + 1 - found.length);
+    const known = new Set(found.map((file) => file.id));
+    const ids = [...known, ...listed.ids.filter((fileId) => !known.has(fileId))].sort((a, b) => a - b);
+    const window = ids.slice(0, query.limit);
+    const more = ids.length > query.limit || listed.cut;
+    const missing = window.filter((fileId) => !known.has(fileId));
+    const fetched = await this.table.batchGet(
+      missing.map((fileId) => ({ pk: jobKeys.pk(jobId), sk: jobKeys.fileSk(fileId) })),
+      FILE_VIEW_ATTRIBUTES,
+    );
+    const inWindow = new Set(window);
+    const fileItems = [
+      ...found.filter((file) => inWindow.has(file.id)),
+      ...(fetched as unknown as FileItem[]).filter(
+        (file) => file.entity === 'file' && inWindow.has(file.id) && currentState(file) === query.review,
+      ),
+    ].sort((a, b) => a.id - b.id);
+    return budgeted(await this.views(job, fileItems), more, window.at(-1));
   }
 
   /**
@@ -216,6 +264,7 @@ export class JobReader {
     const sortKeys = hasPaddedFileKeys(item) ? (fileId: number) => [jobKeys.fileSk(fileId)] : jobKeys.fileSks;
     const items = await this.table.batchGet(
       page.flatMap((fileId) => sortKeys(fileId).map((sk) => ({ pk: jobKeys.pk(jobId), sk }))),
+      FILE_VIEW_ATTRIBUTES,
     );
     // The index lags the table: a file whose state changed since is left out of a filtered page.
     const fileItems = (items as unknown as FileItem[])

@@ -1,7 +1,7 @@
 /**
  * The conditions a write of a file item is guarded by, shared by the customer's review (`review/`) and the
- * delivery (`delivery/`): the file still holds what the write was decided on, and its review history moves
- * to `previousReviews` without ever outgrowing its bound.
+ * delivery (`delivery/`): the file still holds what the write was decided on (for a delivery, an edited
+ * picture that is ready), and its review history moves to `previousReviews` without ever outgrowing its bound.
  */
 import type { Review } from '../model/model';
 import { MAX_PREVIOUS_REVIEWS } from '../model/model';
@@ -38,6 +38,17 @@ export const unchangedCondition = (item: FileItem): Condition => {
     requireAsRead(condition, attribute, (item as unknown as Record<string, unknown>)[attribute]);
   }
   return condition;
+};
+
+/**
+ * Adds a clause that holds only while the file's edited picture is `ready` (`images/file-images.ts`): a
+ * delivery's write of the file then refuses itself when a newer upload turned out invalid after the read.
+ */
+export const readyEditCondition = (condition: Condition): void => {
+  condition.names['#edited'] = 'edited';
+  condition.names['#editedStatus'] = 'status';
+  condition.values[':readyEdit'] = 'ready';
+  condition.clauses.push('#edited.#editedStatus = :readyEdit');
 };
 
 /** The placeholders and the bound of one history list an entry moves to. */

@@ -155,6 +155,20 @@ export const SEARCHED_ATTRIBUTES = [
   ]),
 ] as readonly string[];
 
+/**
+ * The attributes of a file item a page of files reads (`GET /jobs/{id}/files`): the file's fields as
+ * {@link fromFileItem} answers them, its two pictures, and what the reader judges it by — `entity`, its state
+ * (`reviewKey`) and, to apply a committed delivery, `fileId` and `jobId`. Not its keys, its earlier edited
+ * versions nor its uploads' bookkeeping, which a page never shows: fewer bytes to read, send and unmarshal.
+ */
+export const FILE_VIEW_ATTRIBUTES = [
+  ...new Set([
+    ...(['entity', 'fileId', 'jobId', 'reviewKey'] as const satisfies readonly (keyof FileItem)[]),
+    ...(Object.keys(fromFileItem({} as FileItem)) as (keyof FileItem)[]),
+    ...(['original', 'edited'] as const satisfies readonly (keyof FileItem)[]),
+  ]),
+] as readonly string[];
+
 /** A job as stored, with the version of its job item. */
 export interface StoredJob {
   job: Job;

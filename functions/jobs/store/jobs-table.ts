@@ -73,6 +73,19 @@ const withPaddedKeys = (keys: readonly ItemKey[], fileId: number): ItemKey[] => 
   return all;
 };
 
+/** The parameters of a request that reads only the named attributes of each item (all without names). */
+const projectionOf = (
+  attributes: readonly string[] | undefined,
+): { ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> } =>
+  attributes === undefined
+    ? {}
+    : {
+        ProjectionExpression: attributes.map((_, position) => `#a${position}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(
+          attributes.map((attribute, position) => [`#a${position}`, attribute]),
+        ),
+      };
+
 /** The jobs table, request by request. */
 export class JobsTable extends TableRetries {
   public readonly tableName: string;
@@ -98,15 +111,7 @@ export class JobsTable extends TableRetries {
    * only the named attributes when `attributes` is given.
    */
   public async readPartition(jobId: number, consistent: boolean, attributes?: readonly string[]): Promise<Item[]> {
-    const projection =
-      attributes === undefined
-        ? {}
-        : {
-            ProjectionExpression: attributes.map((_, position) => `#a${position}`).join(', '),
-            ExpressionAttributeNames: Object.fromEntries(
-              attributes.map((attribute, position) => [`#a${position}`, attribute]),
-            ),
-          };
+    const projection = projectionOf(attributes);
     const items: Item[] = [];
     let exclusiveStartKey: Item | undefined;
     do {
@@ -160,30 +165,50 @@ export class JobsTable extends TableRetries {
   }
 
   /**
-   * Up to `limit` file items of a job after `afterFileId` (every file without one), in id order: one
-   * strongly consistent Query of the padded sort keys' range. DynamoDB ends a Query at 1 MB of items, so
-   * `more` also says when it stopped before `limit` items with more to read.
+   * The file items of a job after `afterFileId` (every file without one), in id order: one strongly consistent
+   * Query of the padded sort keys' range that reads at most `limit` items. With `state`, only the files in that
+   * review state are answered (a filter on `reviewKey`: the items read and not answered cost as much as the
+   * others, so the cost stays bounded by `limit`). DynamoDB ends a Query at `limit` items read or 1 MB, so
+   * `more` says when it stopped with more to read, and `readThrough` is then the id of the last file it read:
+   * every file up to it was judged. With `attributes`, each item answered holds only those.
    */
   public async filesAfter(
     jobId: number,
     afterFileId: number | undefined,
     limit: number,
-  ): Promise<{ items: Item[]; more: boolean }> {
+    options: { state?: ReviewState; attributes?: readonly string[] } = {},
+  ): Promise<{ items: Item[]; more: boolean; readThrough?: number }> {
     const range = jobKeys.filesAfter(afterFileId);
     if (range === undefined) return { items: [], more: false };
+    const { state } = options;
+    const { ExpressionAttributeNames: projected, ...projection } = projectionOf(options.attributes);
     const { Items, LastEvaluatedKey } = await this.call(() =>
       this.client.send(
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-          ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
-          ExpressionAttributeValues: { ':pk': jobKeys.pk(jobId), ':from': range.from, ':to': range.to },
+          ...projection,
+          ExpressionAttributeNames: {
+            '#pk': 'pk',
+            '#sk': 'sk',
+            ...(state === undefined ? {} : { '#state': 'reviewKey' }),
+            ...projected,
+          },
+          ExpressionAttributeValues: {
+            ':pk': jobKeys.pk(jobId),
+            ':from': range.from,
+            ':to': range.to,
+            ...(state === undefined ? {} : { ':state': reviewKey(jobId, state) }),
+          },
+          ...(state === undefined ? {} : { FilterExpression: '#state = :state' }),
           ConsistentRead: true,
           Limit: limit,
         }),
       ),
     );
-    return { items: Items ?? [], more: LastEvaluatedKey !== undefined };
+    if (LastEvaluatedKey === undefined) return { items: Items ?? [], more: false };
+    const readThrough = jobKeys.fileIdOfSk(LastEvaluatedKey.sk);
+    return { items: Items ?? [], more: true, ...(readThrough === undefined ? {} : { readThrough }) };
   }
 
   /**
@@ -252,9 +277,11 @@ export class JobsTable extends TableRetries {
 
   /**
    * The items of the keys that exist, read strongly consistently, 100 keys per request; keys left
-   * unprocessed are asked for again under the retry policy, then reported as DynamoDB unavailable.
+   * unprocessed are asked for again under the retry policy, then reported as DynamoDB unavailable. With
+   * `attributes`, each item holds only those.
    */
-  public async batchGet(keys: readonly ItemKey[]): Promise<Item[]> {
+  public async batchGet(keys: readonly ItemKey[], attributes?: readonly string[]): Promise<Item[]> {
+    const projection = projectionOf(attributes);
     const items: Item[] = [];
     for (let start = 0; start < keys.length; start += BATCH_GET_KEYS) {
       let pending: Item[] = keys.slice(start, start + BATCH_GET_KEYS).map((key) => ({ ...key }));
@@ -263,7 +290,9 @@ export class JobsTable extends TableRetries {
           const batch = pending;
           const { Responses, UnprocessedKeys } = await this.call(() =>
             this.client.send(
-              new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: batch, ConsistentRead: true } } }),
+              new BatchGetCommand({
+                RequestItems: { [this.tableName]: { Keys: batch, ConsistentRead: true, ...projection } },
+              }),
             ),
           );
           items.push(...(Responses?.[this.tableName] ?? []));

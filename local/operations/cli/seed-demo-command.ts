@@ -2,9 +2,18 @@
  * `seed-demo --stack <name>`: the demo clients, sessions and jobs of `npm start`, loaded into a deployed
  * stack, and the same curl commands printed for its stage URL. A stack that already holds jobs is refused
  * unless `--force` (the demo jobs would be upserted over any job of the same id).
+ *
+ * The demo jobs' pictures are uploaded after the jobs, into the stack's pictures bucket under the upload keys the
+ * images function renders from (`local/demo/pictures.ts`): S3's event has the function check, render and record
+ * each one as it does a customer's upload, so the command writes uploads only — no rendition, no picture
+ * attribute — with the operator policy's one S3 grant (PutObject under `uploads/`).
  */
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { createS3Client } from '../../../functions/aws/s3';
+import { config } from '../../../functions/config';
 import { demoCommandsFor, seedDemoData } from '../../demo/seeding';
 import { demoJobs } from '../../demo/data';
+import { uploadDemoPictures } from '../../demo/pictures';
 import { type CliCommand, CommandFailedError, message, noPositionals, UsageError } from './command';
 import { authStore, jobRepository } from './target';
 
@@ -12,6 +21,27 @@ import { authStore, jobRepository } from './target';
 const holdsJobs = async (): Promise<boolean> => {
   for await (const _ of jobRepository().scanJobIds()) return true;
   return false;
+};
+
+/** Puts the demo pictures in the stack's bucket, or says why the demo has none. */
+const uploadPictures = async (bucket: string | undefined): Promise<void> => {
+  if (bucket === undefined) {
+    message('The stack has no pictures bucket (deployed before pictures): the demo jobs have no pictures.');
+    return;
+  }
+  const s3 = createS3Client({ region: config().region, images: { bucket, endpoint: undefined } });
+  try {
+    const put = async (key: string, bytes: Buffer): Promise<void> => {
+      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: 'image/jpeg' }));
+    };
+    const count = await uploadDemoPictures(demoJobs(), put);
+    message(
+      `Uploaded ${count} demo pictures to ${bucket}; the images function renders them within a few minutes ` +
+        '(until then a file shows no thumbnail).',
+    );
+  } finally {
+    s3.destroy();
+  }
 };
 
 export const seedDemoCommand: CliCommand = {
@@ -33,6 +63,7 @@ export const seedDemoCommand: CliCommand = {
     }
     message(`Seeding demo clients, sessions and ${demoJobs().length} jobs into ${target.description}…`);
     const demo = await seedDemoData(await authStore(), jobRepository());
+    await uploadPictures(target.stack.imagesBucket);
     const baseUrl = target.stack.apiUrl.replace(/\/+$/, '');
     const out = (line = ''): void => {
       process.stdout.write(`${line}\n`);

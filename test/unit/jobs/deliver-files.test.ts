@@ -200,10 +200,14 @@ describe('the delivery use case with a mocked DynamoDB', () => {
     });
     expect(first?.Update?.ConditionExpression).toContain('size(#previousReviews) = :was_previousReviewCount');
     expect(second?.Update?.UpdateExpression).not.toContain('previousReviews');
+    // The file as read, and its edited picture still ready: an invalid re-upload meanwhile cancels the write.
     expect(second?.Update?.ConditionExpression).toBe(
       'attribute_exists(#pk) AND #isRejected = :was_isRejected AND #acceptedByUser = :was_acceptedByUser' +
-        ' AND attribute_type(#reviewDate, :nullType) AND #reviewKey = :was_reviewKey',
+        ' AND attribute_type(#reviewDate, :nullType) AND #reviewKey = :was_reviewKey' +
+        ' AND #edited.#editedStatus = :readyEdit',
     );
+    expect(second?.Update?.ExpressionAttributeNames).toMatchObject({ '#edited': 'edited', '#editedStatus': 'status' });
+    expect(second?.Update?.ExpressionAttributeValues).toMatchObject({ ':readyEdit': 'ready' });
     expect(jobWrite?.Update).toEqual({
       TableName: 'jobs',
       Key: { pk: 'JOB#42', sk: 'JOB' },
@@ -274,6 +278,8 @@ describe('the delivery use case with a mocked DynamoDB', () => {
     expect(rollForward.map((items) => items.map((item) => item.Update?.Key?.sk))).toEqual([
       ['FILE#0000000000000001', 'FILE#0000000000000002', 'FILE#0000000000000004'],
     ]);
+    // Committed, the delivery must finish whatever the pictures hold since: no file write waits on them.
+    for (const item of rollForward.flat()) expect(item.Update?.ConditionExpression).not.toContain('#edited');
     expect(dynamo.commandCalls(UpdateCommand)[0]?.args[0].input).toEqual({
       TableName: 'jobs',
       Key: { pk: 'JOB#42', sk: 'JOB' },

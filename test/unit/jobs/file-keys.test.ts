@@ -47,6 +47,15 @@ describe('the sort key of a file', () => {
   });
 });
 
+describe('the file id of a sort key', () => {
+  it('is read back from a padded file key, and from no other key', () => {
+    for (const id of [1, 42, 1_234_567_890_123_456, Number.MAX_SAFE_INTEGER])
+      expect(jobKeys.fileIdOfSk(jobKeys.fileSk(id))).toBe(id);
+    for (const other of ['FILE#42', 'JOB', 'FILE#9999999999999999', 'FILE#00000000000000x1', 42, undefined])
+      expect(jobKeys.fileIdOfSk(other)).toBeUndefined();
+  });
+});
+
 describe('the mark of a job whose files all have padded keys', () => {
   it('is read from the job item, absent on items written before the padding', () => {
     expect(hasPaddedFileKeys({ [FILE_KEYS.attribute]: 'padded' })).toBe(true);

@@ -12,7 +12,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../../../functions/auth/principal';
 import { ApiError } from '../../../functions/http/errors';
 import { filesWithinBudget, PAGE_BYTES_BUDGET, payloadBytesOf } from '../../../functions/jobs/read/files-page-budget';
-import { type FileItem, type JobItem, toFileItem, toJobItem } from '../../../functions/jobs/store/items';
+import {
+  FILE_VIEW_ATTRIBUTES,
+  type FileItem,
+  type JobItem,
+  toFileItem,
+  toJobItem,
+} from '../../../functions/jobs/store/items';
 import { jobView } from '../../../functions/jobs/store/job-view';
 import type { Job, JobFile, Review } from '../../../functions/jobs/model/model';
 import { type FilesQuery, JobNotFoundError, JobReader } from '../../../functions/jobs/read/read-jobs';
@@ -56,9 +62,11 @@ const serveTable = (): void => {
           const inRange = fileItems
             .filter((item) => item.sk >= values[':from']! && item.sk <= values[':to']!)
             .sort((a, b) => (a.sk < b.sk ? -1 : 1));
+          // DynamoDB reads `Limit` items, then answers those its filter keeps.
           const taken = inRange.slice(0, input.Limit);
+          const state = input.ExpressionAttributeValues[':state'];
           return {
-            Items: taken,
+            Items: state === undefined ? taken : taken.filter((item) => item.reviewKey === state),
             ...(taken.length < inRange.length || taken.length === input.Limit
               ? { LastEvaluatedKey: { pk: taken.at(-1)?.pk, sk: taken.at(-1)?.sk } }
               : {}),
@@ -89,6 +97,9 @@ const batchKeys = () =>
 const page = (query: Partial<FilesQuery>, principal = user) =>
   reader.files(JOB_ID, principal, { review: undefined, limit: 10, afterFileId: undefined, ...query });
 const ids = (answer: { files: JobFile[] }): number[] => answer.files.map((file) => file.id);
+/** The projection of the attributes a page reads of each file item, as every read of the page's files sends it. */
+const viewedProjection = FILE_VIEW_ATTRIBUTES.map((_, position) => `#a${position}`).join(', ');
+const viewedNames = Object.fromEntries(FILE_VIEW_ATTRIBUTES.map((name, position) => [`#a${position}`, name]));
 
 beforeEach(() => {
   mock.reset();
@@ -177,7 +188,8 @@ describe('a page of files', () => {
       {
         TableName: 'jobs',
         KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+        ProjectionExpression: viewedProjection,
+        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk', ...viewedNames },
         ExpressionAttributeValues: {
           ':pk': `JOB#${JOB_ID}`,
           ':from': 'FILE#0000000000000001',
@@ -272,25 +284,103 @@ describe('a page of files', () => {
     expect(batchKeys().map((key) => key.sk)).toEqual([1, 2, 3, 4].flatMap((id) => jobKeys.fileSks(id)));
   });
 
-  it('lists one state alone when a filter is given', async () => {
+  it('reads a page of one state with one strongly consistent Query of the file keys, filtered to it, beside the job item', async () => {
     const answer = await page({ review: 'rejected' });
 
     expect(ids(answer)).toEqual([4, 5]);
-    expect(reviewQueries().map((input) => input.ExpressionAttributeValues?.[':key'])).toEqual([`${JOB_ID}#rejected`]);
+    expect(answer.continueAfter).toBeUndefined();
+    expect(mock.commandCalls(QueryCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        TableName: 'jobs',
+        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+        ProjectionExpression: viewedProjection,
+        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk', '#state': 'reviewKey', ...viewedNames },
+        ExpressionAttributeValues: {
+          ':pk': `JOB#${JOB_ID}`,
+          ':from': 'FILE#0000000000000001',
+          ':to': 'FILE#9007199254740991',
+          ':state': `${JOB_ID}#rejected`,
+        },
+        FilterExpression: '#state = :state',
+        ConsistentRead: true,
+        Limit: 11,
+      },
+    ]);
+    expect(mock.commandCalls(GetCommand)).toHaveLength(1);
+    expect(mock.commandCalls(BatchGetCommand)).toHaveLength(0);
+  });
+
+  it('gives a cursor after the last file of a page of one state when the Query found more than the page', async () => {
+    const answer = await page({ review: 'pending', limit: 2 });
+
+    expect(ids(answer)).toEqual([1, 2]);
+    expect(answer.continueAfter).toBe(2);
+    expect(reviewQueries()).toHaveLength(0);
+  });
+
+  it("lists the rest of a sparse state's page from the byReview index after the last file the Query read, and reads it by key", async () => {
+    // Limit 2: the Query reads files 1 and 2, neither rejected, and stops with more to read.
+    const answer = await page({ review: 'rejected', limit: 1 });
+
+    expect(ids(answer)).toEqual([4]);
+    expect(answer.continueAfter).toBe(4);
+    expect(reviewQueries()).toEqual([
+      {
+        TableName: 'jobs',
+        IndexName: 'byReview',
+        KeyConditionExpression: '#reviewKey = :key AND #fileId > :after',
+        ExpressionAttributeNames: { '#reviewKey': 'reviewKey', '#fileId': 'fileId' },
+        ExpressionAttributeValues: { ':key': `${JOB_ID}#rejected`, ':after': 2 },
+        Limit: 2,
+      },
+    ]);
+    expect(batchKeys()).toEqual([{ pk: `JOB#${JOB_ID}`, sk: jobKeys.fileSk(4) }]);
+    expect(mock.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.jobs).toMatchObject({
+      ConsistentRead: true,
+      ProjectionExpression: viewedProjection,
+      ExpressionAttributeNames: viewedNames,
+    });
+  });
+
+  it('ends a whole page of one state with a cursor, asking the index nothing, when the Query stopped with more to read', async () => {
+    // Limit 4: the Query finds files 1–3 pending and stops at file 4, which is not.
+    const answer = await page({ review: 'pending', limit: 3 });
+
+    expect(ids(answer)).toEqual([1, 2, 3]);
+    expect(answer.continueAfter).toBe(3);
+    expect(reviewQueries()).toHaveLength(0);
+    expect(mock.commandCalls(BatchGetCommand)).toHaveLength(0);
+  });
+
+  it('ends a page of one state with no cursor when the index lists none of it after what the Query read', async () => {
+    // Limit 5: the Query finds files 1–3 pending and stops at file 5; the index lists no pending file after it.
+    const answer = await page({ review: 'pending', limit: 4 });
+
+    expect(ids(answer)).toEqual([1, 2, 3]);
+    expect(answer.continueAfter).toBeUndefined();
+    expect(reviewQueries().map((input) => input.ExpressionAttributeValues)).toEqual([
+      { ':key': `${JOB_ID}#pending`, ':after': 5 },
+    ]);
+    expect(mock.commandCalls(BatchGetCommand)).toHaveLength(0);
   });
 
   it('leaves out a file the index still lists in a state it has left', async () => {
-    fileItems = fileItems.map((item) => (item.fileId === 2 ? { ...item, isRejected: true, isReviewed: true } : item));
-    const stale = fileItems.find((item) => item.fileId === 2) as FileItem;
-    // The index lags: it lists file 2 as pending, the item itself is rejected now.
-    mock.on(BatchGetCommand).resolves({
-      Responses: { jobs: [{ ...stale, reviewKey: `${JOB_ID}#rejected` }, fileItems[0] as FileItem] },
+    // File 5 was accepted a moment ago; the lagging index still lists it as rejected.
+    fileItems = fileItems.map((item) =>
+      item.fileId === 5 ? { ...item, isRejected: false, acceptedByUser: true, reviewKey: `${JOB_ID}#accepted` } : item,
+    );
+    mock.on(QueryCommand, { IndexName: 'byReview' }).resolves({
+      Items: [4, 5].map((fileId) => ({ pk: `JOB#${JOB_ID}`, sk: jobKeys.fileSk(fileId), fileId })),
     });
 
-    expect(ids(await page({ review: 'pending' }))).toEqual([1]);
+    const answer = await page({ review: 'rejected', limit: 2 });
+    expect(ids(answer)).toEqual([4]);
+    expect(batchKeys().map((key) => key.sk)).toEqual([jobKeys.fileSk(4), jobKeys.fileSk(5)]);
   });
 
   it('reads the state of a file item without reviewKey from its flags', async () => {
+    const { fileKeys: _marker, ...unmoved } = jobItem as Record<string, unknown>;
+    jobItem = unmoved;
     const { reviewKey: _key, ...older } = fileItems[3] as FileItem;
     mock.on(BatchGetCommand).resolves({ Responses: { jobs: [older, fileItems[0] as FileItem] } });
 
@@ -298,6 +388,8 @@ describe('a page of files', () => {
   });
 
   it('reads a file item without reviewKey, unreviewed, as pending (the files page reads a delivered job)', async () => {
+    const { fileKeys: _marker, ...unmoved } = jobItem as Record<string, unknown>;
+    jobItem = unmoved;
     const { reviewKey: _key, ...older } = fileItems[0] as FileItem;
     mock.on(BatchGetCommand).resolves({ Responses: { jobs: [older, fileItems[1] as FileItem] } });
 
@@ -305,11 +397,15 @@ describe('a page of files', () => {
   });
 
   it('leaves out items that are no files', async () => {
-    mock.on(BatchGetCommand).resolves({ Responses: { jobs: [jobItem as Record<string, unknown>, fileItems[0]!] } });
-    expect(ids(await page({ review: 'pending' }))).toEqual([1]);
-
     mock.on(QueryCommand).resolves({ Items: [jobItem as Record<string, unknown>, fileItems[0]!] });
+    expect(ids(await page({ review: 'pending' }))).toEqual([1]);
     expect(ids(await page({}))).toEqual([1]);
+
+    const { fileKeys: _marker, ...unmoved } = jobItem as Record<string, unknown>;
+    jobItem = unmoved;
+    serveTable();
+    mock.on(BatchGetCommand).resolves({ Responses: { jobs: [jobItem, fileItems[0]!] } });
+    expect(ids(await page({ review: 'pending' }))).toEqual([1]);
   });
 
   it("answers another account's job like a missing one, reading no file", async () => {
