@@ -120,7 +120,7 @@ describe('the search index setup at deploy time', () => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(11);
+    expect(functions).toHaveLength(12);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
