@@ -213,6 +213,16 @@ describe('webhooks of the local stack', () => {
     await settled();
     expect(receiver.received('/customer').length).toBeGreaterThan(0);
     expect(receiver.received('/other')).toEqual([]);
+    // Each client lists only its own webhooks, never a secret, and cannot read the other's deliveries.
+    const listed = (tokens: IssuedTokens) =>
+      asBackend(tokens, 'GET', '/webhooks').then(
+        (answer) => (ok(answer).json as { webhooks: { id: string; url: string }[] }).webhooks,
+      );
+    expect((await listed(customer)).map((webhook) => webhook.id)).toEqual([customerHook.id]);
+    expect((await listed(other)).map((webhook) => webhook.url)).toEqual([`${receiver.url}/other`]);
+    const peek = await asBackend(other, 'GET', `/webhooks/${customerHook.id}/deliveries`);
+    expect(peek.status).toBe(404);
+    expect(peek.json).toMatchObject({ code: 'webhook_not_found' });
   });
 
   it('tries a receiver that answers 500 three times again until it answers 200, and lists each attempt', async () => {
