@@ -1,6 +1,6 @@
 /**
  * The stack's alarms: function errors and throttles, the indexer and the events function falling behind the
- * stream, stream records and upload events given up on, a share of API 5xx answers, many refused
+ * stream, stream records, upload events and webhook deliveries given up on, a share of API 5xx answers, many refused
  * `POST /sessions` requests, audit records the audit log group refused and an unhealthy search domain (red,
  * writes blocked, short of storage or of heap). Each notifies an SNS topic when it fires and when it recovers:
  * the stack's own topic (with an optional email subscription), or an existing topic that replaces it.
@@ -119,6 +119,8 @@ export interface JobsApiAlarmsProps {
   /** The events function, and where the stream records whose events it gave up on wait. */
   events: IFunction;
   eventsDeadLetterQueue: IQueue;
+  /** Where the webhook events and deliveries the webhooks' sender gave up on wait. */
+  webhooksDeadLetterQueue: IQueue;
   api: RestApi;
   domain: Domain;
   /** The EBS volume of each data node, in GiB: the free-storage alarm fires below a share of it. */
@@ -199,6 +201,15 @@ export class JobsApiAlarms extends Construct {
       'Stream records whose events the events function gave up on are waiting in its dead-letter queue; ' +
         'publish them again from the stream within 24 hours',
       props.eventsDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        statistic: 'Maximum',
+        period: FIVE_MINUTES,
+      }),
+    );
+    this.atLeastOnce(
+      'WebhooksDeadLetters',
+      "Webhook events or deliveries the webhooks' sender gave up on are waiting in its dead-letter queue; " +
+        'redrive them to the webhooks queue once the cause is fixed',
+      props.webhooksDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
         statistic: 'Maximum',
         period: FIVE_MINUTES,
       }),

@@ -23,6 +23,7 @@ import type { JobsRestApi } from './rest-api';
 import type { SearchDomain } from './search-domain';
 import type { JobsApiConfig } from './stack-config';
 import type { StreamIndexer } from './stream-indexer';
+import type { WebhookDelivery } from './webhook-delivery';
 
 /** The plugin's name, which CDK uses as the namespace of its rule ids. */
 export const CONTROL_TOWER_PLUGIN = 'cdk-validator-cfnguard';
@@ -65,6 +66,7 @@ export interface ControlTowerParts extends Stack {
   restApi: JobsRestApi;
   streamIndexer: StreamIndexer;
   eventPublishing: EventPublishing;
+  webhookDelivery: WebhookDelivery;
   imagesBucket: ImagesBucket;
   imageRenditions: ImageRenditions;
 }
@@ -165,6 +167,12 @@ export const acknowledgeControlTowerFindings = (
     'sqs_dlq_check',
     "[CT.SQS.PR.1] This queue is itself the dead-letter destination of the events function's stream event " +
       'source; nothing consumes it, so a further dead-letter queue behind it would never receive anything.',
+  );
+  acknowledge(
+    stack.webhookDelivery.deadLetterQueue,
+    'sqs_dlq_check',
+    "[CT.SQS.PR.1] This queue is itself the dead-letter queue of the webhooks' queue; nothing consumes it, so a " +
+      'further dead-letter queue behind it would never receive anything.',
   );
 };
 

@@ -3,7 +3,8 @@
  * 4xx, 5xx), what the functions do (errors, throttles, concurrency), how far search lags behind the jobs
  * table (the stream's iterator age) and what it gave up on (dead letters), the search domain's health
  * (cluster status, JVM memory pressure, free storage), the pictures (uploads processed, their duration, the
- * upload events given up on), and the events (stream batches, how far behind the stream, what was given up on).
+ * upload events given up on), the events (stream batches, how far behind the stream, what was given up on), and the
+ * webhooks (the sender's batches and errors, what it gave up on).
  * Endpoints and functions come from the stack's own lists, so a new endpoint appears without a change here.
  * docs/deploy.md says what healthy looks like.
  */
@@ -53,6 +54,9 @@ export interface JobsApiDashboardProps {
   /** The events function and the queue of the stream records whose events it gave up on. */
   events: IFunction;
   eventsDeadLetterQueue: IQueue;
+  /** The webhooks' sender and the queue of the webhook events and deliveries it gave up on. */
+  webhooksSender: IFunction;
+  webhooksDeadLetterQueue: IQueue;
   domain: Domain;
   /** The EBS volume of each data node, in GiB (the free-storage graph marks its alarm's threshold). */
   searchVolumeSizeGiB: number;
@@ -91,6 +95,7 @@ export class JobsApiDashboard extends Construct {
     this.dashboard.addWidgets(...this.searchWidgets(props));
     this.dashboard.addWidgets(...this.imageWidgets(props));
     this.dashboard.addWidgets(...this.eventWidgets(props));
+    this.dashboard.addWidgets(...this.webhookWidgets(props));
   }
 
   /** The events: stream batches published and failed, how far behind the stream, and the records given up on. */
@@ -109,6 +114,24 @@ export class JobsApiDashboard extends Construct {
       ),
       graph('Events: dead letters waiting', [
         props.eventsDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          statistic: 'Maximum',
+          label: 'Messages',
+        }),
+      ]),
+    ];
+  }
+
+  /** The webhooks: the sender's batches and errors, and the events and deliveries it gave up on. */
+  private webhookWidgets(props: JobsApiDashboardProps): IWidget[] {
+    const sender = props.webhooksSender;
+    return [
+      graph('Webhooks: sender batches and errors', [
+        sender.metricInvocations({ statistic: 'Sum', label: 'Invocations' }),
+        sender.metricErrors({ statistic: 'Sum', label: 'Errors' }),
+        sender.metricThrottles({ statistic: 'Sum', label: 'Throttles' }),
+      ]),
+      graph('Webhooks: dead letters waiting', [
+        props.webhooksDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
           statistic: 'Maximum',
           label: 'Messages',
         }),

@@ -1,7 +1,8 @@
 /**
  * The events of docs/contract.md §6c in AWS: the stage's own EventBridge bus, and the events function on a stream
  * subscription of its own — a second reader of the jobs table's stream beside the indexer, so neither one's
- * failures hold up the other. Rules and archives on the bus are the operator's to add; the stack makes none.
+ * failures hold up the other. The stack's one rule on the bus feeds the webhooks' queue (lib/webhook-delivery.ts);
+ * other rules and archives are the operator's to add.
  *
  * The subscription reports failures per record (the function answers `batchItemFailures`), bisects a failing
  * batch, and retries a failing record a bounded number of times and for a bounded time, then sends what it gave

@@ -7,6 +7,7 @@
  */
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { authKeys, JOBS_TABLE, jobKeys, webhookKeys } from '../functions/tables';
 import type { AuditLog } from './audit-log';
@@ -30,7 +31,8 @@ export interface FunctionResources {
     | 'Webhooks'
     | 'Indexer'
     | 'Images'
-    | 'Events',
+    | 'Events'
+    | 'WebhooksSender',
     HandlerFunction
   >;
   jobsTable: JobsTable;
@@ -43,12 +45,25 @@ export interface FunctionResources {
   imagesBucket: ImagesBucket;
   /** The stage's event bus. */
   eventBus: IEventBus;
+  /** The webhooks' queue the sender consumes, and sends deliveries and retries to. */
+  webhookQueue: IQueue;
 }
 
 /** Grants each function what its code uses, and nothing more. */
 export const grantLeastPrivilege = (parts: FunctionResources): void => {
-  const { Search, SearchFields, Reject, Sessions, JobsRead, JobsWrite, Webhooks, Indexer, Images, Events } =
-    parts.functions;
+  const {
+    Search,
+    SearchFields,
+    Reject,
+    Sessions,
+    JobsRead,
+    JobsWrite,
+    Webhooks,
+    Indexer,
+    Images,
+    Events,
+    WebhooksSender,
+  } = parts.functions;
   const jobs = parts.jobsTable.table.tableArn;
   const auth = parts.authTable.table.tableArn;
   const byFileId = parts.jobsTable.indexArn(JOBS_TABLE.globalSecondaryIndexes[0].indexName);
@@ -139,4 +154,12 @@ export const grantLeastPrivilege = (parts: FunctionResources): void => {
   // their events carry its account, version and status) and puts the events on the stage's bus, that one only.
   allow(Events, dynamodb('GetItem'), [jobs], [jobKeys.jobPrefix]);
   allow(Events, ['events:PutEvents'], [parts.eventBus.eventBusArn]);
+
+  // The webhooks' sender reads the registry, a webhook (GetItem) and its client (GetItem of a CLIENT# item), and
+  // records an attempt: the webhook's counters (UpdateItem) and the attempt's slot (PutItem). It puts the
+  // deliveries an event makes on its queue (SendMessage, in batches) and defers a retry by making its message
+  // invisible (ChangeMessageVisibility); receiving and deleting come with the event source.
+  allow(WebhooksSender, dynamodb('GetItem'), [auth], [clientPrefix, webhookKeys.prefix]);
+  allow(WebhooksSender, dynamodb('PutItem', 'UpdateItem'), [auth], [webhookKeys.prefix]);
+  allow(WebhooksSender, ['sqs:SendMessage', 'sqs:ChangeMessageVisibility'], [parts.webhookQueue.queueArn]);
 };

@@ -1,7 +1,7 @@
 /**
  * The Jobs API stack: the tables, the search domain, one function per handler, the REST API (with
  * optional per-client limits), the indexer's and the events function's stream subscriptions, the stage's event
- * bus, alarms, a dashboard, and the outputs tools use to find it all.
+ * bus, the webhooks' queue and its sender, alarms, a dashboard, and the outputs tools use to find it all.
  */
 import { Aws, CfnOutput, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -29,6 +29,7 @@ import type { JobsApiConfig } from './stack-config';
 import { STACK_OUTPUTS } from './stack-outputs';
 import { INDEX_WRITE_TIMEOUT, StreamIndexer } from './stream-indexer';
 import { TableDeletionProtection } from './table-deletion-protection';
+import { WebhookDelivery } from './webhook-delivery';
 import {
   API_DEPENDENCY_TIMEOUT,
   API_FUNCTION_TIMEOUT,
@@ -36,6 +37,7 @@ import {
   IMAGES_TIMEOUT,
   INDEXER_TIMEOUT,
   INTEGRATION_TIMEOUT,
+  WEBHOOKS_SENDER_TIMEOUT,
 } from './timeouts';
 
 /** The OpenSearch alias the functions use (created at deploy time by {@link SearchIndexSetup}). */
@@ -63,9 +65,9 @@ type PascalCase<Name extends string> = Name extends `${infer Head}-${infer Tail}
 
 /**
  * The functions of the stack, by construct name: one per API function of the route table, the indexer, the
- * images function and the events function.
+ * images function, the events function and the webhooks' sender.
  */
-export type FunctionName = PascalCase<ApiFunctionName> | 'Indexer' | 'Images' | 'Events';
+export type FunctionName = PascalCase<ApiFunctionName> | 'Indexer' | 'Images' | 'Events' | 'WebhooksSender';
 
 /** The name of a handler module's function: `search-fields` → `SearchFields`. */
 export const functionNameOf = (module: string): FunctionName =>
@@ -118,6 +120,8 @@ export class JobsApiStack extends Stack {
   public readonly streamIndexer: StreamIndexer;
   /** The stage's event bus, the events function's stream subscription and its dead-letter queue. */
   public readonly eventPublishing: EventPublishing;
+  /** The webhooks' queue, its dead-letter queue, the bus's rule feeding it and the sender's event source. */
+  public readonly webhookDelivery: WebhookDelivery;
   public readonly alarms: JobsApiAlarms;
   /** What an operator attaches to run the CLI against this stack. */
   public readonly operatorPolicy: OperatorPolicy;
@@ -222,6 +226,16 @@ export class JobsApiStack extends Stack {
       environment,
       logRetention,
     });
+    functions.WebhooksSender = new HandlerFunction(this, 'WebhooksSender', {
+      module: 'webhooks-sender',
+      logicalId: 'WebhooksSenderFunction',
+      description: "Jobs API webhooks' sender (the webhooks queue to the registered endpoints)",
+      memoryMiB: 256,
+      timeout: WEBHOOKS_SENDER_TIMEOUT,
+      detailedTracing: config.detailedTracing,
+      environment,
+      logRetention,
+    });
     this.functions = functions as Record<FunctionName, HandlerFunction>;
 
     this.restApi = new JobsRestApi(this, 'RestApi', {
@@ -245,10 +259,16 @@ export class JobsApiStack extends Stack {
       source: `https://${this.restApi.api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${config.stage}`,
       deadLetterRetentionDays: config.retentionDays,
     });
+    this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
+      bus: this.eventPublishing.bus,
+      sender: this.functions.WebhooksSender.function,
+      deadLetterRetentionDays: config.retentionDays,
+    });
 
     grantLeastPrivilege({
       functions: this.functions,
       eventBus: this.eventPublishing.bus,
+      webhookQueue: this.webhookDelivery.queue,
       jobsTable: this.jobsTable,
       authTable: this.authTable,
       auditLog: this.auditLog,
@@ -315,6 +335,7 @@ export class JobsApiStack extends Stack {
       imagesDeadLetterQueue: this.imageRenditions.deadLetterQueue,
       events: this.functions.Events.function,
       eventsDeadLetterQueue: this.eventPublishing.deadLetterQueue,
+      webhooksDeadLetterQueue: this.webhookDelivery.deadLetterQueue,
       api: this.restApi.api,
       domain: this.searchDomain.domain,
       searchVolumeSizeGiB: config.searchVolumeSizeGiB,
@@ -335,6 +356,8 @@ export class JobsApiStack extends Stack {
       imagesDeadLetterQueue: this.imageRenditions.deadLetterQueue,
       events: this.functions.Events.function,
       eventsDeadLetterQueue: this.eventPublishing.deadLetterQueue,
+      webhooksSender: this.functions.WebhooksSender.function,
+      webhooksDeadLetterQueue: this.webhookDelivery.deadLetterQueue,
       domain: this.searchDomain.domain,
       searchVolumeSizeGiB: config.searchVolumeSizeGiB,
     });
@@ -382,6 +405,11 @@ export class JobsApiStack extends Stack {
     output(STACK_OUTPUTS.eventBusName, events.bus.eventBusName, "The stage's event bus (EVENT_BUS_NAME)");
     output(STACK_OUTPUTS.eventBusArn, events.bus.eventBusArn, "The stage's event bus's ARN, for rules");
     output(STACK_OUTPUTS.eventsDeadLetterQueueUrl, events.deadLetterQueue.queueUrl, 'Stream records not published');
+    output(
+      STACK_OUTPUTS.webhooksDeadLetterQueueUrl,
+      this.webhookDelivery.deadLetterQueue.queueUrl,
+      'Webhook events and deliveries the sender gave up on',
+    );
     output(
       STACK_OUTPUTS.cursorKeySecretArn,
       this.cursorKey.secretArn,

@@ -13,6 +13,7 @@ import type { OperatorPolicy } from './operator-policy';
 import type { JobsRestApi } from './rest-api';
 import type { SearchDomain } from './search-domain';
 import type { StreamIndexer } from './stream-indexer';
+import type { WebhookDelivery } from './webhook-delivery';
 
 /** The parts of the stack that carry accepted findings. */
 export interface AcknowledgedParts extends Stack {
@@ -27,7 +28,8 @@ export interface AcknowledgedParts extends Stack {
     | 'Webhooks'
     | 'Indexer'
     | 'Images'
-    | 'Events',
+    | 'Events'
+    | 'WebhooksSender',
     HandlerFunction
   >;
   imagesBucket: ImagesBucket;
@@ -38,6 +40,7 @@ export interface AcknowledgedParts extends Stack {
   restApi: JobsRestApi;
   streamIndexer: StreamIndexer;
   eventPublishing: EventPublishing;
+  webhookDelivery: WebhookDelivery;
   rateLimits: ApiRateLimits | undefined;
 }
 
@@ -116,6 +119,7 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
     'Indexer',
     'Images',
     'Events',
+    'WebhooksSender',
   ] as const) {
     Validations.of(stack.functions[name]).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: XRAY_REASON });
   }
@@ -147,6 +151,11 @@ export const acknowledgeAcceptedFindings = (stack: AcknowledgedParts): void => {
   Validations.of(stack.eventPublishing.deadLetterQueue).acknowledge({
     id: 'AwsSolutions-SQS3',
     reason: "This queue is itself the dead-letter destination of the events function's stream event source.",
+  });
+
+  Validations.of(stack.webhookDelivery.deadLetterQueue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: "This queue is itself the dead-letter queue of the webhooks' queue.",
   });
 
   const api = stack.restApi;

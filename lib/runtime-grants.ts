@@ -3,7 +3,8 @@
  * writes the function's logs and traces, Lambda's asynchronous invocation sends the images function's failed
  * events to its dead-letter queue, and the indexer's and the events function's event source mappings read the
  * stream and look up the dead-letter queue they send what they give up on to (the indexer's code sends there too,
- * which the rehearsal sees; the events function's does not). The cloud rehearsal (test/rehearsal/) requires every
+ * which the rehearsal sees; the events function's does not), and the webhooks' sender's event source mapping
+ * receives and deletes its queue's messages. The cloud rehearsal (test/rehearsal/) requires every
  * other granted action to be used by a call the function's code makes.
  *
  * Plain data: imports nothing, so tests read it without loading the CDK.
@@ -41,5 +42,12 @@ export const RUNTIME_GRANTS: readonly {
       'Lambda sends an upload event the images function gave up on, and the event source mapping the stream ' +
       'records whose events the events function gave up on, to their on-failure destinations, the dead-letter ' +
       'queues, with the function’s role; neither function’s own code sends anything there.',
+  },
+  {
+    actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage'],
+    functions: ['WebhooksSender'],
+    reason:
+      'The webhooks’ sender’s event source mapping receives the queue’s messages and deletes those the function ' +
+      'reports done, with the function’s role.',
   },
 ];

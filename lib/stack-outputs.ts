@@ -37,6 +37,8 @@ export const STACK_OUTPUTS = {
   eventBusArn: 'EventBusArn',
   /** The SQS queue that holds the stream records whose events the events function gave up on. */
   eventsDeadLetterQueueUrl: 'EventsDeadLetterQueueUrl',
+  /** The SQS queue that holds the webhook events and deliveries the webhooks' sender gave up on. */
+  webhooksDeadLetterQueueUrl: 'WebhooksDeadLetterQueueUrl',
 } as const;
 
 export type StackOutputKey = (typeof STACK_OUTPUTS)[keyof typeof STACK_OUTPUTS];

@@ -46,3 +46,10 @@ export const IMAGES_TIMEOUT = Duration.minutes(2);
  * batch; a batch that overruns it fails whole and the event source delivers it again.
  */
 export const EVENTS_TIMEOUT = Duration.seconds(60);
+
+/**
+ * How long the webhooks' sender may work on one batch of up to ten messages: each delivery's endpoint has 10
+ * seconds to answer (`WEBHOOK_TIMEOUT_MS`, never more) and the batch's deliveries run at once, then the attempt is
+ * recorded (a few DynamoDB writes) and a retry scheduled (one SQS call). Thirty seconds leave room for both.
+ */
+export const WEBHOOKS_SENDER_TIMEOUT = Duration.seconds(30);

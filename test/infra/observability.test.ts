@@ -273,6 +273,18 @@ describe('the dashboard', () => {
     ]);
   });
 
+  it('shows the webhooks’ sender batches and the dead letters it gave up on', () => {
+    expect(linesOf(/^Webhooks: sender batches/)).toEqual(
+      ['Invocations', 'Errors', 'Throttles'].map((metric) =>
+        expect.stringContaining(`"AWS/Lambda","${metric}","FunctionName","<<WebhooksSenderFunction>>"`),
+      ),
+    );
+    const queueId = stack.getLogicalId(stack.webhookDelivery.deadLetterQueue.node.defaultChild as never);
+    expect(linesOf(/^Webhooks: dead letters/)).toEqual([
+      expect.stringContaining(`"AWS/SQS","ApproximateNumberOfMessagesVisible","QueueName","<<${queueId}.QueueName>>"`),
+    ]);
+  });
+
   it('shows the search cluster’s status, blocked writes, JVM memory pressure and free storage', () => {
     const shown = lines.filter((line) => line.includes('"AWS/ES"'));
     for (const metric of [

@@ -328,7 +328,7 @@ describe('a stack built from a non-default configuration', () => {
 
   it('switches detailed tracing on in every function', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(12);
+    expect(functions).toHaveLength(13);
     for (const fn of functions) expect(fn.Properties.Environment.Variables.DETAILED_TRACING).toBe('true');
   });
 });

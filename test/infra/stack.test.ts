@@ -120,7 +120,7 @@ describe('the search index setup at deploy time', () => {
 describe('the functions', () => {
   it('runs every handler on Node.js 24 on arm64 with active tracing', () => {
     const functions = Object.values(resourcesOf('AWS::Lambda::Function')).map(propertiesOf);
-    expect(functions).toHaveLength(12);
+    expect(functions).toHaveLength(13);
     for (const fn of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -145,6 +145,7 @@ describe('the functions', () => {
       'SessionsFunction',
       'TableProtectionFunction',
       'WebhooksFunction',
+      'WebhooksSenderFunction',
     ]);
   });
 
@@ -577,16 +578,19 @@ describe('the events', () => {
     );
   const eventsFunction = () => propertiesOf(resourcesOf('AWS::Lambda::Function').EventsFunction as Json);
 
-  it('creates the stage’s own bus, named after the stage, with no rule and no archive of the stack’s', () => {
+  it('creates the stage’s own bus, named after the stage, with the webhooks’ rule only and no archive of the stack’s', () => {
     expect(Object.values(resourcesOf('AWS::Events::EventBus')).map(propertiesOf)).toEqual([
       expect.objectContaining({ Name: 'jobs-api-prod' }),
     ]);
-    template.resourceCountIs('AWS::Events::Rule', 0);
+    template.resourceCountIs('AWS::Events::Rule', 1);
     template.resourceCountIs('AWS::Events::Archive', 0);
   });
 
   it('reads the stream with a second mapping of its own, beside the indexer’s, for the job partitions only', () => {
-    const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping')).map(propertiesOf);
+    // The stream's two readers; the stack's other mapping is the webhooks' sender's, on its queue.
+    const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping'))
+      .map(propertiesOf)
+      .filter((mapping) => JSON.stringify(mapping.EventSourceArn).includes('StreamArn'));
     expect(mappings.map((mapping) => mapping.FunctionName)).toEqual(
       expect.arrayContaining([{ Ref: 'IndexerFunction' }, { Ref: 'EventsFunction' }]),
     );
@@ -698,6 +702,151 @@ describe('the events', () => {
     expect(outputs[STACK_OUTPUTS.eventBusName]).toMatchObject({ Value: { Ref: busId() } });
     expect(outputs[STACK_OUTPUTS.eventBusArn]).toMatchObject({ Value: { 'Fn::GetAtt': [busId(), 'Arn'] } });
     expect(outputs[STACK_OUTPUTS.eventsDeadLetterQueueUrl]).toMatchObject({ Value: { Ref: queueId() } });
+  });
+});
+
+describe('the webhooks’ delivery', () => {
+  const delivery = () => stack.webhookDelivery;
+  const idOf = (construct: { node: { defaultChild?: unknown } }): string =>
+    stack.getLogicalId(construct.node.defaultChild as never);
+  const queueId = () => idOf(delivery().queue);
+  const deadLettersId = () => idOf(delivery().deadLetterQueue);
+  const queueProperties = (id: string): Json => propertiesOf(resourcesOf('AWS::SQS::Queue')[id] as Json);
+  const sender = () => propertiesOf(resourcesOf('AWS::Lambda::Function').WebhooksSenderFunction as Json);
+
+  it('keeps the deliveries in an encrypted queue, six sender timeouts invisible, four days, with a dead-letter queue after 30 receives', () => {
+    expect(queueProperties(queueId())).toEqual({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 180,
+      MessageRetentionPeriod: 4 * 86_400,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId(), 'Arn'] }, maxReceiveCount: 30 },
+    });
+    expect(Number(queueProperties(queueId()).VisibilityTimeout)).toBeGreaterThanOrEqual(6 * Number(sender().Timeout));
+    expect(queueProperties(deadLettersId())).toMatchObject({ SqsManagedSseEnabled: true });
+  });
+
+  it('refuses plain HTTP to the queue and its dead-letter queue, and lets only its rule send, from the stage’s bus', () => {
+    const policies = Object.values(resourcesOf('AWS::SQS::QueuePolicy')).map(propertiesOf);
+    const policyOf = (id: string) =>
+      policies.find((policy) => JSON.stringify(policy.Queues) === JSON.stringify([{ Ref: id }]));
+    for (const id of [queueId(), deadLettersId()]) {
+      expect(policyOf(id)?.PolicyDocument, id).toMatchObject({
+        Statement: expect.arrayContaining([
+          expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      });
+    }
+    const allows = (policyOf(queueId())!.PolicyDocument as { Statement: Json[] }).Statement.filter(
+      (statement) => statement.Effect === 'Allow',
+    );
+    const ruleId = idOf(delivery().rule);
+    expect(allows).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'events.amazonaws.com' },
+        // What the SqsQueue target grants EventBridge: sending, and finding the queue.
+        Action: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
+        Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [ruleId, 'Arn'] } } },
+      }),
+    ]);
+  });
+
+  it('puts every event type of the API, and nothing else, from the stage’s bus on the queue', () => {
+    const rule = propertiesOf(resourcesOf('AWS::Events::Rule')[idOf(delivery().rule)] as Json);
+    expect(rule).toMatchObject({
+      EventBusName: { Ref: idOf(stack.eventPublishing.bus) },
+      State: 'ENABLED',
+      EventPattern: {
+        'detail-type': [
+          'job.created',
+          'job.updated',
+          'job.status_changed',
+          'job.files_delivered',
+          'file.rejected',
+          'file.accepted',
+          'file.image_ready',
+          'file.image_invalid',
+        ],
+      },
+      Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [queueId(), 'Arn'] } })],
+    });
+  });
+
+  it('runs the sender on arm64 Node.js 24 for 30 s, ten messages a batch, failures per message, at most five at once', () => {
+    expect(sender()).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 30 });
+    const variables = (sender().Environment as { Variables: Json }).Variables;
+    expect(variables).toMatchObject({
+      WEBHOOK_QUEUE_URL: { Ref: queueId() },
+      AUTH_TABLE: { Ref: tableLogicalId('auth') },
+    });
+    expect(variables).not.toHaveProperty('ALLOW_LOCAL_WEBHOOKS');
+    const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping'))
+      .map(propertiesOf)
+      .filter((mapping) => JSON.stringify(mapping.FunctionName) === JSON.stringify({ Ref: 'WebhooksSenderFunction' }));
+    expect(mappings).toEqual([
+      {
+        FunctionName: { Ref: 'WebhooksSenderFunction' },
+        EventSourceArn: { 'Fn::GetAtt': [queueId(), 'Arn'] },
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: 5 },
+      },
+    ]);
+    // No other function reads or writes the queue.
+    for (const name of Object.keys(stack.functions) as FunctionName[]) {
+      if (name === 'WebhooksSender') continue;
+      expect(JSON.stringify(statementsOf(name)), name).not.toContain(`"${queueId()}"`);
+    }
+  });
+
+  it('lets the sender read clients and webhook items, write webhook items, and send to and defer on its queue only', () => {
+    const conditionOf = (prefixes: string[]) => ({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) },
+    });
+    const tableStatements = statementsOf('WebhooksSender')
+      .filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')))
+      .map((statement) => ({
+        actions: actionsOf(statement),
+        resource: statement.Resource,
+        condition: statement.Condition,
+      }));
+    const auth = { 'Fn::GetAtt': [tableLogicalId('auth'), 'Arn'] };
+    expect(tableStatements).toEqual([
+      { actions: ['dynamodb:GetItem'], resource: auth, condition: conditionOf(['CLIENT#', 'WEBHOOK#']) },
+      { actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], resource: auth, condition: conditionOf(['WEBHOOK#']) },
+    ]);
+    const queueArn = { 'Fn::GetAtt': [queueId(), 'Arn'] };
+    const sqsStatements = statementsOf('WebhooksSender').filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('sqs:')),
+    );
+    for (const statement of sqsStatements) expect(statement.Resource).toEqual(queueArn);
+    expect(actionsWithPrefix('WebhooksSender', 'sqs:')).toEqual([
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+      'sqs:SendMessage',
+    ]);
+    expect(actionsWithPrefix('WebhooksSender', 'es:')).toEqual([]);
+    expect(actionsWithPrefix('WebhooksSender', 's3:')).toEqual([]);
+    expect(actionsWithPrefix('WebhooksSender', 'events:')).toEqual([]);
+    expect(JSON.stringify(statementsOf('WebhooksSender'))).not.toContain(tableLogicalId('jobs'));
+  });
+
+  it('alarms on the first dead letter and names the dead-letter queue in the outputs', () => {
+    const alarm = stack.alarms.alarms.find((candidate) => candidate.node.id === 'WebhooksDeadLetters');
+    expect(alarm).toBeDefined();
+    expect(
+      propertiesOf(resourcesOf('AWS::CloudWatch::Alarm')[stack.getLogicalId(alarm!.node.defaultChild as never)]!),
+    ).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deadLettersId(), 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    const outputs = template.toJSON().Outputs as Record<string, unknown>;
+    expect(outputs[STACK_OUTPUTS.webhooksDeadLetterQueueUrl]).toMatchObject({ Value: { Ref: deadLettersId() } });
   });
 });
 

@@ -8,7 +8,7 @@
  * not explain. No AWS account and no network are involved.
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { APIGatewayProxyResult, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { APIGatewayProxyResult, DynamoDBRecord, DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -33,7 +33,9 @@ import type { Job } from '../../functions/jobs/model/model';
 import { JobRepository } from '../../functions/jobs/store/repository';
 import { toSearchDocument } from '../../functions/search/search-document';
 import { resetSearchIndex } from '../../functions/search/engine';
-import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
+import { AUTH_TABLE, authKeys, JOBS_TABLE, jobKeys } from '../../functions/tables';
+import { hashToken } from '../../functions/auth/tokens';
+import { WebhookStore } from '../../functions/webhooks/store';
 import { RUNTIME_GRANTS } from '../../lib/runtime-grants';
 import { ensureTable } from '../../local/dynamodb/tables';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
@@ -86,6 +88,9 @@ let secrets: Server;
 let secretsUrl: string;
 /** The dead letters the indexer sent to SQS. */
 const sentDeadLetters: IndexerDeadLetter[] = [];
+/** The bodies the webhooks' sender put on its queue (SendMessageBatch), and the visibility changes it asked for. */
+const sentToWebhookQueue: string[] = [];
+const visibilityChanges: { QueueUrl: string; ReceiptHandle: string; VisibilityTimeout: number }[] = [];
 /** Jobs whose items were written before review counts existed: one to review, one to read. */
 let legacyJob: Job;
 let legacyReadJob: Job;
@@ -298,15 +303,50 @@ beforeAll(async () => {
     request.on('end', () => {
       const target = String(request.headers['x-amz-target'] ?? '');
       if (target.startsWith('AmazonSQS.')) {
-        const { QueueUrl, MessageBody } = JSON.parse(body || '{}') as { QueueUrl?: string; MessageBody?: string };
+        const request = JSON.parse(body || '{}') as {
+          QueueUrl?: string;
+          MessageBody?: string;
+          Entries?: { Id: string; MessageBody: string }[];
+          ReceiptHandle?: string;
+          VisibilityTimeout?: number;
+        };
+        const { QueueUrl, MessageBody } = request;
         const [, account, name] = new URL(String(QueueUrl)).pathname.split('/');
+        const operation = target.split('.').at(-1)!;
         if (recorder.recording) {
           recorder.calls.push({
-            action: `sqs:${target.split('.').at(-1)}`,
+            // IAM authorizes SendMessageBatch as sqs:SendMessage.
+            action: `sqs:${operation === 'SendMessageBatch' ? 'SendMessage' : operation}`,
             resource: `arn:aws:sqs:${REGION}:${account}:${name}`,
             origin: `SQS ${target}`,
             request: true,
           });
+        }
+        if (operation === 'SendMessageBatch') {
+          const entries = request.Entries ?? [];
+          sentToWebhookQueue.push(...entries.map((entry) => entry.MessageBody));
+          response.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.0' });
+          response.end(
+            JSON.stringify({
+              Successful: entries.map((entry) => ({
+                Id: entry.Id,
+                MessageId: crypto.randomUUID(),
+                MD5OfMessageBody: createHash('md5').update(entry.MessageBody).digest('hex'),
+              })),
+              Failed: [],
+            }),
+          );
+          return;
+        }
+        if (operation === 'ChangeMessageVisibility') {
+          visibilityChanges.push({
+            QueueUrl: String(QueueUrl),
+            ReceiptHandle: String(request.ReceiptHandle),
+            VisibilityTimeout: Number(request.VisibilityTimeout),
+          });
+          response.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.0' });
+          response.end('{}');
+          return;
         }
         sentDeadLetters.push(JSON.parse(String(MessageBody)) as IndexerDeadLetter);
         const md5 = createHash('md5').update(String(MessageBody)).digest('hex');
@@ -1008,6 +1048,90 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     expect(await judge(fn, { ...get('CLIENT#1'), resource: template.tableArn('auth') })).not.toBe('Allowed');
   });
 
+  it('webhooks sender: an event from the bus routed to its webhook, then that delivery refused and deferred', async () => {
+    const { handler } = await import('../../functions/handlers/webhooks-sender');
+    const environment = template.functions.WebhooksSender.environment;
+    const queueUrl = environment.WEBHOOK_QUEUE_URL!;
+    // Set up outside the function's calls: a webhook of the rehearsal's client whose host is a private address,
+    // which the sender refuses to connect to, so the attempt fails and is retried without any network.
+    await becomeFunction(template.functions.Webhooks);
+    const webhook = await new WebhookStore(documentClient(), TABLES.auth).create({
+      clientId: (await new AuthStore(documentClient(), TABLES.auth).getClient(hashToken(tokens.client)))!.clientId,
+      clientKey: authKeys.client(hashToken(tokens.client)),
+      url: 'https://10.0.0.1/hooks',
+      events: ['job.created'],
+    });
+    const event = {
+      specversion: '1.0',
+      id: 'jobs/1/v1/job.created',
+      type: 'job.created',
+      source: 'https://api.example/prod',
+      time: '2026-11-28T12:00:00.000Z',
+      datacontenttype: 'application/json',
+      data: { accountId: ACCOUNT_ID, jobId: 1, version: 1, status: 'CJ_NEW' },
+    } as unknown as JobsEvent;
+    const message = (messageId: string, body: unknown): SQSRecord =>
+      ({
+        messageId,
+        receiptHandle: `receipt-${messageId}`,
+        body: JSON.stringify(body),
+        attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()) },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:eu-west-1:123456789012:webhooks',
+        awsRegion: REGION,
+      }) as unknown as SQSRecord;
+    sentToWebhookQueue.length = 0;
+    visibilityChanges.length = 0;
+    await run('WebhooksSender', async () => {
+      const routed = await handler(
+        { Records: [message('event-1', { 'detail-type': 'job.created', source: event.source, detail: event })] },
+        invocationContext() as never,
+      );
+      expect(routed).toEqual({ batchItemFailures: [] });
+      expect(sentToWebhookQueue.map((body) => JSON.parse(body) as unknown)).toEqual([
+        { webhookId: webhook.webhookId, event },
+      ]);
+      const deferred = await handler(
+        { Records: [message('delivery-1', JSON.parse(sentToWebhookQueue[0]!))] },
+        invocationContext() as never,
+      );
+      expect(deferred).toEqual({ batchItemFailures: [{ itemIdentifier: 'delivery-1' }] });
+    });
+    // The first retry is due five seconds later: the message stays invisible that long.
+    expect(visibilityChanges).toEqual([
+      { QueueUrl: queueUrl, ReceiptHandle: 'receipt-delivery-1', VisibilityTimeout: 5 },
+    ]);
+    await expectAllowed('WebhooksSender');
+  });
+
+  it('webhooks sender: its role may not write clients, touch the jobs table or send to another queue', async () => {
+    const fn = template.functions.WebhooksSender;
+    const auth = template.tableArn('auth');
+    const item = (action: string, pk: string, resource = auth) => ({
+      action: `dynamodb:${action}`,
+      resource,
+      origin: action,
+      leadingKeys: [pk],
+    });
+    expect(await judge(fn, item('GetItem', 'CLIENT#abc'))).toBe('Allowed');
+    expect(await judge(fn, item('UpdateItem', 'WEBHOOK#wh_1'))).toBe('Allowed');
+    expect(await judge(fn, item('PutItem', 'CLIENT#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, item('UpdateItem', 'CLIENT#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, item('GetItem', 'SESSION#abc'))).not.toBe('Allowed');
+    expect(await judge(fn, item('DeleteItem', 'WEBHOOK#wh_1'))).not.toBe('Allowed');
+    expect(await judge(fn, item('GetItem', 'JOB#1', template.tableArn('jobs')))).not.toBe('Allowed');
+    const [, account, name] = new URL(fn.environment.WEBHOOK_QUEUE_URL!).pathname.split('/');
+    const send = (queue: string) => ({
+      action: 'sqs:SendMessage',
+      resource: `arn:aws:sqs:${REGION}:${account}:${queue}`,
+      origin: 'SendMessageBatch',
+    });
+    expect(await judge(fn, send(name!))).toBe('Allowed');
+    expect(await judge(fn, send('another-queue'))).not.toBe('Allowed');
+  });
+
   it('uses every grant it holds, except those the runtime itself uses (lib/runtime-grants.ts)', () => {
     for (const name of [
       'Search',
@@ -1020,6 +1144,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
       'Indexer',
       'Images',
       'Events',
+      'WebhooksSender',
       'SearchIndexSetup',
       'TableProtection',
     ] as const) {
@@ -1069,6 +1194,13 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     ]);
     expect(actions('Indexer')).toEqual(['dynamodb:Query', 'es:ESHttpPost', 'es:ESHttpPut', 'sqs:SendMessage']);
     expect(actions('Events')).toEqual(['dynamodb:GetItem', 'events:PutEvents']);
+    expect(actions('WebhooksSender')).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'sqs:ChangeMessageVisibility',
+      'sqs:SendMessage',
+    ]);
     expect(actions('SearchIndexSetup')).toEqual(['es:ESHttpHead', 'es:ESHttpPut']);
     expect(actions('TableProtection')).toEqual(['dynamodb:UpdateTable']);
   });
