@@ -13,6 +13,7 @@ import { authKeys, JOBS_TABLE, jobKeys, webhookKeys } from '../functions/tables'
 import type { AuditLog } from './audit-log';
 import type { AuthTable } from './auth-table';
 import type { HandlerFunction } from './handler-function';
+import type { FunctionName } from './jobs-api-stack';
 import { type ImagesBucket, RENDITIONS_PREFIX, UPLOADS_PREFIX } from './images-bucket';
 import type { JobsTable } from './jobs-table';
 import type { SearchDomain } from './search-domain';
@@ -21,20 +22,7 @@ const dynamodb = (...actions: string[]): string[] => actions.map((action) => `dy
 
 /** The parts of the stack the functions reach. */
 export interface FunctionResources {
-  functions: Record<
-    | 'Search'
-    | 'SearchFields'
-    | 'Reject'
-    | 'Sessions'
-    | 'JobsRead'
-    | 'JobsWrite'
-    | 'Webhooks'
-    | 'Indexer'
-    | 'Images'
-    | 'Events'
-    | 'WebhooksSender',
-    HandlerFunction
-  >;
+  functions: Record<FunctionName, HandlerFunction>;
   jobsTable: JobsTable;
   authTable: AuthTable;
   auditLog: AuditLog;

@@ -6,6 +6,7 @@ import { type Stack, Token, Validations } from 'aws-cdk-lib';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { EventPublishing } from './event-publishing';
 import type { HandlerFunction } from './handler-function';
+import type { FunctionName } from './jobs-api-stack';
 import type { ImageRenditions } from './image-renditions';
 import { type ImagesBucket, RENDITIONS_PREFIX, UPLOADS_PREFIX } from './images-bucket';
 import type { ApiRateLimits } from './rate-limits';
@@ -18,20 +19,7 @@ import type { WebhookDelivery } from './webhook-delivery';
 /** The parts of the stack that carry accepted findings. */
 export interface AcknowledgedParts extends Stack {
   searchDomain: SearchDomain;
-  functions: Record<
-    | 'Search'
-    | 'SearchFields'
-    | 'Reject'
-    | 'Sessions'
-    | 'JobsRead'
-    | 'JobsWrite'
-    | 'Webhooks'
-    | 'Indexer'
-    | 'Images'
-    | 'Events'
-    | 'WebhooksSender',
-    HandlerFunction
-  >;
+  functions: Record<FunctionName, HandlerFunction>;
   imagesBucket: ImagesBucket;
   imageRenditions: ImageRenditions;
   operatorPolicy: OperatorPolicy;

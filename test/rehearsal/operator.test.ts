@@ -494,7 +494,14 @@ const judge = (call: AuthorizedCall): Promise<string> =>
     call,
   );
 
-describe('the operator rehearsal: each --stack command under OperatorPolicyArn', { timeout: 120_000 }, () => {
+/**
+ * How long one step may take. `seed-demo` writes 243 jobs and puts the demo's 5,646 pictures, each put judged
+ * afterwards: under a load of 15 on two cores one such step outlasted two minutes. The limit ends a hang; it does
+ * not measure speed.
+ */
+const STEP_TIMEOUT = 300_000;
+
+describe('the operator rehearsal: each --stack command under OperatorPolicyArn', { timeout: STEP_TIMEOUT }, () => {
   const stepCalls = new Map<string, AuthorizedCall[]>();
 
   for (const step of STEPS) {
