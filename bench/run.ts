@@ -10,7 +10,9 @@
  * (throughput and search delay), import, load (a fixed-rate mixed workload against `npm start`'s
  * server, bench/load/run.ts), verify-index (the operator's comparison of table and index, and the requests it
  * sends to a domain), jobs-read (GET /jobs/{id}, a page of files, accept beside reject: handler latency),
- * jobs-create (POST /jobs of 1, 100 and 1,000 files: jobs/s and DynamoDB requests per job).
+ * jobs-create (POST /jobs of 1, 100 and 1,000 files: jobs/s and DynamoDB requests per job), images (checking and
+ * rendering one upload), events (a change's time to its webhook on the local stack, and the events function's
+ * events per second).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -32,6 +34,7 @@ const SUITES = [
   'jobs-read',
   'jobs-create',
   'images',
+  'events',
 ] as const;
 
 /** Where a suite's script lives: the load run has its own folder, every other suite is in bench/suites/. */
