@@ -25,6 +25,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { AUDIT_WRITE_FAILED_METRIC } from '../functions/auth/audit';
+import { WEBHOOK_DELIVERIES_FAILED_METRIC } from '../functions/webhooks/delivery';
 import { POWERTOOLS_ENVIRONMENT } from './handler-function';
 
 /**
@@ -148,6 +149,16 @@ export const auditWriteFailures = (): IMetric =>
     period: FIVE_MINUTES,
   });
 
+/** Webhook deliveries the sender gave up on: the metric it emits (EMF, Powertools' `service` dimension). */
+export const webhookDeliveryFailures = (): IMetric =>
+  new Metric({
+    namespace: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
+    metricName: WEBHOOK_DELIVERIES_FAILED_METRIC,
+    dimensionsMap: { service: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME },
+    statistic: 'Sum',
+    period: FIVE_MINUTES,
+  });
+
 /** The alarms of the stack. */
 export class JobsApiAlarms extends Construct {
   public readonly alarms: Alarm[] = [];
@@ -213,6 +224,12 @@ export class JobsApiAlarms extends Construct {
         statistic: 'Maximum',
         period: FIVE_MINUTES,
       }),
+    );
+    this.atLeastOnce(
+      'WebhookDeliveriesFailed',
+      'A webhook delivery was given up on: its endpoint did not take the event within 24 hours, or failed long ' +
+        'enough to be disabled (GET /webhooks/{webhookId}/deliveries lists it as failed)',
+      webhookDeliveryFailures(),
     );
     this.add(
       'Api5xx',

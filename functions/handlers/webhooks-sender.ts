@@ -3,18 +3,27 @@
  * it with batches of messages. An event from the stage bus is routed into one delivery message per webhook that
  * asked for its type; a delivery is attempted once. A delivery to try again is made invisible until its next
  * attempt and reported failed (`batchItemFailures`), as is any message whose work DynamoDB or SQS refused, so the
- * queue offers it again; a message that is neither is dropped with a log line.
+ * queue offers it again; a message that is neither is dropped with a log line. A delivery given up on (its 24 hours
+ * over, or its webhook disabled for failing) counts one `WebhookDeliveriesFailed` (EMF), which the stack alarms on.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { AuthStore } from '../auth/store';
 import { documentClient } from '../aws/dynamodb';
 import { config, ConfigError } from '../config';
 import { createSqsClient } from '../indexing/sqs-dead-letters';
-import { logger } from '../observability';
+import { logger, metrics } from '../observability';
 import { authKeys } from '../tables';
-import { attemptDelivery, type DeliveryDependencies, type DeliveryQueue, routeEvents } from '../webhooks/delivery';
+import {
+  attemptDelivery,
+  type DeliveryDependencies,
+  type DeliveryQueue,
+  routeEvents,
+  WEBHOOK_DELIVERIES_FAILED_METRIC,
+} from '../webhooks/delivery';
 import { sendWebhook } from '../webhooks/send';
 import { attemptNumberOf, readMessage, retryLater, sqsDeliveryQueue } from '../webhooks/sqs-queue';
 import { WebhookStore } from '../webhooks/store';
@@ -45,7 +54,10 @@ export const createSender =
           return true;
         }
         const outcome = await attemptDelivery(message.delivery, attemptNumberOf(record, Date.now()), deliveries);
-        if (!outcome.retry) return true;
+        if (!outcome.retry) {
+          if (outcome.failed) metrics.addMetric(WEBHOOK_DELIVERIES_FAILED_METRIC, MetricUnit.Count, 1);
+          return true;
+        }
         await retryLater(sqs, queueUrl, record, outcome.delayMs);
         return false;
       } catch (error) {
@@ -93,4 +105,4 @@ const containerParts = (): SenderParts => {
 };
 
 /** The Lambda handler. */
-export const handler = middy(createSender(containerParts)).use(injectLambdaContext(logger));
+export const handler = middy(createSender(containerParts)).use(injectLambdaContext(logger)).use(logMetrics(metrics));

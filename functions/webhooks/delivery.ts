@@ -30,8 +30,16 @@ export interface DeliveryQueue {
   enqueue(deliveries: readonly Delivery[]): Promise<void>;
 }
 
-/** What the queue does with a delivery after an attempt: forget it, or offer it again after a delay. */
-export type AttemptOutcome = { retry: false } | { retry: true; delayMs: number };
+/** The metric (EMF) of a delivery given up on, counted by the sender; the stack alarms on it. */
+export const WEBHOOK_DELIVERIES_FAILED_METRIC = 'WebhookDeliveriesFailed';
+
+/**
+ * What the queue does with a delivery after an attempt: forget it, or offer it again after a delay. A delivery
+ * forgotten because it `failed` was attempted and given up on — its retry window is over, or this attempt's
+ * failure disabled the webhook — which the sender counts for the failed deliveries' alarm; one delivered, or not
+ * attempted at all (the webhook or the client no longer wants it), did not.
+ */
+export type AttemptOutcome = { retry: false; failed: boolean } | { retry: true; delayMs: number };
 
 /** Which attempt this is, as the queue counts it. */
 export interface AttemptNumber {
@@ -78,7 +86,7 @@ export const clientServes = (client: ClientRecord, accountId: number): boolean =
   client.grants.includes('webhooks') &&
   (client.accounts === '*' || client.accounts.includes(accountId));
 
-const DONE: AttemptOutcome = { retry: false };
+const DONE: AttemptOutcome = { retry: false, failed: false };
 
 /** Makes one attempt of a delivery; never throws for the endpoint's failures (a DynamoDB failure it does). */
 export const attemptDelivery = async (
@@ -117,6 +125,7 @@ export const attemptDelivery = async (
     nextAttemptAt: delayMs === undefined ? null : new Date(now() + delayMs).toISOString(),
   };
   const after = await deps.store.recordAttempt(delivery.webhookId, attempt, deps.disableAfterMs);
-  if (after === undefined || !after.enabled || delayMs === undefined) return DONE;
+  if (result.delivered || after === undefined) return DONE;
+  if (!after.enabled || delayMs === undefined) return { retry: false, failed: true };
   return { retry: true, delayMs };
 };

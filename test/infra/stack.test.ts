@@ -16,6 +16,7 @@ import { AUTH_TABLE, JOBS_TABLE, jobKeys } from '../../functions/tables';
 import { REFUSED_SESSIONS_METRIC } from '../../lib/alarms';
 import { POWERTOOLS_ENVIRONMENT } from '../../lib/handler-function';
 import { AUDIT_WRITE_FAILED_METRIC } from '../../functions/auth/audit';
+import { WEBHOOK_DELIVERIES_FAILED_METRIC } from '../../functions/webhooks/delivery';
 import { buildJobsApi } from '../../lib/app';
 import { ALARM_SUBSCRIBER, TEMPLATE_ONLY } from './template-only';
 import {
@@ -1350,6 +1351,33 @@ describe('alarms', () => {
       Period: 300,
       Threshold: 50,
       Dimensions: [{ Name: REFUSED_SESSIONS_METRIC.dimension, Value: { Ref: sessionsId } }],
+    });
+  });
+
+  it('alarms on a webhook delivery given up on, counted by the sender’s WebhookDeliveriesFailed metric, on the alarm topic', () => {
+    const [topicId] = Object.keys(resourcesOf('AWS::SNS::Topic'));
+    const [alarm, ...others] = alarms().filter(
+      (candidate) => candidate.MetricName === WEBHOOK_DELIVERIES_FAILED_METRIC,
+    );
+    expect(others).toEqual([]);
+    expect(alarm).toMatchObject({
+      Namespace: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
+      Dimensions: [{ Name: 'service', Value: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+      OKActions: [{ Ref: topicId }],
+    });
+    // The metric is the one the sender emits, in its namespace and with its service name.
+    expect(propertiesOf(resourcesOf('AWS::Lambda::Function').WebhooksSenderFunction!).Environment).toMatchObject({
+      Variables: {
+        POWERTOOLS_METRICS_NAMESPACE: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
+        POWERTOOLS_SERVICE_NAME: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME,
+      },
     });
   });
 

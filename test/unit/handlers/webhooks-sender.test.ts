@@ -6,9 +6,11 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobsEvent } from '../../../functions/events/cloud-event';
 import { createSender } from '../../../functions/handlers/webhooks-sender';
+import { metrics } from '../../../functions/observability';
+import { WEBHOOK_DELIVERIES_FAILED_METRIC } from '../../../functions/webhooks/delivery';
 import type { AttemptRecord, WebhookRecord } from '../../../functions/webhooks/records';
 import type { AttemptResult, SendOptions } from '../../../functions/webhooks/send';
 import { sqsDeliveryQueue } from '../../../functions/webhooks/sqs-queue';
@@ -92,6 +94,17 @@ beforeEach(() => {
   sent = [];
 });
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** The metrics the sender counted during `run`, by name. */
+const countedDuring = async (run: () => Promise<unknown>): Promise<string[]> => {
+  const addMetric = vi.spyOn(metrics, 'addMetric').mockImplementation(() => metrics);
+  await run();
+  return addMetric.mock.calls.map(([name]) => name);
+};
+
 describe('the webhooks sender', () => {
   it('routes an event from the bus into one delivery message per webhook of its type', async () => {
     const result = await sender()({
@@ -138,6 +151,22 @@ describe('the webhooks sender', () => {
     expect(result.batchItemFailures).toEqual([]);
     expect(recorded[0]).toMatchObject({ attempt: 3, status: 'failed' });
     expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
+  });
+
+  it('counts a delivery given up on for the failed deliveries’ alarm, and neither a delivered nor a retried one', async () => {
+    answers = [
+      { delivered: true, statusCode: 204, at: new Date().toISOString(), durationMs: 1 },
+      { delivered: false, statusCode: 500, at: new Date().toISOString(), durationMs: 1 },
+      { delivered: false, error: 'no answer within 10000 ms', at: new Date().toISOString(), durationMs: 1 },
+    ];
+    const send = sender();
+    const counted = await countedDuring(async () => {
+      await send({ Records: [record({ webhookId: 'wh_a', event }, 1)] } as SQSEvent);
+      await send({ Records: [record({ webhookId: 'wh_a', event }, 2)] } as SQSEvent);
+      await send({ Records: [record({ webhookId: 'wh_a', event }, 3)] } as SQSEvent);
+    });
+    expect(recorded.map((attempt) => attempt.status)).toEqual(['delivered', 'retrying', 'failed']);
+    expect(counted).toEqual([WEBHOOK_DELIVERIES_FAILED_METRIC]);
   });
 
   it('reports an event failed when SQS refuses its deliveries, so the queue offers it again', async () => {

@@ -112,7 +112,10 @@ describe('routing events', () => {
 describe('one attempt', () => {
   it('sends the event whole and records it delivered on a 2xx', async () => {
     const { deps, recorded, sent } = setup({ result: { delivered: true, statusCode: 204 } });
-    expect(await attemptDelivery(delivery(), { attempt: 1, firstAttemptAtMs: 0 }, deps)).toEqual({ retry: false });
+    expect(await attemptDelivery(delivery(), { attempt: 1, firstAttemptAtMs: 0 }, deps)).toEqual({
+      retry: false,
+      failed: false,
+    });
     expect(JSON.parse(sent[0]!)).toEqual(event());
     expect(recorded).toEqual([expect.objectContaining({ status: 'delivered', statusCode: 204, attempt: 1 })]);
   });
@@ -126,9 +129,12 @@ describe('one attempt', () => {
     expect(recorded[0]).toMatchObject({ status: 'retrying', nextAttemptAt: new Date(310_000).toISOString() });
   });
 
-  it('records the last attempt of the window failed and drops the event', async () => {
+  it('records the last attempt of the window failed and drops the event as failed', async () => {
     const { deps, recorded } = setup({ result: { error: 'no answer' }, now: 24 * HOUR });
-    expect(await attemptDelivery(delivery(), { attempt: 7, firstAttemptAtMs: 0 }, deps)).toEqual({ retry: false });
+    expect(await attemptDelivery(delivery(), { attempt: 7, firstAttemptAtMs: 0 }, deps)).toEqual({
+      retry: false,
+      failed: true,
+    });
     expect(recorded[0]).toMatchObject({ status: 'failed', nextAttemptAt: null });
   });
 
@@ -139,21 +145,26 @@ describe('one attempt', () => {
     ['that is another client', clientRecord({ grants: ['webhooks'], clientId: 'c2' })],
   ])('sends nothing to a client %s', async (_name, client) => {
     const { deps, sent, recorded } = setup({ client });
-    expect(await attemptDelivery(delivery(1001), { attempt: 1, firstAttemptAtMs: 0 }, deps)).toEqual({ retry: false });
+    expect(await attemptDelivery(delivery(1001), { attempt: 1, firstAttemptAtMs: 0 }, deps)).toEqual({
+      retry: false,
+      failed: false,
+    });
     expect(sent).toEqual([]);
     expect(recorded).toEqual([]);
   });
 
-  it('sends nothing to a webhook disabled for failing, and stops retrying once an attempt disables it', async () => {
+  it('sends nothing to a webhook disabled for failing, and gives up as failed once an attempt disables it', async () => {
     const disabled = setup({ hook: webhook({ enabled: false }) });
     expect(await attemptDelivery(delivery(), { attempt: 1, firstAttemptAtMs: 0 }, disabled.deps)).toEqual({
       retry: false,
+      failed: false,
     });
     expect(disabled.sent).toEqual([]);
     const failing = setup({ result: { statusCode: 500 } });
     failing.deps.store.recordAttempt = async () => webhook({ enabled: false, disabledAt: '2026-03-06T00:00:00.000Z' });
     expect(await attemptDelivery(delivery(), { attempt: 1, firstAttemptAtMs: 0 }, failing.deps)).toEqual({
       retry: false,
+      failed: true,
     });
   });
 });
