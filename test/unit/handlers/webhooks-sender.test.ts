@@ -94,16 +94,24 @@ beforeEach(() => {
   sent = [];
 });
 
+/**
+ * The metrics the sender counts, by name. They are taken from the container's emitter before it stores them: the
+ * handler's middleware would publish them, `createSender` alone leaves them stored, and the unit files share one
+ * emitter.
+ */
+let counted: string[];
+
+beforeEach(() => {
+  counted = [];
+  vi.spyOn(metrics, 'addMetric').mockImplementation((name) => {
+    counted.push(name);
+    return metrics;
+  });
+});
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-/** The metrics the sender counted during `run`, by name. */
-const countedDuring = async (run: () => Promise<unknown>): Promise<string[]> => {
-  const addMetric = vi.spyOn(metrics, 'addMetric').mockImplementation(() => metrics);
-  await run();
-  return addMetric.mock.calls.map(([name]) => name);
-};
 
 describe('the webhooks sender', () => {
   it('routes an event from the bus into one delivery message per webhook of its type', async () => {
@@ -160,11 +168,9 @@ describe('the webhooks sender', () => {
       { delivered: false, error: 'no answer within 10000 ms', at: new Date().toISOString(), durationMs: 1 },
     ];
     const send = sender();
-    const counted = await countedDuring(async () => {
-      await send({ Records: [record({ webhookId: 'wh_a', event }, 1)] } as SQSEvent);
-      await send({ Records: [record({ webhookId: 'wh_a', event }, 2)] } as SQSEvent);
-      await send({ Records: [record({ webhookId: 'wh_a', event }, 3)] } as SQSEvent);
-    });
+    await send({ Records: [record({ webhookId: 'wh_a', event }, 1)] } as SQSEvent);
+    await send({ Records: [record({ webhookId: 'wh_a', event }, 2)] } as SQSEvent);
+    await send({ Records: [record({ webhookId: 'wh_a', event }, 3)] } as SQSEvent);
     expect(recorded.map((attempt) => attempt.status)).toEqual(['delivered', 'retrying', 'failed']);
     expect(counted).toEqual([WEBHOOK_DELIVERIES_FAILED_METRIC]);
   });
