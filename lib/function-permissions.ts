@@ -13,7 +13,7 @@ import { authKeys, JOBS_TABLE, jobKeys, webhookKeys } from '../functions/tables'
 import type { AuditLog } from './audit-log';
 import type { AuthTable } from './auth-table';
 import type { HandlerFunction } from './handler-function';
-import type { FunctionName } from './jobs-api-stack';
+import type { FunctionName } from './stack-functions';
 import { type ImagesBucket, RENDITIONS_PREFIX, UPLOADS_PREFIX } from './images-bucket';
 import type { JobsTable } from './jobs-table';
 import type { SearchDomain } from './search-domain';

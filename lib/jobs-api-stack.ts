@@ -7,7 +7,7 @@ import { Aws, CfnOutput, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { type ApiFunctionName, apiFunctions, methodsOf, pathsOf, ROUTES, routeFor } from '../functions/http/routes';
+import { methodsOf, pathsOf, ROUTES, routeFor } from '../functions/http/routes';
 import { JobsApiAlarms } from './alarms';
 import { AuditLog } from './audit-log';
 import { AuthTable } from './auth-table';
@@ -15,8 +15,8 @@ import { acknowledgeControlTowerFindings } from './control-tower';
 import { JobsApiDashboard } from './dashboard';
 import { EventPublishing } from './event-publishing';
 import { grantLeastPrivilege } from './function-permissions';
-import { HandlerFunction, NATIVE_NODE_MODULES } from './handler-function';
-import { IMAGES_MEMORY_MIB, ImageRenditions } from './image-renditions';
+import type { HandlerFunction } from './handler-function';
+import { ImageRenditions } from './image-renditions';
 import { ImagesBucket, UPLOADS_PREFIX } from './images-bucket';
 import { JobsTable } from './jobs-table';
 import { acknowledgeAcceptedFindings } from './nag-suppressions';
@@ -26,19 +26,12 @@ import { JobsRestApi } from './rest-api';
 import { SearchDomain } from './search-domain';
 import { SearchIndexSetup } from './search-index-setup';
 import type { JobsApiConfig } from './stack-config';
+import { API_FUNCTIONS, createStackFunctions, type FunctionName, functionNameOf } from './stack-functions';
 import { STACK_OUTPUTS } from './stack-outputs';
-import { INDEX_WRITE_TIMEOUT, StreamIndexer } from './stream-indexer';
+import { StreamIndexer } from './stream-indexer';
 import { TableDeletionProtection } from './table-deletion-protection';
 import { WebhookDelivery } from './webhook-delivery';
-import {
-  API_DEPENDENCY_TIMEOUT,
-  API_FUNCTION_TIMEOUT,
-  EVENTS_TIMEOUT,
-  IMAGES_TIMEOUT,
-  INDEXER_TIMEOUT,
-  INTEGRATION_TIMEOUT,
-  WEBHOOKS_SENDER_TIMEOUT,
-} from './timeouts';
+import { API_DEPENDENCY_TIMEOUT, API_FUNCTION_TIMEOUT, INDEXER_TIMEOUT, INTEGRATION_TIMEOUT } from './timeouts';
 
 /** The OpenSearch alias the functions use (created at deploy time by {@link SearchIndexSetup}). */
 export const SEARCH_INDEX_NAME = 'jobs';
@@ -58,23 +51,7 @@ export const searchDomainName = (stage: string): string =>
     Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Aws.STACK_ID)))),
   ]);
 
-/** A handler module's name as a construct name: `search-fields` → `SearchFields`. */
-type PascalCase<Name extends string> = Name extends `${infer Head}-${infer Tail}`
-  ? `${Capitalize<Head>}${PascalCase<Tail>}`
-  : Capitalize<Name>;
-
-/**
- * The functions of the stack, by construct name: one per API function of the route table, the indexer, the
- * images function, the events function and the webhooks' sender.
- */
-export type FunctionName = PascalCase<ApiFunctionName> | 'Indexer' | 'Images' | 'Events' | 'WebhooksSender';
-
-/** The name of a handler module's function: `search-fields` → `SearchFields`. */
-export const functionNameOf = (module: string): FunctionName =>
-  module
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('') as FunctionName;
+export { API_FUNCTIONS, type FunctionName, functionNameOf };
 
 /** The API endpoints of the route table (one method of one path each), with their function's name. */
 export const API_ENDPOINTS = ROUTES.map((route) => ({
@@ -87,13 +64,6 @@ export const API_ENDPOINTS = ROUTES.map((route) => ({
 
 /** The API's paths, each with every method it answers (the dashboard shows one line per path). */
 export const API_PATHS = pathsOf().map((path) => ({ path, description: `${methodsOf(path).join(', ')} ${path}` }));
-
-/** The API functions: one per handler module, serving every endpoint of the route table that names it. */
-export const API_FUNCTIONS = apiFunctions().map(({ functionName, routes }) => ({
-  name: functionNameOf(functionName),
-  module: functionName,
-  description: routes.map((route) => `${route.method} ${route.path}`).join(' and '),
-}));
 
 export interface JobsApiStackProps extends StackProps {
   config: JobsApiConfig;
@@ -176,67 +146,9 @@ export class JobsApiStack extends Stack {
       JobsWrite: imagesBucket,
       // Only the sessions function writes audit records.
       Sessions: { AUDIT_LOG_GROUP: this.auditLog.logGroup.logGroupName },
+      Images: imagesBucket,
     };
-    const functions: Partial<Record<FunctionName, HandlerFunction>> = {};
-    for (const endpoint of API_FUNCTIONS) {
-      functions[endpoint.name] = new HandlerFunction(this, endpoint.name, {
-        module: endpoint.module,
-        logicalId: `${endpoint.name}Function`,
-        description: `Jobs API ${endpoint.description}`,
-        memoryMiB: config.apiMemoryMiB,
-        timeout: API_FUNCTION_TIMEOUT,
-        detailedTracing: config.detailedTracing,
-        environment: {
-          ...environment,
-          DEPENDENCY_TIMEOUT_MS: String(API_DEPENDENCY_TIMEOUT.toMilliseconds()),
-          ...ownEnvironment[endpoint.name],
-        },
-        logRetention,
-      });
-    }
-    functions.Indexer = new HandlerFunction(this, 'Indexer', {
-      module: 'indexer',
-      logicalId: 'IndexerFunction',
-      description: 'Jobs API search indexer (jobs table stream)',
-      memoryMiB: 512,
-      timeout: INDEXER_TIMEOUT,
-      detailedTracing: config.detailedTracing,
-      environment: { ...environment, INDEX_WRITE_TIMEOUT_MS: String(INDEX_WRITE_TIMEOUT.toMilliseconds()) },
-      logRetention,
-    });
-    functions.Images = new HandlerFunction(this, 'Images', {
-      module: 'images',
-      logicalId: 'ImagesFunction',
-      description: 'Jobs API images (previews and thumbnails of uploads)',
-      memoryMiB: IMAGES_MEMORY_MIB,
-      timeout: IMAGES_TIMEOUT,
-      detailedTracing: config.detailedTracing,
-      environment: { ...environment, ...imagesBucket },
-      logRetention,
-      nativeModules: { modules: ['sharp'], nodeModules: NATIVE_NODE_MODULES },
-      reservedConcurrency: config.imagesConcurrency,
-    });
-    functions.Events = new HandlerFunction(this, 'Events', {
-      module: 'events',
-      logicalId: 'EventsFunction',
-      description: 'Jobs API events (jobs table stream to the event bus)',
-      memoryMiB: 512,
-      timeout: EVENTS_TIMEOUT,
-      detailedTracing: config.detailedTracing,
-      environment,
-      logRetention,
-    });
-    functions.WebhooksSender = new HandlerFunction(this, 'WebhooksSender', {
-      module: 'webhooks-sender',
-      logicalId: 'WebhooksSenderFunction',
-      description: "Jobs API webhooks' sender (the webhooks queue to the registered endpoints)",
-      memoryMiB: 256,
-      timeout: WEBHOOKS_SENDER_TIMEOUT,
-      detailedTracing: config.detailedTracing,
-      environment,
-      logRetention,
-    });
-    this.functions = functions as Record<FunctionName, HandlerFunction>;
+    this.functions = createStackFunctions(this, { config, logRetention, environment, ownEnvironment });
 
     this.restApi = new JobsRestApi(this, 'RestApi', {
       name: `jobs-api-${config.stage}`,

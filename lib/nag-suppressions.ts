@@ -6,7 +6,7 @@ import { type Stack, Token, Validations } from 'aws-cdk-lib';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { EventPublishing } from './event-publishing';
 import type { HandlerFunction } from './handler-function';
-import type { FunctionName } from './jobs-api-stack';
+import type { FunctionName } from './stack-functions';
 import type { ImageRenditions } from './image-renditions';
 import { type ImagesBucket, RENDITIONS_PREFIX, UPLOADS_PREFIX } from './images-bucket';
 import type { ApiRateLimits } from './rate-limits';
