@@ -137,27 +137,26 @@ export interface JobsApiAlarmsProps {
 const FIVE_MINUTES = Duration.minutes(5);
 
 /**
- * Audit records the audit log group refused: the metric the functions emit (EMF, Powertools' `service`
- * dimension) for each one, which then lives only in the writer's own log group.
+ * A count the functions emit (EMF, the service's namespace and Powertools' `service` dimension), summed over five
+ * minutes.
  */
-export const auditWriteFailures = (): IMetric =>
+const serviceCount = (metricName: string): IMetric =>
   new Metric({
     namespace: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
-    metricName: AUDIT_WRITE_FAILED_METRIC,
+    metricName,
     dimensionsMap: { service: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME },
     statistic: 'Sum',
     period: FIVE_MINUTES,
   });
 
-/** Webhook deliveries the sender gave up on: the metric it emits (EMF, Powertools' `service` dimension). */
-export const webhookDeliveryFailures = (): IMetric =>
-  new Metric({
-    namespace: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
-    metricName: WEBHOOK_DELIVERIES_FAILED_METRIC,
-    dimensionsMap: { service: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME },
-    statistic: 'Sum',
-    period: FIVE_MINUTES,
-  });
+/**
+ * Audit records the audit log group refused: the metric the functions emit for each one, which then lives only in
+ * the writer's own log group.
+ */
+export const auditWriteFailures = (): IMetric => serviceCount(AUDIT_WRITE_FAILED_METRIC);
+
+/** Webhook deliveries the sender gave up on: the metric it emits for each one. */
+export const webhookDeliveryFailures = (): IMetric => serviceCount(WEBHOOK_DELIVERIES_FAILED_METRIC);
 
 /** The alarms of the stack. */
 export class JobsApiAlarms extends Construct {

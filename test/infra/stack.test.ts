@@ -1354,11 +1354,14 @@ describe('alarms', () => {
     });
   });
 
-  it('alarms on a webhook delivery given up on, counted by the sender’s WebhookDeliveriesFailed metric, on the alarm topic', () => {
+  // Each metric is the one its function emits, in the function's namespace and with its service name: the
+  // sessions function's audit records, the sender's deliveries.
+  it.each([
+    ['an audit record the audit log group refused', AUDIT_WRITE_FAILED_METRIC, 'SessionsFunction'],
+    ['a webhook delivery given up on', WEBHOOK_DELIVERIES_FAILED_METRIC, 'WebhooksSenderFunction'],
+  ])('alarms on %s, counted by the %s metric of %s, on the alarm topic', (_what, metricName, functionId) => {
     const [topicId] = Object.keys(resourcesOf('AWS::SNS::Topic'));
-    const [alarm, ...others] = alarms().filter(
-      (candidate) => candidate.MetricName === WEBHOOK_DELIVERIES_FAILED_METRIC,
-    );
+    const [alarm, ...others] = alarms().filter((candidate) => candidate.MetricName === metricName);
     expect(others).toEqual([]);
     expect(alarm).toMatchObject({
       Namespace: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
@@ -1372,33 +1375,7 @@ describe('alarms', () => {
       AlarmActions: [{ Ref: topicId }],
       OKActions: [{ Ref: topicId }],
     });
-    // The metric is the one the sender emits, in its namespace and with its service name.
-    expect(propertiesOf(resourcesOf('AWS::Lambda::Function').WebhooksSenderFunction!).Environment).toMatchObject({
-      Variables: {
-        POWERTOOLS_METRICS_NAMESPACE: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
-        POWERTOOLS_SERVICE_NAME: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME,
-      },
-    });
-  });
-
-  it('alarms on an audit record the audit log group refused, counted by the functions’ AuditWriteFailed metric, on the alarm topic', () => {
-    const [topicId] = Object.keys(resourcesOf('AWS::SNS::Topic'));
-    const [alarm, ...others] = alarms().filter((candidate) => candidate.MetricName === AUDIT_WRITE_FAILED_METRIC);
-    expect(others).toEqual([]);
-    expect(alarm).toMatchObject({
-      Namespace: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
-      Dimensions: [{ Name: 'service', Value: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME }],
-      Statistic: 'Sum',
-      Period: 300,
-      Threshold: 1,
-      EvaluationPeriods: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      TreatMissingData: 'notBreaching',
-      AlarmActions: [{ Ref: topicId }],
-      OKActions: [{ Ref: topicId }],
-    });
-    // The metric is the one the sessions function emits, where its audit records go.
-    expect(propertiesOf(resourcesOf('AWS::Lambda::Function').SessionsFunction!).Environment).toMatchObject({
+    expect(propertiesOf(resourcesOf('AWS::Lambda::Function')[functionId]!).Environment).toMatchObject({
       Variables: {
         POWERTOOLS_METRICS_NAMESPACE: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
         POWERTOOLS_SERVICE_NAME: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME,
