@@ -12,6 +12,9 @@ import {
   type Stack,
   Validations,
 } from 'aws-cdk-lib';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnLogGroup } from 'aws-cdk-lib/aws-logs';
@@ -31,25 +34,70 @@ export const CONTROL_TOWER_PLUGIN = 'cdk-validator-cfnguard';
 /** The retention, in days, from which a log group meets CT.CLOUDWATCH.PR.2. */
 export const ONE_YEAR_IN_DAYS = 365;
 
+/** The bundled Control Tower rules: one `.guard` file per control, in a folder per service. */
+export const CONTROL_TOWER_RULES = join(
+  dirname(createRequire(import.meta.url).resolve('@cdklabs/cdk-validator-cfnguard/package.json')),
+  'rules',
+  'control-tower',
+  'cfn-guard',
+);
+
+/** Every rule file (`.guard`) under a folder, in a stable order. */
+export const ruleFiles = (folder: string): string[] =>
+  readdirSync(folder, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) return ruleFiles(path);
+      return entry.name.endsWith('.guard') ? [path] : [];
+    });
+
+/** The CloudFormation resource types (`AWS::S3::Bucket`) a rule file names anywhere in its text. */
+const typesNamedBy = (file: string): string[] => [
+  ...new Set(readFileSync(file, 'utf8').match(/\bAWS::[A-Za-z0-9]+::[A-Za-z0-9]+\b/g) ?? []),
+];
+
+/** The resource types of the templates a synthesis wrote. */
+const resourceTypesOf = (templatePaths: readonly string[]): Set<string> =>
+  new Set(
+    templatePaths.flatMap((path) =>
+      Object.values(
+        (JSON.parse(readFileSync(path, 'utf8')) as { Resources?: Record<string, { Type?: string }> }).Resources ?? {},
+      ).map((resource) => resource.Type ?? ''),
+    ),
+  );
+
 /**
- * The validation plugin: every bundled Control Tower rule, none disabled. It runs cfn-guard through
- * `CfnGuardValidator` and marks each finding an error: the validator leaves the severity unset, and once
- * any finding of a report is acknowledged CDK re-judges the report by severity alone, so unmarked findings
- * would no longer stop synthesis.
+ * The rule files that can report on a synthesis whose templates hold `types`: those naming at least one of
+ * them. Each Control Tower rule selects the resources of the types it reports on and SKIPs a template that
+ * holds none (its first scenario), so the rules left out could only skip; running them cost cfn-guard the
+ * same parse of the template as a rule that applies (about 0.1 CPU-second each on this stack's template).
+ */
+export const applicableRules = (rules: readonly string[], types: ReadonlySet<string>): string[] =>
+  rules.filter((file) => typesNamedBy(file).some((type) => types.has(type)));
+
+/**
+ * The validation plugin: every bundled Control Tower rule that can report on the synthesized templates
+ * ({@link applicableRules}), none disabled. It runs cfn-guard through `CfnGuardValidator` and marks each
+ * finding an error: the validator leaves the severity unset, and once any finding of a report is acknowledged
+ * CDK re-judges the report by severity alone, so unmarked findings would no longer stop synthesis.
  */
 export class ControlTowerChecks implements IPolicyValidationPlugin {
   public readonly name = CONTROL_TOWER_PLUGIN;
   public readonly version: string | undefined;
   public readonly ruleIds: string[] | undefined;
-  private readonly guard = new CfnGuardValidator({ controlTowerRulesEnabled: true });
+  private readonly rules = ruleFiles(CONTROL_TOWER_RULES);
 
   public constructor() {
-    this.version = this.guard.version;
-    this.ruleIds = this.guard.ruleIds;
+    const guard = new CfnGuardValidator({ controlTowerRulesEnabled: true });
+    this.version = guard.version;
+    this.ruleIds = guard.ruleIds;
   }
 
   public validate(context: IPolicyValidationContext): PolicyValidationPluginReport {
-    const report = this.guard.validate(context);
+    const rules = applicableRules(this.rules, resourceTypesOf(context.templatePaths));
+    if (rules.length === 0) return { success: true, violations: [] };
+    const report = new CfnGuardValidator({ controlTowerRulesEnabled: false, rules }).validate(context);
     return {
       ...report,
       violations: report.violations.map((violation) => ({ ...violation, severity: violation.severity ?? 'error' })),

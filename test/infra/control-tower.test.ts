@@ -11,10 +11,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, CfnResource, CloudFormationValidatePlugin, Stack, Validations } from 'aws-cdk-lib';
 import { CfnAlarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
+import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { CfnQueue } from 'aws-cdk-lib/aws-sqs';
+import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJobsApi } from '../../lib/app';
 import { ALARM_SUBSCRIBER } from './template-only';
-import { CONTROL_TOWER_PLUGIN, ControlTowerChecks, guardRuleId } from '../../lib/control-tower';
+import {
+  applicableRules,
+  CONTROL_TOWER_PLUGIN,
+  CONTROL_TOWER_RULES,
+  ControlTowerChecks,
+  guardRuleId,
+  ruleFiles,
+} from '../../lib/control-tower';
 
 interface Violation {
   ruleName: string;
@@ -224,5 +236,72 @@ describe('CDK’s built-in CloudFormation template validation, as `cdk synth` ru
         violatingConstructs: [expect.objectContaining({ constructPath: 'Scratch/Queue' })],
       }),
     ]);
+  });
+});
+
+describe('the Control Tower rules cfn-guard runs', () => {
+  /** A stack of resources of several services, each failing some control, and one template with nothing in it. */
+  const scratchTemplates = (): string[] => {
+    const outdir = mkdtempSync(join(tmpdir(), 'jobs-api-guard-rules-'));
+    outdirs.push(outdir);
+    const app = new App({ outdir, context: { '@aws-cdk/core:appMode': 'inmemory' } });
+    const stack = new Stack(app, 'Mixed');
+    new CfnBucket(stack, 'Bucket');
+    new CfnQueue(stack, 'Queue');
+    new CfnTable(stack, 'Table', {
+      keySchema: [{ attributeName: 'pk', keyType: 'HASH' }],
+      attributeDefinitions: [{ attributeName: 'pk', attributeType: 'S' }],
+      billingMode: 'PAY_PER_REQUEST',
+    });
+    new CfnFunction(stack, 'Function', {
+      code: { zipFile: 'exports.handler = async () => {};' },
+      role: 'arn:aws:iam::123456789012:role/scratch',
+      runtime: 'nodejs24.x',
+      handler: 'index.handler',
+    });
+    new CfnAlarm(stack, 'Alarm', {
+      comparisonOperator: 'GreaterThanOrEqualToThreshold',
+      evaluationPeriods: 1,
+      threshold: 1,
+      metricName: 'Errors',
+      namespace: 'AWS/Lambda',
+      period: 60,
+      statistic: 'Sum',
+    });
+    new Stack(app, 'Empty').templateOptions.description = 'nothing but a description';
+    const assembly = app.synth();
+    return assembly.stacks.map((artifact) => join(outdir, artifact.templateFile));
+  };
+
+  const findings = (report: {
+    violations: { ruleName: string; violatingResources: { resourceLogicalId: string }[] }[];
+  }) =>
+    report.violations
+      .flatMap((violation) =>
+        violation.violatingResources.map((resource) => `${violation.ruleName} ${resource.resourceLogicalId}`),
+      )
+      .sort();
+
+  it('each name the resource types they report on, so a rule is left out only where none of its types is', () => {
+    const rules = ruleFiles(CONTROL_TOWER_RULES);
+    expect(rules.length).toBe(new ControlTowerChecks().ruleIds?.length);
+    for (const rule of rules) {
+      const reportsOn = /Reports on:\n#\s+(.+)/.exec(readFileSync(rule, 'utf8'))?.[1]?.split(',') ?? [];
+      expect(reportsOn.length, rule).toBeGreaterThan(0);
+      for (const type of reportsOn) {
+        expect(type.trim(), rule).toMatch(/^AWS::\w+::\w+$/);
+        expect(applicableRules([rule], new Set([type.trim()])), rule).toEqual([rule]);
+      }
+    }
+  });
+
+  it('find on the templates of a synthesis exactly what every bundled rule finds', () => {
+    const context = { templatePaths: scratchTemplates() };
+    const everyRule = new CfnGuardValidator({ controlTowerRulesEnabled: true }).validate(context);
+    const applicable = new ControlTowerChecks().validate(context);
+
+    expect(findings(everyRule).length).toBeGreaterThan(5);
+    expect(findings(applicable)).toEqual(findings(everyRule));
+    expect(applicable.success).toBe(everyRule.success);
   });
 });
