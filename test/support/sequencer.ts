@@ -32,7 +32,6 @@ export const SLOW_FILES: ReadonlyMap<string, number> = new Map([
   ['test/integration/embedded-same-millisecond.test.ts', 24],
   ['test/integration/pipeline.test.ts', 24],
   ['test/integration/delivery-atomicity.test.ts', 24],
-  ['test/integration/seed-demo-twice.test.ts', 23],
   ['test/reliability/authorization.test.ts', 23],
   ['test/unit/search/embedded-order.test.ts', 23],
   ['test/e2e/docs-browser.test.ts', 21],
