@@ -9,7 +9,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, CfnResource, CloudFormationValidatePlugin, Stack, Validations } from 'aws-cdk-lib';
+import {
+  App,
+  CfnResource,
+  CloudFormationValidatePlugin,
+  type IPolicyValidationContext,
+  type PolicyValidationPluginReport,
+  Stack,
+  Validations,
+} from 'aws-cdk-lib';
 import { CfnAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -241,7 +249,7 @@ describe('CDK’s built-in CloudFormation template validation, as `cdk synth` ru
 
 describe('the Control Tower rules cfn-guard runs', () => {
   /** A stack of resources of several services, each failing some control, and one template with nothing in it. */
-  const scratchTemplates = (): string[] => {
+  const scratchSynthesis = (): IPolicyValidationContext => {
     const outdir = mkdtempSync(join(tmpdir(), 'jobs-api-guard-rules-'));
     outdirs.push(outdir);
     const app = new App({ outdir, context: { '@aws-cdk/core:appMode': 'inmemory' } });
@@ -270,12 +278,14 @@ describe('the Control Tower rules cfn-guard runs', () => {
     });
     new Stack(app, 'Empty').templateOptions.description = 'nothing but a description';
     const assembly = app.synth();
-    return assembly.stacks.map((artifact) => join(outdir, artifact.templateFile));
+    return {
+      templatePaths: assembly.stacks.map((artifact) => join(outdir, artifact.templateFile)),
+      stackTemplates: [],
+      appConstruct: app,
+    };
   };
 
-  const findings = (report: {
-    violations: { ruleName: string; violatingResources: { resourceLogicalId: string }[] }[];
-  }) =>
+  const findings = (report: PolicyValidationPluginReport) =>
     report.violations
       .flatMap((violation) =>
         violation.violatingResources.map((resource) => `${violation.ruleName} ${resource.resourceLogicalId}`),
@@ -296,7 +306,7 @@ describe('the Control Tower rules cfn-guard runs', () => {
   });
 
   it('find on the templates of a synthesis exactly what every bundled rule finds', () => {
-    const context = { templatePaths: scratchTemplates() };
+    const context = scratchSynthesis();
     const everyRule = new CfnGuardValidator({ controlTowerRulesEnabled: true }).validate(context);
     const applicable = new ControlTowerChecks().validate(context);
 
