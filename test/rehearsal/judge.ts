@@ -5,7 +5,7 @@
  */
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import type { AuthorizedCall } from './recorder';
-import { ACCOUNT, type PolicyDocument } from './template';
+import { ACCOUNT, type PolicyDocument } from './account';
 
 /** Who makes the calls, under which policies. */
 export interface Caller {
@@ -46,6 +46,39 @@ const pattern = (text: string): RegExp =>
       .replace(/\*/g, '.*')
       .replace(/\?/g, '.')}$`,
   );
+
+/** What of a statement decides whether it applies to a call. */
+interface StatementScope {
+  Action?: string | string[];
+  Resource?: string | string[];
+  NotAction?: unknown;
+  NotResource?: unknown;
+  Condition?: unknown;
+}
+
+/**
+ * The key under which calls share one verdict. A verdict depends on the call's action, resource and context;
+ * when the call carries no context and no statement naming its action has a condition, a policy variable or a
+ * negation, only which of those statements the resource matches can change it. Calls of one action matching
+ * the same statements (the demo's thousands of picture puts under one `uploads/*`) are then judged once;
+ * any other call is judged on its own action and resource.
+ */
+export const verdictKey = (policies: readonly PolicyDocument[], call: AuthorizedCall): string => {
+  const own = `${call.action} ${call.resource}`;
+  if (call.leadingKeys !== undefined) return own;
+  const matched: string[] = [];
+  for (const [index, policy] of policies.entries()) {
+    for (const [position, statement] of (policy.Statement as StatementScope[]).entries()) {
+      if (statement.NotAction !== undefined || statement.NotResource !== undefined) return own;
+      const actions = [statement.Action ?? []].flat();
+      if (!actions.some((action) => pattern(action.toLowerCase()).test(call.action.toLowerCase()))) continue;
+      const resources = [statement.Resource ?? []].flat();
+      if (statement.Condition !== undefined || resources.some((resource) => resource.includes('${'))) return own;
+      if (resources.some((resource) => pattern(resource).test(call.resource))) matched.push(`${index}.${position}`);
+    }
+  }
+  return `${call.action} matching ${matched.join(',')}`;
+};
 
 /** The allowed action/resource pairs of `policies` that no call uses, except actions `explained` otherwise. */
 export const unusedGrants = (

@@ -33,7 +33,7 @@ import { makeFile, makeJob } from '../support/jobs';
 import { runProcess } from '../support/local-stack';
 import { OpenSearchStandIn } from '../support/opensearch-stand-in';
 import { API_ID_RANGE } from '../../functions/jobs/store/id-allocator';
-import { judgeCall, unusedGrants } from './judge';
+import { judgeCall, unusedGrants, verdictKey } from './judge';
 import { type AuthorizedCall, openSearchCall } from './recorder';
 import { ACCOUNT, REGION, type RehearsalTemplate, synthesizeForRehearsal } from './template';
 import { sharedDynamodbEndpoint } from '../support/dynamo';
@@ -539,12 +539,13 @@ describe('the operator rehearsal: each --stack command under OperatorPolicyArn',
 
   it('every call each command made is allowed by the operator policy', async () => {
     const refused: string[] = [];
-    // A verdict depends on the action and the resource only: each pair is judged once.
+    // Calls that must get the same verdict are judged once (judge.ts, verdictKey).
     const verdicts = new Map<string, Promise<string>>();
+    const policies = [template.operatorPolicy, template.domainAccessPolicy];
     for (const [title, calls] of stepCalls) {
       expect(calls.length, `${title}: no AWS call recorded`).toBeGreaterThan(0);
       for (const call of calls) {
-        const key = `${call.action} ${call.resource}`;
+        const key = verdictKey(policies, call);
         if (!verdicts.has(key)) verdicts.set(key, judge(call));
         const verdict = await verdicts.get(key);
         if (verdict !== 'Allowed')

@@ -11,19 +11,14 @@ import { ALARM_SUBSCRIBER, TEMPLATE_ONLY } from '../infra/template-only';
 import type { HandlerFunction } from '../../lib/handler-function';
 import type { FunctionName, JobsApiStack } from '../../lib/jobs-api-stack';
 
-export const ACCOUNT = '123456789012';
-export const REGION = 'eu-west-1';
+import { ACCOUNT, type PolicyDocument, REGION } from './account';
+
+export { ACCOUNT, REGION, type PolicyDocument };
 
 type Json = Record<string, unknown>;
 interface Resource {
   Type: string;
   Properties?: Json;
-}
-
-/** An IAM policy document. */
-export interface PolicyDocument {
-  Version?: string;
-  Statement: Json[];
 }
 
 /**
