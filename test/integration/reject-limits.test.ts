@@ -137,6 +137,24 @@ const maximumReview = (round: number, text: string) => ({
   })),
 });
 
+/** `prefix`, then 4-byte characters up to `length` code points. */
+const filled = (prefix: string, length: number): string => `${prefix}${'📷'.repeat(length - [...prefix].length)}`;
+
+/**
+ * A review of the contract's largest texts and few positions: a 1000-character custom rejection and 20 reasons
+ * of 100 characters, each character a 4-byte one (the contract counts code points), so 12,000 bytes of text; the
+ * first `reasonsWithPositions` reasons hold 50 positions each. The transaction tests fill their budget with such
+ * reviews: DynamoDB Local spends about ten times more CPU on an item of nested numbers than on the same bytes
+ * of text, and the positions' share of an item's size is the item-size test's (above) to cross.
+ */
+const largeTextReview = (round: number, reasonsWithPositions = 0) => ({
+  customRejection: filled(`${round} `, 1_000),
+  rejects: Array.from({ length: 20 }, (_, reason) => ({
+    reason: filled(`${round}.${reason} `, 100),
+    positions: reason < reasonsWithPositions ? maximumReview(round, 'x').rejects[reason]!.positions : [],
+  })),
+});
+
 /** What a stored review holds for a request's review, given the review date the answer reported. */
 const storedReview = (review: ReturnType<typeof maximumReview>, reviewDate: unknown): Review => ({
   ...review,
@@ -165,13 +183,14 @@ describe('POST /reject at the size limits of DynamoDB', { timeout: 300_000 }, ()
   });
 
   it('refuses a request whose files would outgrow the transaction budget, naming the file that crosses it, and accepts fewer files', async () => {
-    // Each file holds six maximum-size reviews of ASCII text (about 47.5 KB each); rejected again, it keeps
-    // the current one and the five most recent earlier ones: about 240 KB. Fourteen such files stay under the
-    // 3,500,000-byte budget; the fifteenth crosses it.
+    // Each file holds six reviews of the largest texts (about 14 KB each as estimated); rejected again with
+    // another, it keeps that one and the five most recent earlier ones: about 83 KB. Forty-two such files stay
+    // under the 3,500,000-byte budget with the job's item; the forty-third crosses it (a request's cap is 50).
     const history = Array.from({ length: 6 }, (_, index) =>
-      storedReview(maximumReview(index, 'x'), new Date(Date.UTC(2024, 0, 1, 0, 0, index)).toISOString()),
+      storedReview(largeTextReview(index), new Date(Date.UTC(2024, 0, 1, 0, 0, index)).toISOString()),
     );
-    const files = Array.from({ length: 16 }, () =>
+    const CROSSING = 42;
+    const files = Array.from({ length: CROSSING + 2 }, () =>
       makeFile({
         isRejected: true,
         isReviewed: true,
@@ -183,32 +202,36 @@ describe('POST /reject at the size limits of DynamoDB', { timeout: 300_000 }, ()
     );
     const job = makeJob({ accountId: ACCOUNT_ID, status: 'CJ_REJECT_READY', files });
     await store(job);
-    const rejection = (fileId: number) => ({ fileId, customRejection: 'Still too dark' });
+    const rejection = (fileId: number) => ({ fileId, ...largeTextReview(7) });
     const before = await storedItems(job);
 
     const refused = await reject(files.map((file) => rejection(file.id)));
 
-    expect(refused).toMatchObject({ status: 409, json: { code: 'file_not_rejectable', fileId: files[14]!.id } });
+    expect(refused).toMatchObject({
+      status: 409,
+      json: { code: 'file_not_rejectable', fileId: files[CROSSING]!.id },
+    });
     expect(await storedItems(job)).toEqual(before);
 
-    const fitting = await reject(files.slice(0, 14).map((file) => rejection(file.id)));
+    const fitting = await reject(files.slice(0, CROSSING).map((file) => rejection(file.id)));
 
     expect(fitting.status).toBe(200);
-    for (const file of files.slice(0, 14)) {
+    for (const file of files.slice(0, CROSSING)) {
       const item = await fileItem(job.id, file.id);
-      expect(item?.reviews).toMatchObject({ customRejection: 'Still too dark' });
+      expect(item?.reviews).toMatchObject({ customRejection: largeTextReview(7).customRejection });
       expect(item?.previousReviews).toEqual(history.slice(-MAX_PREVIOUS_REVIEWS));
     }
-    expect(await fileItem(job.id, files[14]!.id)).toEqual(before[15]);
+    expect(await fileItem(job.id, files[CROSSING]!.id)).toEqual(before[CROSSING + 1]);
   });
 
   it('refuses an acceptance whose files would outgrow the transaction budget, and accepts the files before the one named', async () => {
-    // Delivered again after six maximum-size rejections: each file keeps its five most recent reviews
-    // (about 240 KB), and an acceptance leaves them as they are.
+    // Delivered again after six rejections of the largest texts, two reasons of each with 50 positions: each
+    // file keeps its five most recent reviews (about 85 KB), and an acceptance leaves them as they are. Forty-one
+    // such files fit the budget with the job's item; the forty-second crosses it.
     const history = Array.from({ length: 5 }, (_, index) =>
-      storedReview(maximumReview(index, 'x'), new Date(Date.UTC(2024, 0, 2, 0, 0, index)).toISOString()),
+      storedReview(largeTextReview(index, 2), new Date(Date.UTC(2024, 0, 2, 0, 0, index)).toISOString()),
     );
-    const files = Array.from({ length: 20 }, () => makeFile({ previousReviews: history }));
+    const files = Array.from({ length: 50 }, () => makeFile({ previousReviews: history }));
     const job = makeJob({ accountId: ACCOUNT_ID, status: 'CJ_REVIEWING', files });
     await store(job);
     const before = await storedItems(job);
@@ -217,9 +240,7 @@ describe('POST /reject at the size limits of DynamoDB', { timeout: 300_000 }, ()
 
     expect(refused).toMatchObject({ status: 409, json: { code: 'file_not_acceptable' } });
     const named = files.findIndex((file) => file.id === refused.json.fileId);
-    // Fourteen or fifteen such files fit the budget, with the job's item.
-    expect(named).toBeGreaterThanOrEqual(14);
-    expect(named).toBeLessThan(files.length);
+    expect(named).toBe(41);
     expect(await storedItems(job)).toEqual(before);
 
     const fitting = await accept(files.slice(0, named).map((file) => file.id));
