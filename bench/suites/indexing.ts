@@ -15,13 +15,14 @@ import type { Job } from '../../functions/jobs/model/model';
 import { type ApplyProfile, profileApply } from '../lib/apply-profile';
 import { toSearchDocument } from '../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
-import type { IndexOperation, SearchDocument, SearchIndex } from '../../functions/search/search-index';
+import type { IndexOperation, SearchDocument } from '../../functions/search/search-index';
 import { startBenchDynamo } from '../lib/dynamo';
 import { DEFAULTS as POLLER_DEFAULTS } from '../../local/streams/poller-options';
 import { machine } from '../lib/machine';
 import { generateJob, type Population } from '../lib/generator';
 import { type Figure, formatNumber, histogramOf, proportion, type Target } from '../lib/report';
 import { round, summarize } from '../lib/stats';
+import { findByJobNumber } from '../lib/searchable';
 import { runSuite, sleep } from '../lib/suite';
 import '../../local/search/use-embedded-engine';
 
@@ -102,19 +103,6 @@ const throughput = async (documents: SearchDocument[], callSizes: readonly numbe
   }
 };
 
-/** Whether a job answers a search by its number. */
-const searchable = async (index: SearchIndex, jobId: number): Promise<boolean> =>
-  (
-    await index.search({
-      field: 'JobNumber',
-      text: String(jobId),
-      globalFields: [],
-      globalMatchesAccountNumber: false,
-      offset: 0,
-      limit: 1,
-    })
-  ).total === 1;
-
 interface DelayResult {
   delaysMs: number[];
   written: number;
@@ -166,7 +154,7 @@ const measureDelay = async (rate: number, seconds: number, log: (message: string
         let misses = 0;
         for (let position = 0; position < pending.length && misses < 3;) {
           const jobId = pending[position] as number;
-          if (await searchable(index, jobId)) {
+          if ((await findByJobNumber(index, jobId)) !== undefined) {
             delays.push(performance.now() - (acknowledged.get(jobId) as number));
             pending.splice(position, 1);
           } else {
