@@ -34,7 +34,7 @@ import { toFileItem, toJobItem } from '../../functions/jobs/store/items';
 import { makeFile, makeJob } from '../../test/support/jobs';
 import { streamRecord } from '../../test/support/stream-records';
 import { DEFAULTS as POLLER_DEFAULTS } from '../../local/streams/poller-options';
-import { startBenchDynamo } from '../lib/dynamo';
+import { startBenchStack } from '../lib/local-stack';
 import { type Figure, formatNumber, histogramOf, proportion } from '../lib/report';
 import { type CheckCost, searchChecks } from '../lib/searchable';
 import { median, round, summarize } from '../lib/stats';
@@ -141,17 +141,7 @@ const measureDelays = async (changes: number, warmup: number, log: (message: str
   const { resetConfig } = await import('../../functions/config');
   resetConfig();
   const receiver = await startReceiver();
-  const dynamo = await startBenchDynamo();
-  const { startLocalStack } = await import('../../local/stack/runtime');
-  const stack = await startLocalStack({
-    port: 0,
-    s3Port: 0,
-    dataDir: ':memory:',
-    dynamodbEndpoint: dynamo.local.endpoint,
-    tablePrefix: 'bench-events',
-    seedDemo: false,
-    log: () => {},
-  });
+  const { stack, stop } = await startBenchStack('bench-events');
   try {
     const { documentClient } = await import('../../functions/aws/dynamodb');
     const { AuthStore } = await import('../../functions/auth/store');
@@ -231,8 +221,7 @@ const measureDelays = async (changes: number, warmup: number, log: (message: str
       batchWindowMs: POLLER_DEFAULTS.batchWindowMs,
     };
   } finally {
-    await stack.stop();
-    await dynamo.stop();
+    await stop();
     await receiver.stop();
   }
 };

@@ -16,7 +16,7 @@ import { type ApplyProfile, profileApply } from '../lib/apply-profile';
 import { toSearchDocument } from '../../functions/search/search-document';
 import { EmbeddedSearchIndex } from '../../local/search/embedded/embedded-search-index';
 import type { IndexOperation, SearchDocument } from '../../functions/search/search-index';
-import { startBenchDynamo } from '../lib/dynamo';
+import { startBenchStack } from '../lib/local-stack';
 import { DEFAULTS as POLLER_DEFAULTS } from '../../local/streams/poller-options';
 import { machine } from '../lib/machine';
 import { generateJob, type Population } from '../lib/generator';
@@ -118,17 +118,7 @@ interface DelayResult {
  * jobs not yet visible.
  */
 const measureDelay = async (rate: number, seconds: number, log: (message: string) => void): Promise<DelayResult> => {
-  const dynamo = await startBenchDynamo();
-  const { startLocalStack } = await import('../../local/stack/runtime');
-  const stack = await startLocalStack({
-    port: 0,
-    s3Port: 0,
-    dataDir: ':memory:',
-    dynamodbEndpoint: dynamo.local.endpoint,
-    tablePrefix: 'bench-delay',
-    seedDemo: false,
-    log: () => {},
-  });
+  const { stack, stop } = await startBenchStack('bench-delay');
   try {
     const { documentClient } = await import('../../functions/aws/dynamodb');
     const { JobRepository } = await import('../../functions/jobs/store/repository');
@@ -203,8 +193,7 @@ const measureDelay = async (rate: number, seconds: number, log: (message: string
     const written = count - failed;
     return { delaysMs: delays, written, failed, achievedRate: written / writeSeconds };
   } finally {
-    await stack.stop();
-    await dynamo.stop();
+    await stop();
   }
 };
 
