@@ -32,7 +32,7 @@ import { createEventPublisher } from '../../functions/events/publisher';
 import type { JobContext } from '../../functions/events/stream-events';
 import { toFileItem, toJobItem } from '../../functions/jobs/store/items';
 import { makeFile, makeJob } from '../../test/support/jobs';
-import { streamRecord } from '../../test/support/stream-records';
+import { rejectedFileItem, streamRecord } from '../../test/support/stream-records';
 import { DEFAULTS as POLLER_DEFAULTS } from '../../local/streams/poller-options';
 import { startBenchStack } from '../lib/local-stack';
 import { type Figure, formatNumber, histogramOf, proportion } from '../lib/report';
@@ -249,14 +249,7 @@ const workloadOf = (jobs: number): Workload => {
     const asked = { ...renamed, status: 'CJ_REQUEST_OFFER' as const };
     const pending = toFileItem(job.id, file, true);
     const rejectedAt = '2026-02-03T09:00:00.000Z';
-    const rejected = {
-      ...pending,
-      isReviewed: true,
-      isRejected: true,
-      rejectionReason: 'Too dark',
-      reviewDate: rejectedAt,
-      reviews: { customRejection: 'Too dark', rejects: [], reviewDate: rejectedAt },
-    };
+    const rejected = rejectedFileItem(pending, rejectedAt);
     records.push(
       streamRecord(undefined, toJobItem(job, 1)),
       streamRecord(toJobItem(job, 1), toJobItem(renamed, 2)),

@@ -49,3 +49,13 @@ export const streamRecord = (
     eventSourceARN: 'arn:aws:dynamodb:us-east-1:123456789012:table/jobs/stream/2026-01-01T00:00:00.000',
   };
 };
+
+/** A file item as a rejection leaves it: reviewed, rejected for `reason` at `at`, its review current. */
+export const rejectedFileItem = <T extends object>(item: T, at: string, reason = 'Too dark') => ({
+  ...item,
+  isReviewed: true,
+  isRejected: true,
+  rejectionReason: reason,
+  reviewDate: at,
+  reviews: { customRejection: reason, rejects: [], reviewDate: at },
+});

@@ -11,7 +11,7 @@ import type { Job } from '../../../functions/jobs/model/model';
 import { toFileItem, toJobItem } from '../../../functions/jobs/store/items';
 import { jobKeys } from '../../../functions/tables';
 import { makeFile, makeJob } from '../../support/jobs';
-import { streamRecord } from '../../support/stream-records';
+import { rejectedFileItem, streamRecord } from '../../support/stream-records';
 import { expectDescribedEvents } from '../../support/asyncapi';
 
 /** The events of a record, each checked against asyncapi.yaml. */
@@ -170,14 +170,7 @@ describe('events of a file item', () => {
   const file = makeFile();
   const pending = toFileItem(job.id, file, true);
   const rejectedAt = '2026-02-03T09:00:00.000Z';
-  const rejected = {
-    ...pending,
-    isReviewed: true,
-    isRejected: true,
-    rejectionReason: 'Too dark',
-    reviewDate: rejectedAt,
-    reviews: { customRejection: 'Too dark', rejects: [], reviewDate: rejectedAt },
-  };
+  const rejected = rejectedFileItem(pending, rejectedAt);
 
   it('makes file.rejected with the job as read, when a file is rejected', () => {
     const record = streamRecord(pending, rejected);
