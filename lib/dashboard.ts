@@ -69,6 +69,18 @@ const PERIOD = Duration.minutes(1);
 const graph = (title: string, left: IMetric[], extra: Partial<GraphWidgetProps> = {}): GraphWidget =>
   new GraphWidget({ title, left, width: 8, height: 6, period: PERIOD, ...extra });
 
+/** A function's invocations, errors and throttles, each summed per period. */
+const invocationsGraph = (title: string, fn: IFunction): GraphWidget =>
+  graph(title, [
+    fn.metricInvocations({ statistic: 'Sum', label: 'Invocations' }),
+    fn.metricErrors({ statistic: 'Sum', label: 'Errors' }),
+    fn.metricThrottles({ statistic: 'Sum', label: 'Throttles' }),
+  ]);
+
+/** The messages a dead-letter queue holds, the most in each period. */
+const deadLettersGraph = (title: string, queue: IQueue): GraphWidget =>
+  graph(title, [queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', label: 'Messages' })]);
+
 /** The dashboard of the stack. */
 export class JobsApiDashboard extends Construct {
   public readonly dashboard: Dashboard;
@@ -102,22 +114,13 @@ export class JobsApiDashboard extends Construct {
   private eventWidgets(props: JobsApiDashboardProps): IWidget[] {
     const { events } = props;
     return [
-      graph('Events: stream batches and errors', [
-        events.metricInvocations({ statistic: 'Sum', label: 'Invocations' }),
-        events.metricErrors({ statistic: 'Sum', label: 'Errors' }),
-        events.metricThrottles({ statistic: 'Sum', label: 'Throttles' }),
-      ]),
+      invocationsGraph('Events: stream batches and errors', events),
       graph(
         'Events lag: stream iterator age (ms)',
         [events.metric('IteratorAge', { statistic: 'Maximum', label: 'Iterator age' })],
         { leftAnnotations: [{ value: ITERATOR_AGE_THRESHOLD_MS, label: 'Alarm' }] },
       ),
-      graph('Events: dead letters waiting', [
-        props.eventsDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
-          statistic: 'Maximum',
-          label: 'Messages',
-        }),
-      ]),
+      deadLettersGraph('Events: dead letters waiting', props.eventsDeadLetterQueue),
     ];
   }
 
@@ -125,17 +128,8 @@ export class JobsApiDashboard extends Construct {
   private webhookWidgets(props: JobsApiDashboardProps): IWidget[] {
     const sender = props.webhooksSender;
     return [
-      graph('Webhooks: sender batches and errors', [
-        sender.metricInvocations({ statistic: 'Sum', label: 'Invocations' }),
-        sender.metricErrors({ statistic: 'Sum', label: 'Errors' }),
-        sender.metricThrottles({ statistic: 'Sum', label: 'Throttles' }),
-      ]),
-      graph('Webhooks: dead letters waiting', [
-        props.webhooksDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
-          statistic: 'Maximum',
-          label: 'Messages',
-        }),
-      ]),
+      invocationsGraph('Webhooks: sender batches and errors', sender),
+      deadLettersGraph('Webhooks: dead letters waiting', props.webhooksDeadLetterQueue),
     ];
   }
 
@@ -143,22 +137,13 @@ export class JobsApiDashboard extends Construct {
   private imageWidgets(props: JobsApiDashboardProps): IWidget[] {
     const { images } = props;
     return [
-      graph('Images: uploads processed and errors', [
-        images.metricInvocations({ statistic: 'Sum', label: 'Invocations' }),
-        images.metricErrors({ statistic: 'Sum', label: 'Errors' }),
-        images.metricThrottles({ statistic: 'Sum', label: 'Throttles' }),
-      ]),
+      invocationsGraph('Images: uploads processed and errors', images),
       graph('Images: duration per upload (ms)', [
         images.metricDuration({ statistic: 'p50', label: 'p50' }),
         images.metricDuration({ statistic: 'p99', label: 'p99' }),
         images.metricDuration({ statistic: 'Maximum', label: 'Maximum' }),
       ]),
-      graph('Images: dead letters waiting', [
-        props.imagesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
-          statistic: 'Maximum',
-          label: 'Messages',
-        }),
-      ]),
+      deadLettersGraph('Images: dead letters waiting', props.imagesDeadLetterQueue),
     ];
   }
 
@@ -228,9 +213,7 @@ export class JobsApiDashboard extends Construct {
         [props.indexer.metric('IteratorAge', { statistic: 'Maximum', label: 'Iterator age' })],
         { leftAnnotations: [{ value: ITERATOR_AGE_THRESHOLD_MS, label: 'Alarm' }] },
       ),
-      graph('Dead letters waiting', [
-        props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', label: 'Messages' }),
-      ]),
+      deadLettersGraph('Dead letters waiting', props.deadLetterQueue),
       graph('Search cluster status', [
         domain.metric('ClusterStatus.green', { statistic: 'Maximum', label: 'Green' }),
         domain.metricClusterStatusYellow({ statistic: 'Maximum', label: 'Yellow' }),
