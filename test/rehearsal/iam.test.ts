@@ -429,6 +429,14 @@ afterAll(async () => {
   await s3?.stop();
 });
 
+/** A DynamoDB call on one partition key of a table, as a test of a role's bounds makes up (its code never makes it). */
+const keyCall = (action: string, key: string, table: 'jobs' | 'auth'): AuthorizedCall => ({
+  action: `dynamodb:${action}`,
+  resource: template.tableArn(table),
+  origin: 'a call its code never makes',
+  leadingKeys: [key],
+});
+
 const judge = (fn: RehearsedFunction, call: AuthorizedCall): Promise<string> =>
   judgeCall(
     {
@@ -797,13 +805,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
 
   it('webhooks: its role reaches webhook items only, and reads clients and secrets but never writes them', async () => {
     const fn = template.functions.Webhooks;
-    const auth = template.tableArn('auth');
-    const call = (action: string, key: string): AuthorizedCall => ({
-      action: `dynamodb:${action}`,
-      resource: auth,
-      origin: 'a call its code never makes',
-      leadingKeys: [key],
-    });
+    const call = (action: string, key: string): AuthorizedCall => keyCall(action, key, 'auth');
     expect(await judge(fn, call('PutItem', 'WEBHOOK#wh_1'))).toBe('Allowed');
     expect(await judge(fn, call('GetItem', 'SECRET#abc'))).toBe('Allowed');
     expect(await judge(fn, call('GetItem', 'SESSION#abc'))).not.toBe('Allowed');
@@ -816,13 +818,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
 
   it('sessions: its role refuses a write outside session keys and a read of anything but credentials', async () => {
     const fn = template.functions.Sessions;
-    const auth = template.tableArn('auth');
-    const call = (action: string, key: string): AuthorizedCall => ({
-      action: `dynamodb:${action}`,
-      resource: auth,
-      origin: 'a call its code never makes',
-      leadingKeys: [key],
-    });
+    const call = (action: string, key: string): AuthorizedCall => keyCall(action, key, 'auth');
     expect(await judge(fn, call('PutItem', 'SESSION#abc'))).toBe('Allowed');
     expect(await judge(fn, call('PutItem', 'CLIENT#abc'))).not.toBe('Allowed');
     expect(await judge(fn, call('DeleteItem', 'SECRET#abc'))).not.toBe('Allowed');
@@ -917,12 +913,8 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
 
   it('jobs-write: its role refuses keys outside job partitions, the id counter and idempotency records', async () => {
     const fn = template.functions.JobsWrite;
-    const call = (action: string, key: string, table: 'jobs' | 'auth' = 'jobs'): AuthorizedCall => ({
-      action: `dynamodb:${action}`,
-      resource: template.tableArn(table),
-      origin: 'a call its code never makes',
-      leadingKeys: [key],
-    });
+    const call = (action: string, key: string, table: 'jobs' | 'auth' = 'jobs'): AuthorizedCall =>
+      keyCall(action, key, table);
     expect(await judge(fn, call('PutItem', 'JOB#1'))).toBe('Allowed');
     expect(await judge(fn, call('UpdateItem', 'IDS'))).toBe('Allowed');
     expect(await judge(fn, call('PutItem', 'CLIENT#abc', 'auth'))).not.toBe('Allowed');
@@ -1036,12 +1028,7 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
     expect(await judge(fn, bus(fn.environment.EVENT_BUS_NAME!))).toBe('Allowed');
     expect(await judge(fn, bus('default'))).not.toBe('Allowed');
     expect(await judge(fn, bus('jobs-api-other'))).not.toBe('Allowed');
-    const get = (pk: string) => ({
-      action: 'dynamodb:GetItem',
-      resource: template.tableArn('jobs'),
-      origin: 'GetItem',
-      leadingKeys: [pk],
-    });
+    const get = (pk: string) => keyCall('GetItem', pk, 'jobs');
     expect(await judge(fn, get('JOB#1'))).toBe('Allowed');
     expect(await judge(fn, get(jobKeys.counter.pk))).not.toBe('Allowed');
     expect(await judge(fn, { ...get('JOB#1'), action: 'dynamodb:UpdateItem' })).not.toBe('Allowed');
@@ -1108,20 +1095,14 @@ describe('the cloud rehearsal: each function under its synthesized role', { time
 
   it('webhooks sender: its role may not write clients, touch the jobs table or send to another queue', async () => {
     const fn = template.functions.WebhooksSender;
-    const auth = template.tableArn('auth');
-    const item = (action: string, pk: string, resource = auth) => ({
-      action: `dynamodb:${action}`,
-      resource,
-      origin: action,
-      leadingKeys: [pk],
-    });
+    const item = (action: string, pk: string, table: 'jobs' | 'auth' = 'auth') => keyCall(action, pk, table);
     expect(await judge(fn, item('GetItem', 'CLIENT#abc'))).toBe('Allowed');
     expect(await judge(fn, item('UpdateItem', 'WEBHOOK#wh_1'))).toBe('Allowed');
     expect(await judge(fn, item('PutItem', 'CLIENT#abc'))).not.toBe('Allowed');
     expect(await judge(fn, item('UpdateItem', 'CLIENT#abc'))).not.toBe('Allowed');
     expect(await judge(fn, item('GetItem', 'SESSION#abc'))).not.toBe('Allowed');
     expect(await judge(fn, item('DeleteItem', 'WEBHOOK#wh_1'))).not.toBe('Allowed');
-    expect(await judge(fn, item('GetItem', 'JOB#1', template.tableArn('jobs')))).not.toBe('Allowed');
+    expect(await judge(fn, item('GetItem', 'JOB#1', 'jobs'))).not.toBe('Allowed');
     const [, account, name] = new URL(fn.environment.WEBHOOK_QUEUE_URL!).pathname.split('/');
     const send = (queue: string) => ({
       action: 'sqs:SendMessage',
