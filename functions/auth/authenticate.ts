@@ -153,18 +153,28 @@ export class Authenticator {
   }
 }
 
-let containerAuthenticator: Authenticator | undefined;
+let containerAuthenticator:
+  { authenticator: Authenticator; table: string; client: ReturnType<typeof documentClient> } | undefined;
 
-/** The container's authenticator over the configured auth table, created on first use. */
+/**
+ * The container's authenticator over the configured auth table, created on first use (and again should the
+ * configuration name another table or the container another client: the local runtime may start a stack after
+ * another in one process, and a lookup in the first stack's table would refuse every client of the second).
+ */
 export const defaultAuthenticator = (): Authenticator => {
-  if (containerAuthenticator === undefined) {
-    const settings = config();
-    containerAuthenticator = new Authenticator({
-      lookup: new AuthStore(documentClient(), settings.authTable, { timeoutMs: settings.dependencyTimeoutMs }),
-      cacheTtlMs: settings.authCacheTtlMs,
-    });
+  const settings = config();
+  const client = documentClient();
+  if (containerAuthenticator?.table !== settings.authTable || containerAuthenticator.client !== client) {
+    containerAuthenticator = {
+      authenticator: new Authenticator({
+        lookup: new AuthStore(client, settings.authTable, { timeoutMs: settings.dependencyTimeoutMs }),
+        cacheTtlMs: settings.authCacheTtlMs,
+      }),
+      table: settings.authTable,
+      client,
+    };
   }
-  return containerAuthenticator;
+  return containerAuthenticator.authenticator;
 };
 
 /** Forgets the container's authenticator and its cache (tests and the local runtime). */
