@@ -8,7 +8,10 @@
  * - `integration` (everything else: integration, end-to-end, reliability, contract, infra, docs): the
  *   global setup starts one DynamoDB Local per worker and hands their endpoints to the tests (each worker keeps
  *   to its own: test/support/dynamo.ts), and bundles the
- *   scripts the tests run as processes (test/support/script-bundles.ts).
+ *   scripts the tests run as processes (test/support/script-bundles.ts). These files share their worker's
+ *   modules too: each imported the AWS SDK, middy and the handlers again (about 0.6 CPU-seconds a file, over
+ *   80 s of the run). Each starts from the worker's environment and a container that has made nothing
+ *   (test/support/file-environment.ts), and its tables are deleted when it ends (test/support/file-tables.ts).
  *   The files whose requests must not wait behind any other file's traffic start a
  *   DynamoDB Local of their own (the cloud rehearsal, which counts requests; `reject-limits`, whose requests move
  *   megabytes). The HTTP limits of `SIZE_LIMIT_TESTS` form the project `integration-alone`, which runs after the
@@ -16,7 +19,7 @@
  * `npm test` (`vitest run`) runs them all. A passing test prints nothing: the log lines a test produces, the
  * handlers' included (test/support/quiet-logs.ts), are shown only beside its failure (`silent: 'passed-only'`).
  */
-import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { defineConfig } from 'vitest/config';
@@ -25,13 +28,23 @@ import { LongestFirstSequencer } from './test/support/sequencer';
 const UNIT_TESTS = 'test/unit/**/*.test.ts';
 const SIZE_LIMIT_TESTS = ['test/reliability/limits.test.ts'];
 const GLOBAL_SETUP = 'test/support/global-setup.ts';
+/** The setup of the files that share their worker's modules (`isolate: false`). */
+const SHARED_MODULES_SETUP = [
+  'test/support/quiet-logs.ts',
+  'test/support/engines.ts',
+  'test/support/file-environment.ts',
+  'test/support/file-tmpdir.ts',
+];
 
 /**
  * A PATH on which `program` cannot be found: a directory (under the system's temporary directory) of links
- * to every other executable of the current PATH, the first of each name winning as a shell would pick.
+ * to every other executable of the current PATH, the first of each name winning as a shell would pick. It is
+ * removed when the process that read this configuration exits.
  */
 const pathWithout = (program: string, path = process.env.PATH ?? ''): string => {
-  const bin = join(mkdtempSync(join(tmpdir(), `path-without-${program}-`)), 'bin');
+  const root = mkdtempSync(join(tmpdir(), `path-without-${program}-`));
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  const bin = join(root, 'bin');
   const linked = new Set<string>([program]);
   mkdirSync(bin);
   for (const folder of path.split(delimiter)) {
@@ -66,7 +79,7 @@ export default defineConfig({
     silent: 'passed-only',
     // The files known to be long start first (test/support/sequencer.ts), so the run does not end on one of them.
     sequence: { sequencer: LongestFirstSequencer },
-    setupFiles: ['test/support/quiet-logs.ts', 'test/support/engines.ts'],
+    setupFiles: ['test/support/quiet-logs.ts', 'test/support/engines.ts', 'test/support/file-tmpdir.ts'],
     env: {
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
@@ -89,7 +102,7 @@ export default defineConfig({
           // the 87 files (the tier ran about three times longer isolated); each file starts from the worker's
           // environment (test/support/file-environment.ts) and restores what it mocks.
           isolate: false,
-          setupFiles: ['test/support/quiet-logs.ts', 'test/support/engines.ts', 'test/support/file-environment.ts'],
+          setupFiles: SHARED_MODULES_SETUP,
         },
       },
       {
@@ -99,6 +112,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [UNIT_TESTS, ...SIZE_LIMIT_TESTS],
           globalSetup: [GLOBAL_SETUP],
+          isolate: false,
+          setupFiles: [...SHARED_MODULES_SETUP, 'test/support/file-tables.ts'],
         },
       },
       {
@@ -107,6 +122,12 @@ export default defineConfig({
           name: 'integration-alone',
           include: SIZE_LIMIT_TESTS,
           globalSetup: [GLOBAL_SETUP],
+          setupFiles: [
+            'test/support/quiet-logs.ts',
+            'test/support/engines.ts',
+            'test/support/file-tmpdir.ts',
+            'test/support/file-tables.ts',
+          ],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
