@@ -8,8 +8,8 @@
  */
 import { AuthAdministration } from '../../../functions/auth/administration';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import { type AuditSink, type AuditSource, localOperator } from '../../../functions/auth/audit';
-import { auditLine, cloudWatchAuditSink, createLogsClient } from '../../../functions/auth/cloudwatch-audit';
+import { type AuditSink, type AuditSource, auditLine, localOperator } from '../../../functions/auth/audit';
+import { cloudWatchAuditSink, createLogsClient } from '../../../functions/auth/cloudwatch-audit';
 import { AuthStore } from '../../../functions/auth/store';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config, resetConfig } from '../../../functions/config';
