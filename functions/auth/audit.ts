@@ -9,6 +9,7 @@
  * the stack (`functions/auth/cloudwatch-audit.ts`), locally `$DATA_DIR/audit.ndjson` (`local/`).
  */
 import { userInfo } from 'node:os';
+import { redactSecrets } from '../redaction';
 import type { ClientAccounts } from './records';
 import type { Grant, Role } from './principal';
 
@@ -75,6 +76,9 @@ export type AuditRecord = AuditEntry & { at: string } & AuditSource;
 
 /** Where audit records go; resolves once the record is written. */
 export type AuditSink = (record: AuditRecord) => Promise<void>;
+
+/** A record as one log line: JSON, with anything that looks like a credential redacted. */
+export const auditLine = (record: AuditRecord): string => JSON.stringify(record, redactSecrets);
 
 /** The sink that drops records (stores that only read). */
 export const noAudit: AuditSink = () => Promise.resolve();

@@ -6,8 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CloudWatchLogsClient, CreateLogStreamCommand, PutLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
-import { redactSecrets } from '../observability';
-import type { AuditRecord, AuditSink } from './audit';
+import { type AuditRecord, type AuditSink, auditLine } from './audit';
 
 export interface CloudWatchAuditOptions {
   logGroupName: string;
@@ -29,9 +28,6 @@ export const createLogsClient = (settings: { region: string; dependencyTimeoutMs
       connectionTimeout: 1_000,
     },
   });
-
-/** A record as one log line: JSON, with anything that looks like a credential redacted. */
-export const auditLine = (record: AuditRecord): string => JSON.stringify(record, redactSecrets);
 
 /**
  * A sink writing each record as one event of a log stream this writer creates on first use

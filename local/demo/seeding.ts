@@ -23,7 +23,6 @@ import {
   saveDemoTokens,
 } from './auth';
 import { DEMO_REJECTABLE_FILE_IDS, demoJobs } from './data';
-import { DEMO_PICTURE_COUNT, withDemoPictures } from './pictures';
 import type { Job } from '../../functions/jobs/model/model';
 import type { ObjectStore } from '../s3/object-store';
 import { batchDocumentClient } from '../dynamodb/batch-client';
@@ -120,15 +119,21 @@ const seedOrLoadDemo = async (
     return { demo, seeded: false };
   }
   log('Seeding demo clients, sessions and jobs…');
+  let jobs = demoJobs();
+  let withPictures = '';
+  if (pictures !== undefined) {
+    // The pictures module (and sharp, which draws them) is loaded only to seed with pictures.
+    const { DEMO_PICTURE_COUNT, withDemoPictures } = await import('./pictures');
+    jobs = await withDemoPictures(jobs, pictures);
+    withPictures = `, their files with pictures (${DEMO_PICTURE_COUNT} scenes)`;
+  }
   const demo = await seedDemoData(
     store,
     new JobRepository(documents, tables.jobsTable, { retry: OPERATOR_RETRY_POLICY }),
     keepIn(paths),
-    pictures === undefined ? demoJobs() : await withDemoPictures(demoJobs(), pictures),
+    jobs,
   );
-  log(
-    `Seeded ${demoJobs().length} demo jobs${pictures === undefined ? '' : `, their files with pictures (${DEMO_PICTURE_COUNT} scenes)`}.`,
-  );
+  log(`Seeded ${jobs.length} demo jobs${withPictures}.`);
   return { demo, seeded: true };
 };
 

@@ -7,8 +7,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AuditRecord, AuditSink } from '../../functions/auth/audit';
-import { auditLine } from '../../functions/auth/cloudwatch-audit';
+import { type AuditRecord, type AuditSink, auditLine } from '../../functions/auth/audit';
 
 /** A sink appending each record to a file (created with its directory), or to the log without one. */
 export const fileAuditSink = (

@@ -4,12 +4,7 @@
  * being deleted, still being created or runs an engine this project does not speak before a long run starts,
  * and `status --stack` shows the same facts on request.
  */
-import {
-  DescribeDomainCommand,
-  type DomainStatus,
-  OpenSearchClient,
-  ResourceNotFoundException,
-} from '@aws-sdk/client-opensearch';
+import type { DomainStatus, OpenSearchClient } from '@aws-sdk/client-opensearch';
 
 /** What the CLI needs to know about the search domain. */
 export interface SearchDomainState {
@@ -72,15 +67,21 @@ const endpointOf = (status: DomainStatus): string | undefined => {
   return host === undefined ? undefined : `https://${host}`;
 };
 
-/** Reads the domain's state from the OpenSearch control plane. */
+/**
+ * Reads the domain's state from the OpenSearch control plane (with a client for `region` unless given one). The
+ * control plane's SDK is loaded here, on first use, so that a command that never asks loads none of it.
+ */
 export const describeSearchDomain = async (
   domainName: string,
   region: string,
-  client: OpenSearchClient = new OpenSearchClient({ region }),
+  client?: OpenSearchClient,
 ): Promise<SearchDomainState> => {
+  const { DescribeDomainCommand, OpenSearchClient, ResourceNotFoundException } =
+    await import('@aws-sdk/client-opensearch');
+  const controlPlane = client ?? new OpenSearchClient({ region });
   let status: DomainStatus | undefined;
   try {
-    ({ DomainStatus: status } = await client.send(new DescribeDomainCommand({ DomainName: domainName })));
+    ({ DomainStatus: status } = await controlPlane.send(new DescribeDomainCommand({ DomainName: domainName })));
   } catch (error) {
     if (error instanceof ResourceNotFoundException)
       throw new SearchDomainNotFoundError(domainName, region, { cause: error });

@@ -2,7 +2,7 @@
  * Finds a deployed Jobs API stack's resources from its CloudFormation outputs, so the CLI can work on
  * AWS (`--stack <name>`) exactly as it works on the local stack.
  */
-import { CloudFormationClient, DescribeStacksCommand, type Output, type Stack } from '@aws-sdk/client-cloudformation';
+import type { CloudFormationClient, Output, Stack } from '@aws-sdk/client-cloudformation';
 import { STACK_OUTPUTS } from '../../lib/stack-outputs';
 
 /** Where a deployed stack keeps its data. */
@@ -72,6 +72,7 @@ const regionOf = async (client: CloudFormationClient): Promise<string> => {
 };
 
 const describe = async (client: CloudFormationClient, stackName: string, region: string): Promise<Stack> => {
+  const { DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
   try {
     const { Stacks } = await client.send(new DescribeStacksCommand({ StackName: stackName }));
     const stack = Stacks?.[0];
@@ -94,13 +95,15 @@ const outputValue = (stack: Stack, stackName: string, key: string, outputs: Outp
 
 /**
  * Reads the tables, the search endpoint and the region of a deployed Jobs API stack from its outputs
- * (`DescribeStacks`). The region is the one given, else the SDK's configured region.
+ * (`DescribeStacks`). The region is the one given, else the SDK's configured region. CloudFormation's SDK is
+ * loaded on first use: only `--stack` asks for it.
  */
 export const resolveStackTarget = async (
   stackName: string,
   region?: string,
   options: ResolveStackTargetOptions = {},
 ): Promise<StackTarget> => {
+  const { CloudFormationClient } = await import('@aws-sdk/client-cloudformation');
   const client = options.client ?? new CloudFormationClient(region === undefined ? {} : { region });
   const resolvedRegion = region ?? (await regionOf(client));
   const stack = await describe(client, stackName, resolvedRegion);

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../functions/auth/tokens';
@@ -46,6 +47,30 @@ afterAll(async () => {
 });
 
 const cli = (...args: string[]) => runProcess('bin/cli.ts', args, cliEnv);
+
+/** The packages only a deployed stack's commands or the pictures need; see test/support/loaded-packages.mjs. */
+const STACK_ONLY_PACKAGES = [
+  '@aws-sdk/client-s3',
+  'sharp',
+  '@opensearch-project/opensearch',
+  '@aws-sdk/client-opensearch',
+  '@aws-sdk/client-cloudformation',
+  '@aws-sdk/client-cloudwatch-logs',
+  '@aws-sdk/client-sts',
+  '@aws-lambda-powertools/metrics',
+];
+
+/** Runs the CLI as `cli` does, and reads back the npm packages the process loaded. */
+const cliLoading = async (...args: string[]) => {
+  const file = join(dataDir, `loaded-${randomUUID()}.json`);
+  const hook = pathToFileURL(join(ROOT, 'test', 'support', 'loaded-packages.mjs')).href;
+  const result = await runProcess('bin/cli.ts', args, {
+    ...cliEnv,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${hook}`.trim(),
+    LOADED_PACKAGES_FILE: file,
+  });
+  return { ...result, loaded: JSON.parse(await readFile(file, 'utf8')) as string[] };
+};
 
 const get = (path: string, clientToken: string, sessionToken: string) =>
   fetchMatchingOpenApi(`${stack.baseUrl}${path}`, {
@@ -357,6 +382,22 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     expect(never.code).toBe(1);
     expect(never.stderr).toContain('The client has never had a secret with the id no-such-secret');
   }, 240_000);
+
+  it('loads no package of S3, sharp, OpenSearch, CloudFormation, CloudWatch Logs, STS or metrics for --help, an unknown command or a local command', async () => {
+    const [help, unknown, created, status] = await Promise.all([
+      cliLoading('--help'),
+      cliLoading('no-such-command'),
+      cliLoading('create-client', '--name', 'Loading check', '--grants', 'search', '--all-accounts'),
+      cliLoading('status'),
+    ]);
+    expect([help.code, unknown.code, created.code, status.code]).toEqual([0, 2, 0, 0]);
+    // The record is complete: the commands that read the tables loaded DynamoDB's SDK.
+    expect(created.loaded).toContain('@aws-sdk/client-dynamodb');
+    expect(status.loaded).toContain('@aws-sdk/client-dynamodb');
+    for (const { loaded } of [help, unknown, created, status]) {
+      expect(loaded.filter((name) => STACK_ONLY_PACKAGES.includes(name))).toEqual([]);
+    }
+  });
 
   it('prints the usage on --help, launched as a user types it (npm run cli, through tsx)', async () => {
     // The other tests run the CLI from the run's bundle of it (test/support/script-bundles.ts); this one goes

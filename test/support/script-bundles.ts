@@ -12,8 +12,14 @@
  * the bundle instead: each source file's `import.meta.url`, `import.meta.filename` and `import.meta.dirname` are
  * therefore replaced with the values they have in the source tree.
  *
+ * Both scripts are one build with code splitting: a module the source loads with `await import()` is a chunk of
+ * its own, loaded when it is asked for, with the package imports it holds, as Node loads it from the source tree.
+ * Without splitting, esbuild would inline it and hoist its package imports to the top of the bundle, and every
+ * command would load the packages of every other (S3, sharp, OpenSearch…) before it starts.
+ *
  * The bundles are written under the repository's `node_modules/.cache/` (so that the packages they import are
- * found from there), in a directory of their own per run, removed when the run ends.
+ * found from there), in a directory of their own per run, removed when the run ends: `<script name>.mjs` for
+ * each script, and the chunks they share or load on demand under `chunks/`.
  */
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -53,23 +59,23 @@ export const bundleScripts = async (): Promise<ScriptBundles> => {
   const cache = join(ROOT, 'node_modules', '.cache');
   await mkdir(cache, { recursive: true });
   const directory = await mkdtemp(join(cache, 'test-scripts-'));
-  const scripts: Record<string, string> = {};
-  await Promise.all(
-    BUNDLED_SCRIPTS.map(async (script) => {
-      const outfile = join(directory, `${relative('bin', script).replace(/\.ts$/, '')}.mjs`);
-      await build({
-        entryPoints: [join(ROOT, script)],
-        outfile,
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node24',
-        packages: 'external',
-        logLevel: 'error',
-        plugins: [sourceLocations],
-      });
-      scripts[script] = outfile;
-    }),
+  await build({
+    entryPoints: BUNDLED_SCRIPTS.map((script) => join(ROOT, script)),
+    outdir: directory,
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    packages: 'external',
+    logLevel: 'error',
+    plugins: [sourceLocations],
+  });
+  const scripts = Object.fromEntries(
+    BUNDLED_SCRIPTS.map((script) => [script, join(directory, `${relative('bin', script).replace(/\.ts$/, '')}.mjs`)]),
   );
   return { directory, scripts, remove: () => rm(directory, { recursive: true, force: true }) };
 };

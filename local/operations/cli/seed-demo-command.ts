@@ -6,14 +6,12 @@
  * The demo jobs' pictures are uploaded after the jobs, into the stack's pictures bucket under the upload keys the
  * images function renders from (`local/demo/pictures.ts`): S3's event has the function check, render and record
  * each one as it does a customer's upload, so the command writes uploads only — no rendition, no picture
- * attribute — with the operator policy's one S3 grant (PutObject under `uploads/`).
+ * attribute — with the operator policy's one S3 grant (PutObject under `uploads/`). S3's SDK and the pictures
+ * (sharp draws them) are loaded only then, so that no other command loads them.
  */
-import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { createS3Client } from '../../../functions/aws/s3';
 import { config } from '../../../functions/config';
 import { demoCommandsFor, seedDemoData } from '../../demo/seeding';
 import { demoJobs } from '../../demo/data';
-import { uploadDemoPictures } from '../../demo/pictures';
 import { type CliCommand, CommandFailedError, message, noPositionals, UsageError } from './command';
 import { authStore, jobRepository } from './target';
 
@@ -29,6 +27,11 @@ const uploadPictures = async (bucket: string | undefined): Promise<void> => {
     message('The stack has no pictures bucket (deployed before pictures): the demo jobs have no pictures.');
     return;
   }
+  const [{ PutObjectCommand }, { createS3Client }, { uploadDemoPictures }] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('../../../functions/aws/s3'),
+    import('../../demo/pictures'),
+  ]);
   const s3 = createS3Client({ region: config().region, images: { bucket, endpoint: undefined } });
   try {
     const put = async (key: string, bytes: Buffer): Promise<void> => {

@@ -5,11 +5,12 @@
  * code the functions run. Audit records of what the commands change go to the target's audit log group
  * (under `--stack`, naming the operator by the AWS identity the CLI acts as) or to `$DATA_DIR/audit.ndjson`
  * (naming the OS user).
+ *
+ * What only `--stack` needs — STS, CloudWatch Logs, CloudFormation and the OpenSearch control plane — is loaded
+ * when it is first used, so a command on the local stack (and `--help`) loads none of those SDKs.
  */
 import { AuthAdministration } from '../../../functions/auth/administration';
-import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import { type AuditSink, type AuditSource, localOperator } from '../../../functions/auth/audit';
-import { auditLine, cloudWatchAuditSink, createLogsClient } from '../../../functions/auth/cloudwatch-audit';
+import { type AuditSink, type AuditSource, auditLine, localOperator } from '../../../functions/auth/audit';
 import { AuthStore } from '../../../functions/auth/store';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config, resetConfig } from '../../../functions/config';
@@ -93,6 +94,7 @@ export const operatorSource = (): Promise<AuditSource> => {
 };
 
 const awsOperator = async (): Promise<AuditSource> => {
+  const { GetCallerIdentityCommand, STSClient } = await import('@aws-sdk/client-sts');
   const sts = new STSClient({ region: process.env.AWS_REGION });
   try {
     const { Arn } = await sts.send(new GetCallerIdentityCommand({}));
@@ -103,22 +105,31 @@ const awsOperator = async (): Promise<AuditSource> => {
   }
 };
 
-/** The audit records of the target: its audit log group under `--stack`, `$DATA_DIR/audit.ndjson` locally. */
+/**
+ * The audit records of the target: its audit log group under `--stack`, `$DATA_DIR/audit.ndjson` locally. The
+ * log group's writer (and CloudWatch Logs' SDK with it) is loaded with the first record.
+ */
 const auditSinkFor = (stack: Target['stack']): AuditSink => {
   const group = process.env.AUDIT_LOG_GROUP?.trim();
   if (stack === undefined || !group)
     return fileAuditSink(dataPaths(process.env.DATA_DIR?.trim() || undefined).auditLog);
   const region = stack.region;
-  return cloudWatchAuditSink({
-    logGroupName: group,
-    streamPrefix: 'cli',
-    client: createLogsClient({ region, dependencyTimeoutMs: 9_000 }),
-    fallback: (record, error) => {
-      message(`The audit log group ${group} refused this record (${(error as Error).message}); keep it:`);
-      process.stderr.write(`${auditLine(record)}\n`);
-      process.exitCode = 1;
-    },
-  });
+  let sink: Promise<AuditSink> | undefined;
+  return async (record) => {
+    sink ??= import('../../../functions/auth/cloudwatch-audit').then(({ cloudWatchAuditSink, createLogsClient }) =>
+      cloudWatchAuditSink({
+        logGroupName: group,
+        streamPrefix: 'cli',
+        client: createLogsClient({ region, dependencyTimeoutMs: 9_000 }),
+        fallback: (refused, error) => {
+          message(`The audit log group ${group} refused this record (${(error as Error).message}); keep it:`);
+          process.stderr.write(`${auditLine(refused)}\n`);
+          process.exitCode = 1;
+        },
+      }),
+    );
+    return (await sink)(record);
+  };
 };
 
 const cliAudit = (): AuditSink => (audit ??= { sink: auditSinkFor(undefined), source: undefined }).sink;

@@ -6,8 +6,8 @@
 import { CloudWatchLogsClient, CreateLogStreamCommand, PutLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '../../../functions/auth/audit';
-import { auditLine, cloudWatchAuditSink, createLogsClient } from '../../../functions/auth/cloudwatch-audit';
+import { type AuditRecord, auditLine } from '../../../functions/auth/audit';
+import { cloudWatchAuditSink, createLogsClient } from '../../../functions/auth/cloudwatch-audit';
 
 const logs = mockClient(CloudWatchLogsClient);
 const record = (sessionId: string): AuditRecord => ({

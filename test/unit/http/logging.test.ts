@@ -1,8 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it, vi } from 'vitest';
 import { generateSecret, generateToken, hashToken } from '../../../functions/auth/tokens';
-import { auditRecord } from '../../../functions/auth/audit';
-import { auditLine } from '../../../functions/auth/cloudwatch-audit';
+import { auditLine, auditRecord } from '../../../functions/auth/audit';
 import { isSecretKey, REDACTED, redactSecrets, redactValue, SERVICE_NAME } from '../../../functions/observability';
 import { newSigningSecret } from '../../../functions/webhooks/signing';
 
