@@ -33,7 +33,6 @@ const SHARED_MODULES_SETUP = [
   'test/support/quiet-logs.ts',
   'test/support/engines.ts',
   'test/support/file-environment.ts',
-  'test/support/file-tmpdir.ts',
 ];
 
 /**
@@ -79,7 +78,7 @@ export default defineConfig({
     silent: 'passed-only',
     // The files known to be long start first (test/support/sequencer.ts), so the run does not end on one of them.
     sequence: { sequencer: LongestFirstSequencer },
-    setupFiles: ['test/support/quiet-logs.ts', 'test/support/engines.ts', 'test/support/file-tmpdir.ts'],
+    setupFiles: ['test/support/quiet-logs.ts', 'test/support/engines.ts'],
     env: {
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
@@ -122,12 +121,7 @@ export default defineConfig({
           name: 'integration-alone',
           include: SIZE_LIMIT_TESTS,
           globalSetup: [GLOBAL_SETUP],
-          setupFiles: [
-            'test/support/quiet-logs.ts',
-            'test/support/engines.ts',
-            'test/support/file-tmpdir.ts',
-            'test/support/file-tables.ts',
-          ],
+          setupFiles: ['test/support/quiet-logs.ts', 'test/support/engines.ts', 'test/support/file-tables.ts'],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

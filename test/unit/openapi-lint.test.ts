@@ -5,12 +5,12 @@
  * acknowledgement carries its reason as a comment right above it.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { OPENAPI_YAML_PATH } from '../../local/gateway/docs';
 
 const ROOT = dirname(OPENAPI_YAML_PATH);
@@ -89,7 +89,9 @@ describe('the linters of the OpenAPI ecosystem', () => {
   });
 
   it('still hold a new request body to the OWASP limits', async () => {
-    const document = join(mkdtempSync(join(tmpdir(), 'openapi-lint-')), 'openapi.yaml');
+    const folder = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const document = join(folder, 'openapi.yaml');
     const original = readFileSync(OPENAPI_YAML_PATH, 'utf8');
     const unbounded = [
       '  /notes:',

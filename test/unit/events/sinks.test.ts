@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { JobsEvent } from '../../../functions/events/cloud-event';
 import { fileSink } from '../../../functions/events/event-sink';
 import {
@@ -100,7 +100,9 @@ describe('the EventBridge sink', () => {
 
 describe('the file sink', () => {
   it('appends one JSON event per line, creating the file and its folder', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'events-')), 'data', 'events.ndjson');
+    const folder = mkdtempSync(join(tmpdir(), 'events-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const path = join(folder, 'data', 'events.ndjson');
     const sink = fileSink(path);
     const [first, second, third] = [createdEvent(), createdEvent(), createdEvent()];
     await expect(sink.put([first, second])).resolves.toEqual([{ ok: true }, { ok: true }]);

@@ -2,13 +2,13 @@
  * The events function's Lambda entry (functions/handlers/events.ts) on mocked AWS: the stream batch's events go
  * to the bus EVENT_BUS_NAME names, a file's job is read from the jobs table, and what the bus refuses is retried.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { resetDocumentClient } from '../../../functions/aws/dynamodb';
 import { resetConfig } from '../../../functions/config';
 import { handler } from '../../../functions/handlers/events';
@@ -84,7 +84,9 @@ describe('events handler', () => {
   });
 
   it('appends the events to the file EVENTS_FILE names when there is no bus', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'events-handler-')), 'events.ndjson');
+    const folder = mkdtempSync(join(tmpdir(), 'events-handler-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const path = join(folder, 'events.ndjson');
     vi.stubEnv('EVENT_BUS_NAME', '');
     vi.stubEnv('EVENTS_FILE', path);
     resetConfig();
