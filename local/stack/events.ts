@@ -21,6 +21,8 @@ import { type LocalWebhooks, startLocalWebhooks } from '../webhooks/delivery';
 export interface LocalEvents {
   /** Resolves once every change written so far has made its events. */
   drained(): Promise<void>;
+  /** Says the table was probably just written: its stream is read now. */
+  nudge(): void;
   /** The webhook delivery of the events. */
   webhooks: LocalWebhooks;
   /** The events published so far, oldest first. */
@@ -66,6 +68,7 @@ export const startLocalEvents = async (
   const file = paths.events;
   return {
     drained: () => running.drained(),
+    nudge: () => running.nudge(),
     webhooks,
     events: async () => {
       if (file === undefined) return [...kept];

@@ -27,6 +27,8 @@ export interface LocalImagesOptions {
   log: (message: string) => void;
   /** Pauses before the function's retries, in milliseconds (default: `async-invocation.ts`'s). */
   retryDelaysMs?: readonly number[];
+  /** Called after each invocation of the images function, whatever its outcome (it may have written the table). */
+  afterInvoke?: () => void;
 }
 
 /** The running bucket. */
@@ -70,8 +72,18 @@ const deadLetterKeeper =
 /** Starts the bucket and points this process's functions at it. */
 export const startLocalImages = async (options: LocalImagesOptions): Promise<LocalImages> => {
   const store = options.paths.s3Dir === undefined ? memoryObjectStore() : directoryObjectStore(options.paths.s3Dir);
+  const { afterInvoke } = options;
   const invoke = asyncInvoker<S3Event>({
-    handler: imagesHandler,
+    handler:
+      afterInvoke === undefined
+        ? imagesHandler
+        : async (event, context) => {
+            try {
+              return await imagesHandler(event, context);
+            } finally {
+              afterInvoke();
+            }
+          },
     functionName: options.functionName,
     region: options.region,
     onDeadLetter: deadLetterKeeper(options.paths, options.log),

@@ -45,12 +45,15 @@ import {
 } from '../paths';
 import { createLocalServer, type LocalServer, type RequestLogEntry } from '../gateway/server';
 import { type DeadLetter, startStreamPoller } from '../streams/poller';
+import type { IdlePolling } from '../streams/poller-options';
 import { ensureTable } from '../dynamodb/tables';
 
 export { demoCommandsFor } from '../demo/seeding';
 export { LOCAL_REGION } from '../paths';
 
 export interface LocalStackOptions {
+  /** How the stream pollers slow down while nothing happens (default {@link LOCAL_IDLE_POLLING}). */
+  idlePolling?: IdlePolling;
   /** Port of the HTTP API (default 3000; 0 picks a free one). */
   port?: number;
   /** Interface the HTTP API listens on (default 127.0.0.1). */
@@ -173,6 +176,19 @@ export const rebuildEmptyIndex = async (
  * runs one local stack at a time. Their audit records go to `$DATA_DIR/audit.ndjson`, or with
  * `DATA_DIR=:memory:` to the stack's memory (never its console); the stack's audit sink is answered.
  */
+/**
+ * How the local stack's stream pollers (the indexer's, the events') slow down while nothing happens: after five
+ * seconds with no record read and no write through this process, a shard is read once a second instead of four
+ * times and the shard list refreshed every five seconds instead of every second. An idle `npm start` then costs
+ * DynamoDB Local about a quarter of the requests. A write through the API (or an upload the images function
+ * handles) nudges the pollers, which read it at once; a change another process makes (a CLI command on the same
+ * data) is read within a second.
+ */
+export const LOCAL_IDLE_POLLING: IdlePolling = { afterMs: 5_000, pollIntervalMs: 1_000, shardRefreshMs: 5_000 };
+
+/** The HTTP methods that write nothing. */
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 const configureHandlers = async (endpoint: string, tables: LocalTables, paths: DataPaths): Promise<AuditSink> => {
   Object.assign(process.env, {
     JOBS_TABLE: tables.jobsTable,
@@ -267,7 +283,14 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       await resetSearchIndex();
     });
 
+    // Every write through this process (an API request other than a read, the images function's work on an
+    // upload) nudges the stream pollers: they read the change at once, however idle they were.
+    const pollers: Array<{ nudge(): void }> = [];
+    const written = (): void => {
+      for (const poller of pollers) poller.nudge();
+    };
     const images: LocalImages = await startLocalImages({
+      afterInvoke: written,
       paths,
       bucket: localImagesBucket(options.tablePrefix ?? DEFAULT_TABLE_PREFIX),
       region: LOCAL_REGION,
@@ -308,8 +331,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       logger: pollerLogger(log, dynamo),
       repairCommand: repairCommandFor(options),
       onDeadLetter: (letter: DeadLetter) => keepDeadLetter(letter, letter.records.length, letter.reason),
+      idle: options.idlePolling ?? LOCAL_IDLE_POLLING,
     });
     teardown.add(() => poller.stop());
+    pollers.push(poller);
 
     const { demo, seeded } = await prepareDemo(client, endpoint, tables, paths, {
       seedDemo: options.seedDemo ?? true,
@@ -328,7 +353,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
       functionNamePrefix: options.tablePrefix ?? DEFAULT_TABLE_PREFIX,
       extraRoutes: [docsRoute],
-      onRequest: options.onRequest ?? logServerErrors(log),
+      onRequest: (entry) => {
+        if (!READ_METHODS.has(entry.method)) written();
+        (options.onRequest ?? logServerErrors(log))(entry);
+      },
     });
     const host = options.host ?? '127.0.0.1';
     let listeningPort: number;
@@ -353,10 +381,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
         repairCommand: repairCommandFor(options),
         onDeadLetter: (letter: DeadLetter) =>
           keepDeadLetter({ function: 'events', ...letter }, letter.records.length, letter.reason, 'Publishing events'),
+        idle: options.idlePolling ?? LOCAL_IDLE_POLLING,
       },
       log,
     );
     teardown.add(() => localEvents.stop());
+    pollers.push(localEvents);
 
     let stopping: Promise<void> | undefined;
     return {

@@ -40,6 +40,13 @@ export interface StreamPollerOptions {
   maxRetryDelayMs?: number;
   /** How often the shard list is refreshed (new shards, closed shards), in milliseconds. */
   shardRefreshMs?: number;
+  /**
+   * Slower polling while nothing happens; none by default (Lambda's event source mapping polls at its steady
+   * rate). Once no record came and nothing nudged the poller (`nudge()`, `drained()`) for `afterMs`, a shard
+   * that had nothing new is read again after `pollIntervalMs` and the shard list refreshed after
+   * `shardRefreshMs`; the first record read, a nudge or a drain request brings the steady rate back at once.
+   */
+  idle?: IdlePolling;
   /** An invocation running longer than this is a failed invocation (Lambda's function timeout). */
   invocationTimeoutMs?: number;
   /** Where to start a shard without checkpoint. */
@@ -59,6 +66,13 @@ export interface StreamPollerOptions {
   retentionMs?: number;
   /** The command that rebuilds the index from the table, named when records were trimmed unread. */
   repairCommand?: string;
+}
+
+/** The slower rate of a poller with nothing to read ({@link StreamPollerOptions.idle}). */
+export interface IdlePolling {
+  afterMs: number;
+  pollIntervalMs: number;
+  shardRefreshMs: number;
 }
 
 /** Counters of what the poller did so far. */
@@ -85,6 +99,8 @@ export interface StreamPoller {
    * settled (succeeded or dead-lettered). Rejects with {@link PollerStoppedError} if the poller stops first.
    */
   drained(): Promise<void>;
+  /** Says the table was probably just written: every shard is read now, at the steady rate again if idle. */
+  nudge(): void;
   stats(): StreamPollerStats;
 }
 
@@ -129,8 +145,10 @@ export const consoleLogger: PollerLogger = {
 };
 
 /** The options with every default applied. */
-export type Settings = Required<Omit<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter' | 'logger' | 'streams'>> &
-  Pick<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter' | 'streams'> & { logger: PollerLogger };
+export type Settings = Required<
+  Omit<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter' | 'logger' | 'streams' | 'idle'>
+> &
+  Pick<StreamPollerOptions, 'checkpointPath' | 'onDeadLetter' | 'streams' | 'idle'> & { logger: PollerLogger };
 
 /** Reads the stream ARN of a table. */
 export const streamArnOf = async (settings: Settings): Promise<string> => {

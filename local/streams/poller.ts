@@ -91,6 +91,8 @@ class Poller implements StreamPoller, DeliveryHost {
   private clock = 0;
   private refreshedAt = -1;
   private isStopping = false;
+  /** When a record was last read or the poller last nudged (wall clock), for {@link Settings.idle}. */
+  private activeAt = Date.now();
   private readonly delivery = new BatchDelivery(this);
   private mainLoop: Promise<void> | undefined;
 
@@ -127,8 +129,21 @@ class Poller implements StreamPoller, DeliveryHost {
     if (this.isStopping) return Promise.reject(new PollerStoppedError());
     return new Promise((resolve, reject) => {
       this.waiters.add({ since: this.tick(), resolve, reject });
-      this.wakeAll();
+      this.nudge();
     });
+  }
+
+  public nudge(): void {
+    this.activeAt = Date.now();
+    this.wakeAll();
+  }
+
+  /** The pause after a read that found nothing, or between refreshes of the shard list: slower when idle. */
+  private pause(kind: 'pollIntervalMs' | 'shardRefreshMs'): number {
+    const { idle } = this.settings;
+    const steady = this.settings[kind];
+    if (idle === undefined || Date.now() - this.activeAt < idle.afterMs) return steady;
+    return Math.max(steady, idle[kind]);
   }
 
   public async stop(): Promise<void> {
@@ -221,7 +236,7 @@ class Poller implements StreamPoller, DeliveryHost {
         }
         this.refreshedAt = startedAt;
         this.settleWaiters();
-        await this.sleep(this.settings.shardRefreshMs);
+        await this.sleep(this.pause('shardRefreshMs'));
       } catch (error) {
         failures += 1;
         this.lastError = describeError(error);
@@ -287,6 +302,7 @@ class Poller implements StreamPoller, DeliveryHost {
             .filter((record) => after === undefined || compareSequence(sequenceOf(record), after) > 0);
           fetched = records.length;
           if (fetched > 0) {
+            this.activeAt = Date.now();
             if (buffer.length === 0) bufferedSince = Date.now();
             buffer.push(...records);
             lastFetched = sequenceOf(records[records.length - 1] as DynamoDBRecord);
@@ -351,7 +367,7 @@ class Poller implements StreamPoller, DeliveryHost {
           state.caughtUpAt = startedAt;
           this.settleWaiters();
         }
-        await this.sleep(this.settings.pollIntervalMs);
+        await this.sleep(this.pause('pollIntervalMs'));
       }
     }
   }

@@ -25,6 +25,7 @@ import { JobRepository } from '../../functions/jobs/store/repository';
 import { freePort } from '../../local/dynamodb/dynamodb-local';
 import { importJobs } from '../../local/operations/import';
 import type { LocalTables } from '../../local/paths';
+import type { IdlePolling } from '../../local/streams/poller-options';
 import { type LocalStack, startLocalStack } from '../../local/stack/runtime';
 import { assertMatchesOpenApi } from './openapi';
 import { sharedDynamodbEndpoint } from './dynamo';
@@ -40,6 +41,8 @@ export interface TestStackOptions {
   requestTimeoutMs?: number;
   /** Where the stack's progress and status messages go (default: nowhere), as `npm start` prints them. */
   log?: (message: string) => void;
+  /** How the stream pollers slow down while nothing happens (default: as `npm start`). */
+  idlePolling?: IdlePolling;
 }
 
 export interface IssueOptions {
@@ -144,6 +147,7 @@ export const startTestStack = async (options: TestStackOptions = {}): Promise<Te
     tablePrefix: `e2e-${randomUUID().slice(0, 8)}`,
     seedDemo: options.seedDemo ?? false,
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.idlePolling === undefined ? {} : { idlePolling: options.idlePolling }),
     log: options.log ?? (() => {}),
   });
   const store = new AuthStore(documentClient(), stack.tables.authTable);
