@@ -46,10 +46,12 @@ import {
 import { createLocalServer, type LocalServer, type RequestLogEntry } from '../gateway/server';
 import { type DeadLetter, startStreamPoller } from '../streams/poller';
 import type { IdlePolling } from '../streams/poller-options';
+import { LOCAL_IDLE_POLLING, pollerNudges } from './nudges';
 import { ensureTable } from '../dynamodb/tables';
 
 export { demoCommandsFor } from '../demo/seeding';
 export { LOCAL_REGION } from '../paths';
+export { LOCAL_IDLE_POLLING } from './nudges';
 
 export interface LocalStackOptions {
   /** How the stream pollers slow down while nothing happens (default {@link LOCAL_IDLE_POLLING}). */
@@ -176,19 +178,6 @@ export const rebuildEmptyIndex = async (
  * runs one local stack at a time. Their audit records go to `$DATA_DIR/audit.ndjson`, or with
  * `DATA_DIR=:memory:` to the stack's memory (never its console); the stack's audit sink is answered.
  */
-/**
- * How the local stack's stream pollers (the indexer's, the events') slow down while nothing happens: after five
- * seconds with no record read and no write through this process, a shard is read once a second instead of four
- * times and the shard list refreshed every five seconds instead of every second. An idle `npm start` then costs
- * DynamoDB Local about a quarter of the requests. A write through the API (or an upload the images function
- * handles) nudges the pollers, which read it at once; a change another process makes (a CLI command on the same
- * data) is read within a second.
- */
-export const LOCAL_IDLE_POLLING: IdlePolling = { afterMs: 5_000, pollIntervalMs: 1_000, shardRefreshMs: 5_000 };
-
-/** The HTTP methods that write nothing. */
-const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 const configureHandlers = async (endpoint: string, tables: LocalTables, paths: DataPaths): Promise<AuditSink> => {
   Object.assign(process.env, {
     JOBS_TABLE: tables.jobsTable,
@@ -283,14 +272,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       await resetSearchIndex();
     });
 
-    // Every write through this process (an API request other than a read, the images function's work on an
-    // upload) nudges the stream pollers: they read the change at once, however idle they were.
-    const pollers: Array<{ nudge(): void }> = [];
-    const written = (): void => {
-      for (const poller of pollers) poller.nudge();
-    };
+    const nudges = pollerNudges();
     const images: LocalImages = await startLocalImages({
-      afterInvoke: written,
+      afterInvoke: nudges.written,
       paths,
       bucket: localImagesBucket(options.tablePrefix ?? DEFAULT_TABLE_PREFIX),
       region: LOCAL_REGION,
@@ -334,7 +318,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       idle: options.idlePolling ?? LOCAL_IDLE_POLLING,
     });
     teardown.add(() => poller.stop());
-    pollers.push(poller);
+    nudges.add(poller);
 
     const { demo, seeded } = await prepareDemo(client, endpoint, tables, paths, {
       seedDemo: options.seedDemo ?? true,
@@ -353,10 +337,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
       functionNamePrefix: options.tablePrefix ?? DEFAULT_TABLE_PREFIX,
       extraRoutes: [docsRoute],
-      onRequest: (entry) => {
-        if (!READ_METHODS.has(entry.method)) written();
-        (options.onRequest ?? logServerErrors(log))(entry);
-      },
+      onRequest: nudges.afterRequest(options.onRequest ?? logServerErrors(log)),
     });
     const host = options.host ?? '127.0.0.1';
     let listeningPort: number;
@@ -386,7 +367,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       log,
     );
     teardown.add(() => localEvents.stop());
-    pollers.push(localEvents);
+    nudges.add(localEvents);
 
     let stopping: Promise<void> | undefined;
     return {

@@ -75,6 +75,19 @@ export interface IdlePolling {
   shardRefreshMs: number;
 }
 
+/**
+ * The pause after a read that found nothing (`pollIntervalMs`) or between listings of the shards
+ * (`shardRefreshMs`): the steady one, or the idle one once nothing happened for `idle.afterMs`.
+ */
+export const pauseFor = (
+  settings: Pick<Settings, 'pollIntervalMs' | 'shardRefreshMs' | 'idle'>,
+  kind: 'pollIntervalMs' | 'shardRefreshMs',
+  quietForMs: number,
+): number =>
+  settings.idle === undefined || quietForMs < settings.idle.afterMs
+    ? settings[kind]
+    : Math.max(settings[kind], settings.idle[kind]);
+
 /** Counters of what the poller did so far. */
 export interface StreamPollerStats {
   shards: number;

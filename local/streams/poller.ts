@@ -38,6 +38,7 @@ import {
   consoleLogger,
   DEFAULTS,
   listShards,
+  pauseFor,
   PollerStoppedError,
   type Settings,
   type StreamPoller,
@@ -138,14 +139,6 @@ class Poller implements StreamPoller, DeliveryHost {
     this.wakeAll();
   }
 
-  /** The pause after a read that found nothing, or between refreshes of the shard list: slower when idle. */
-  private pause(kind: 'pollIntervalMs' | 'shardRefreshMs'): number {
-    const { idle } = this.settings;
-    const steady = this.settings[kind];
-    if (idle === undefined || Date.now() - this.activeAt < idle.afterMs) return steady;
-    return Math.max(steady, idle[kind]);
-  }
-
   public async stop(): Promise<void> {
     if (!this.isStopping) {
       this.isStopping = true;
@@ -236,7 +229,7 @@ class Poller implements StreamPoller, DeliveryHost {
         }
         this.refreshedAt = startedAt;
         this.settleWaiters();
-        await this.sleep(this.pause('shardRefreshMs'));
+        await this.sleep(pauseFor(this.settings, 'shardRefreshMs', Date.now() - this.activeAt));
       } catch (error) {
         failures += 1;
         this.lastError = describeError(error);
@@ -367,7 +360,7 @@ class Poller implements StreamPoller, DeliveryHost {
           state.caughtUpAt = startedAt;
           this.settleWaiters();
         }
-        await this.sleep(this.pause('pollIntervalMs'));
+        await this.sleep(pauseFor(this.settings, 'pollIntervalMs', Date.now() - this.activeAt));
       }
     }
   }
