@@ -10,8 +10,8 @@ import type { IdlePolling } from '../streams/poller-options';
  * seconds with no record read and no write through this process, a shard is read once a second instead of four
  * times and the shard list refreshed every five seconds instead of every second. An idle `npm start` then costs
  * DynamoDB Local about a quarter of the requests. A write through the API (or an upload the images function
- * handles) nudges the pollers, which read it at once; a change another process makes (a CLI command on the same
- * data) is read within a second.
+ * handles) nudges the pollers: idle ones read it at once; a change another process makes (a CLI command on the
+ * same data) is read within a second.
  */
 export const LOCAL_IDLE_POLLING: IdlePolling = { afterMs: 5_000, pollIntervalMs: 1_000, shardRefreshMs: 5_000 };
 
@@ -20,8 +20,8 @@ const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Wakes the stack's pollers after every write through this process: an API request other than a read (whatever
- * its answer), and each invocation of the images function on an upload. They read the change at once, however
- * idle they were.
+ * its answer), and each invocation of the images function on an upload. An idle poller reads the change at once;
+ * one at the steady pace reads it within its poll interval.
  */
 export const pollerNudges = () => {
   const pollers: Array<{ nudge(): void }> = [];

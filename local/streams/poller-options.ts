@@ -84,9 +84,13 @@ export const pauseFor = (
   kind: 'pollIntervalMs' | 'shardRefreshMs',
   quietForMs: number,
 ): number =>
-  settings.idle === undefined || quietForMs < settings.idle.afterMs
-    ? settings[kind]
-    : Math.max(settings[kind], settings.idle[kind]);
+  settings.idle !== undefined && isIdle(settings, quietForMs)
+    ? Math.max(settings[kind], settings.idle[kind])
+    : settings[kind];
+
+/** Whether a poller asked to slow down while idle is idle, nothing having happened for `quietForMs`. */
+export const isIdle = (settings: Pick<Settings, 'idle'>, quietForMs: number): boolean =>
+  settings.idle !== undefined && quietForMs >= settings.idle.afterMs;
 
 /** Counters of what the poller did so far. */
 export interface StreamPollerStats {
@@ -112,7 +116,10 @@ export interface StreamPoller {
    * settled (succeeded or dead-lettered). Rejects with {@link PollerStoppedError} if the poller stops first.
    */
   drained(): Promise<void>;
-  /** Says the table was probably just written: every shard is read now, at the steady rate again if idle. */
+  /**
+   * Says the table was probably just written: an idle poller reads every shard now and keeps the steady pace
+   * again; a poller at the steady pace goes on at it (the change is read within a poll interval).
+   */
   nudge(): void;
   stats(): StreamPollerStats;
 }

@@ -37,6 +37,7 @@ import { Sleepers } from './sleepers';
 import {
   consoleLogger,
   DEFAULTS,
+  isIdle,
   listShards,
   pauseFor,
   PollerStoppedError,
@@ -92,7 +93,6 @@ class Poller implements StreamPoller, DeliveryHost {
   private clock = 0;
   private refreshedAt = -1;
   private isStopping = false;
-  /** When a record was last read or the poller last nudged (wall clock), for {@link Settings.idle}. */
   private activeAt = Date.now();
   private readonly delivery = new BatchDelivery(this);
   private mainLoop: Promise<void> | undefined;
@@ -130,13 +130,14 @@ class Poller implements StreamPoller, DeliveryHost {
     if (this.isStopping) return Promise.reject(new PollerStoppedError());
     return new Promise((resolve, reject) => {
       this.waiters.add({ since: this.tick(), resolve, reject });
-      this.nudge();
+      this.activeAt = Date.now();
+      this.wakeAll();
     });
   }
 
   public nudge(): void {
+    if (isIdle(this.settings, Date.now() - this.activeAt)) this.wakeAll(); // the sleepers resume after this call
     this.activeAt = Date.now();
-    this.wakeAll();
   }
 
   public async stop(): Promise<void> {

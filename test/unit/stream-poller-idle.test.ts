@@ -90,6 +90,20 @@ describe('stream poller pace', () => {
     expect((await during(4_000)).reads).toBeGreaterThanOrEqual(15);
   });
 
+  it('reads no more for a burst of nudges at the steady pace than without them', async () => {
+    const running = await start({ afterMs: 5_000, pollIntervalMs: 1_000, shardRefreshMs: 5_000 });
+    await vi.advanceTimersByTimeAsync(1_000);
+    const before = { reads: reads(), listings: listings() };
+    for (let write = 0; write < 100; write += 1) {
+      running.nudge();
+      await vi.advanceTimersByTimeAsync(10);
+    }
+    expect({ reads: reads() - before.reads, listings: listings() - before.listings }).toEqual({
+      reads: 4,
+      listings: 1,
+    });
+  });
+
   it('is steady again after a drain request, which it answers without waiting for the idle pace', async () => {
     const running = await start({ afterMs: 1_000, pollIntervalMs: 60_000, shardRefreshMs: 60_000 });
     await vi.advanceTimersByTimeAsync(10_000);
