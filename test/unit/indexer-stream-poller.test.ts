@@ -3,7 +3,6 @@
  * shard taking over, an expired iterator, binary attributes — played against the poller with a mocked
  * DynamoDB Streams API.
  */
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -22,11 +21,9 @@ import {
   startStreamPoller,
   toLambdaRecord,
 } from '../../local/streams/poller';
+import { mockStreamedTable, quietPollerLogger, STREAM_ARN } from '../support/mocked-stream';
 
-const STREAM_ARN = 'arn:aws:dynamodb:ddblocal:000000000000:table/jobs/stream/2024-01-01T00:00:00.000';
-const tables = mockClient(DynamoDBClient);
 const streams = mockClient(DynamoDBStreamsClient);
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 const record = (jobId: number, sequenceNumber: string): StreamsRecord => ({
   eventID: `event-${sequenceNumber}`,
@@ -59,21 +56,15 @@ const start = async (delivered: DynamoDBRecord[], options: Partial<StreamPollerO
     batchWindowMs: 1,
     shardRefreshMs: 10,
     retryDelayMs: 1,
-    logger: quiet,
+    logger: quietPollerLogger,
     ...options,
   });
   return poller;
 };
 
 beforeEach(() => {
-  tables.reset();
+  mockStreamedTable();
   streams.reset();
-  tables.on(DescribeTableCommand).resolves({
-    Table: {
-      LatestStreamArn: STREAM_ARN,
-      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-    },
-  });
   streams.on(GetShardIteratorCommand).callsFake(async (input: { ShardId: string; SequenceNumber?: string }) => ({
     ShardIterator: `${input.ShardId}@${input.SequenceNumber ?? 'start'}`,
   }));

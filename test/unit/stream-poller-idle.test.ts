@@ -3,7 +3,6 @@
  * asked, and steady again at once when nudged. Played on fake timers against a mocked DynamoDB Streams API of one
  * open shard that never has a record, counting the reads.
  */
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -14,11 +13,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IdlePolling } from '../../local/streams/poller-options';
 import { type StreamPoller, startStreamPoller } from '../../local/streams/poller';
+import { mockStreamedTable, quietPollerLogger, STREAM_ARN } from '../support/mocked-stream';
 
-const STREAM_ARN = 'arn:aws:dynamodb:ddblocal:000000000000:table/jobs/stream/2024-01-01T00:00:00.000';
-const tables = mockClient(DynamoDBClient);
 const streams = mockClient(DynamoDBStreamsClient);
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 let poller: StreamPoller | undefined;
 
@@ -30,7 +27,7 @@ const start = async (idle?: IdlePolling): Promise<StreamPoller> => {
     handler: async () => ({ batchItemFailures: [] }),
     pollIntervalMs: 250,
     shardRefreshMs: 1_000,
-    logger: quiet,
+    logger: quietPollerLogger,
     ...(idle === undefined ? {} : { idle }),
   });
   return poller;
@@ -48,14 +45,8 @@ const during = async (ms: number): Promise<{ reads: number; listings: number }> 
 
 beforeEach(() => {
   vi.useFakeTimers();
-  tables.reset();
+  mockStreamedTable();
   streams.reset();
-  tables.on(DescribeTableCommand).resolves({
-    Table: {
-      LatestStreamArn: STREAM_ARN,
-      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-    },
-  });
   streams
     .on(DescribeStreamCommand)
     .resolves({ StreamDescription: { StreamArn: STREAM_ARN, Shards: [{ ShardId: 'only' }] } });
