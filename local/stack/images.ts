@@ -72,18 +72,14 @@ const deadLetterKeeper =
 /** Starts the bucket and points this process's functions at it. */
 export const startLocalImages = async (options: LocalImagesOptions): Promise<LocalImages> => {
   const store = options.paths.s3Dir === undefined ? memoryObjectStore() : directoryObjectStore(options.paths.s3Dir);
-  const { afterInvoke } = options;
   const invoke = asyncInvoker<S3Event>({
-    handler:
-      afterInvoke === undefined
-        ? imagesHandler
-        : async (event, context) => {
-            try {
-              return await imagesHandler(event, context);
-            } finally {
-              afterInvoke();
-            }
-          },
+    handler: async (event, context) => {
+      try {
+        return await imagesHandler(event, context);
+      } finally {
+        options.afterInvoke?.();
+      }
+    },
     functionName: options.functionName,
     region: options.region,
     onDeadLetter: deadLetterKeeper(options.paths, options.log),
