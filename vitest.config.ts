@@ -97,9 +97,9 @@ export default defineConfig({
           name: 'unit',
           include: [UNIT_TESTS],
           env: { PATH: pathWithout('java'), JAVA_HOME: '' },
-          // The unit files share their worker's module cache instead of importing the code again for each of
-          // the 87 files (the tier ran about three times longer isolated); each file starts from the worker's
-          // environment (test/support/file-environment.ts) and restores what it mocks.
+          // The unit files share their worker's module cache instead of importing the code again for each file
+          // (the tier ran about three times longer isolated); each file starts from the worker's environment
+          // (test/support/file-environment.ts) and restores what it mocks.
           isolate: false,
           setupFiles: SHARED_MODULES_SETUP,
         },

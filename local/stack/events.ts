@@ -21,7 +21,7 @@ import { type LocalWebhooks, startLocalWebhooks } from '../webhooks/delivery';
 export interface LocalEvents {
   /** Resolves once every change written so far has made its events. */
   drained(): Promise<void>;
-  /** Says the table was probably just written: its stream is read now. */
+  /** Says the table was probably just written: an idle poller reads its stream now (see `StreamPoller.nudge`). */
   nudge(): void;
   /** The webhook delivery of the events. */
   webhooks: LocalWebhooks;

@@ -11,7 +11,7 @@ import type { IdlePolling } from '../streams/poller-options';
  * times and the shard list refreshed every five seconds instead of every second. An idle `npm start` then costs
  * DynamoDB Local about a quarter of the requests. A write through the API (or an upload the images function
  * handles) nudges the pollers: idle ones read it at once; a change another process makes (a CLI command on the
- * same data) is read within a second.
+ * same data) is read within a second, or within five should it land in a shard DynamoDB Local opened meanwhile.
  */
 export const LOCAL_IDLE_POLLING: IdlePolling = { afterMs: 5_000, pollIntervalMs: 1_000, shardRefreshMs: 5_000 };
 

@@ -5,8 +5,9 @@
  * starts the largest files first, and some of the longest files are short ones (a synthesis checked by
  * cfn-guard, megabyte transactions). {@link SLOW_FILES} names the files known to be long, with their seconds in
  * a run of the whole suite on an idle two-core machine (only their order matters); every other file follows in
- * vitest's own order. Groups (`sequence.groupOrder`) still run one after another, and the unit tier, whose files
- * share their worker (`isolate: false`), still starts after the isolated files, as vitest requires.
+ * vitest's own order. Groups (`sequence.groupOrder`) still run one after another, and files that share their
+ * worker (`isolate: false`: the unit and integration tiers) still start after any isolated file of their group, as
+ * vitest requires.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
