@@ -21,7 +21,14 @@
  * the request names, the resource from the stack, domain or table it names (for DynamoDB, one entry per item
  * of a transaction or batch, as in the cloud rehearsal's recorder).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  type IncomingMessage,
+  request as httpRequest,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AuthorizedCall, dynamoCalls, s3Call } from '../rehearsal/recorder';
 
@@ -114,6 +121,32 @@ const readBody = async (request: IncomingMessage): Promise<Buffer> => {
   return Buffer.concat(chunks);
 };
 
+/** How many bytes of an object {@link StandInObject.head} keeps. */
+const HEAD_BYTES = 16;
+
+/**
+ * An object's size and first bytes, read as it streams in: the stand-in keeps no more of it, so the demo's
+ * thousands of pictures are counted, not gathered into one buffer each.
+ */
+const readObject = async (request: IncomingMessage): Promise<{ size: number; head: Buffer }> => {
+  const head = Buffer.alloc(HEAD_BYTES);
+  let size = 0;
+  for await (const chunk of request) {
+    const bytes = chunk as Buffer;
+    if (size < HEAD_BYTES) bytes.copy(head, size, 0, HEAD_BYTES - size);
+    size += bytes.length;
+  }
+  return { size, head: head.subarray(0, Math.min(size, HEAD_BYTES)) };
+};
+
+/** A DynamoDB Local answer, as the stand-in passes it on. */
+interface ForwardedAnswer {
+  status: number;
+  contentType: string | undefined;
+  crc32: string | undefined;
+  body: Buffer;
+}
+
 /** The stand-ins on one port; {@link calls} holds every call as IAM sees it, in order. */
 export class AwsStandIns {
   public readonly calls: AuthorizedCall[] = [];
@@ -128,13 +161,17 @@ export class AwsStandIns {
   readonly #streams = new Set<string>();
   readonly #options: AwsStandInsOptions;
   readonly #server: Server;
+  /** Keeps the connections to DynamoDB Local open between forwarded requests. */
+  readonly #dynamodbAgent = new Agent({ keepAlive: true });
 
   public constructor(options: AwsStandInsOptions) {
     this.#options = options;
     this.#server = createServer((request, response) => {
-      void readBody(request)
-        .then((body) => this.#handle(request, body, response))
-        .catch((error: unknown) => response.writeHead(500).end(String(error)));
+      const answered =
+        request.method === 'PUT' && request.headers['x-amz-target'] === undefined
+          ? this.#putObject(request, response)
+          : readBody(request).then((body) => this.#handle(request, body, response));
+      void answered.catch((error: unknown) => response.writeHead(500).end(String(error)));
     });
   }
 
@@ -146,14 +183,11 @@ export class AwsStandIns {
   public async stop(): Promise<void> {
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    this.#dynamodbAgent.destroy();
   }
 
   async #handle(request: IncomingMessage, bytes: Buffer, response: ServerResponse): Promise<void> {
     const target = request.headers['x-amz-target'];
-    if (request.method === 'PUT' && target === undefined) {
-      this.#putObject(request, bytes, response);
-      return;
-    }
     const body = bytes.toString('utf8');
     if (request.method === 'POST' && typeof target === 'string' && DYNAMODB_TARGET.test(target)) {
       await this.#dynamodb(request, target, body, response);
@@ -326,7 +360,8 @@ export class AwsStandIns {
     reply(200, { FailedEntryCount: answers.filter((entry) => 'ErrorCode' in entry).length, Entries: answers });
   }
 
-  #putObject(request: IncomingMessage, body: Buffer, response: ServerResponse): void {
+  async #putObject(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const { size, head } = await readObject(request);
     const path = new URL(request.url ?? '/', 'http://stand-in').pathname;
     const [bucket = '', ...rest] = path.slice(1).split('/');
     const key = rest.map((part) => decodeURIComponent(part)).join('/');
@@ -343,7 +378,7 @@ export class AwsStandIns {
       return;
     }
     const contentType = request.headers['content-type'];
-    this.objects.set(`${bucket}/${key}`, { size: body.length, contentType, head: Buffer.from(body.subarray(0, 16)) });
+    this.objects.set(`${bucket}/${key}`, { size, contentType, head });
     response.writeHead(200, { ETag: '"stand-in"' }).end();
   }
 
@@ -384,13 +419,39 @@ export class AwsStandIns {
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    const forwarded = await fetch(dynamodb.endpoint, { method: 'POST', headers, body });
-    const answer = await forwarded.text();
-    const reply: Record<string, string> = {
-      'Content-Type': forwarded.headers.get('content-type') ?? 'application/x-amz-json-1.0',
-    };
-    const crc = forwarded.headers.get('x-amz-crc32');
-    if (crc !== null) reply['x-amz-crc32'] = crc;
-    response.writeHead(forwarded.status, reply).end(answer);
+    const forwarded = await this.#forward(dynamodb.endpoint, headers, body);
+    const reply: Record<string, string> = { 'Content-Type': forwarded.contentType ?? 'application/x-amz-json-1.0' };
+    if (forwarded.crc32 !== undefined) reply['x-amz-crc32'] = forwarded.crc32;
+    response.writeHead(forwarded.status, reply).end(forwarded.body);
+  }
+
+  /**
+   * Sends a DynamoDB request on to DynamoDB Local over a kept-alive connection (Node's HTTP client: the CLI's
+   * thousands of seeding writes each pass here, and `fetch` costs several times its CPU per request).
+   */
+  #forward(endpoint: string, headers: Record<string, string>, body: string): Promise<ForwardedAnswer> {
+    return new Promise((resolve, reject) => {
+      const outgoing = httpRequest(
+        endpoint,
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          agent: this.#dynamodbAgent,
+        },
+        (incoming) => {
+          readBody(incoming).then((answer) => {
+            const crc32 = incoming.headers['x-amz-crc32'];
+            resolve({
+              status: incoming.statusCode ?? 500,
+              contentType: incoming.headers['content-type'],
+              crc32: typeof crc32 === 'string' ? crc32 : undefined,
+              body: answer,
+            });
+          }, reject);
+        },
+      );
+      outgoing.once('error', reject);
+      outgoing.end(body);
+    });
   }
 }
