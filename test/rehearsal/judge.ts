@@ -38,14 +38,23 @@ export const judgeCall = async (caller: Caller, call: AuthorizedCall): Promise<s
   return response.overallResult;
 };
 
+/** The wildcards already made into expressions: the same few grants are matched against every recorded call. */
+const patterns = new Map<string, RegExp>();
+
 /** An IAM wildcard (`*`, `?`) as a regular expression. */
-const pattern = (text: string): RegExp =>
-  new RegExp(
-    `^${text
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.')}$`,
-  );
+const pattern = (text: string): RegExp => {
+  let made = patterns.get(text);
+  if (made === undefined) {
+    made = new RegExp(
+      `^${text
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`,
+    );
+    patterns.set(text, made);
+  }
+  return made;
+};
 
 /** What of a statement decides whether it applies to a call. */
 interface StatementScope {
