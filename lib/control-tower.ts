@@ -121,9 +121,9 @@ const groupsOf = (rules: readonly string[], held: ReadonlySet<string>): { rules:
  *
  * cfn-guard's cost grows with the rules times the resources each rule's queries copy (most of it the
  * allocator mapping and unmapping memory): on this stack's template, all 47 rules in one run cost about
- * 11 CPU-seconds. So the rules run in groups that name the same types ({@link groupsOf}), each on copies of the
+ * 14 CPU-seconds. So the rules run in groups that name the same types ({@link groupsOf}), each on copies of the
  * templates that hold any of those types, in which every other resource is reduced to its type
- * ({@link templateForTypes}): about 6 CPU-seconds in all, with the same findings. Each finding names the
+ * ({@link templateForTypes}): about 6.5 CPU-seconds in all, with the same findings. Each finding names the
  * template the synthesis wrote, as the construct paths are read from it.
  */
 export class ControlTowerChecks implements IPolicyValidationPlugin {
