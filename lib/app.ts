@@ -13,7 +13,7 @@ import { readStackConfig, stackNameFor } from './stack-config';
 /** How the app is checked. */
 export interface BuildOptions {
   /**
-   * Whether synthesis runs AWS Control Tower’s checks (cfn-guard, about five CPU-seconds per synthesis of the stage).
+   * Whether synthesis runs AWS Control Tower’s checks (cfn-guard, about six and a half CPU-seconds per synthesis of the stage).
    * `cdk synth` always does; tests that only read the template leave them to test/infra/control-tower.test.ts.
    * @default true
    */

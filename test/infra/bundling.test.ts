@@ -63,7 +63,7 @@ beforeAll(() => {
     context: { ...context, ...ALARM_SUBSCRIBER, 'aws:cdk:enable-asset-metadata': true },
   });
   // Control Tower's rules run on the same template in test/infra/control-tower.test.ts (each run of the
-  // cfn-guard binary over the app costs about 5 s of CPU); this synthesis proves the bundling.
+  // cfn-guard binary over the app costs about 6.5 s of CPU); this synthesis proves the bundling.
   const stack = buildJobsApi(app, TEMPLATE_ONLY);
   const assembly = app.synth();
   template = assembly.getStackArtifact(stack.artifactId).template;
