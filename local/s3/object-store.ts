@@ -178,8 +178,11 @@ export const directoryObjectStore = (root: string): ObjectStore => {
         }),
       );
       // A key put (or deleted) on its own before gives way to the pack: its own file and tombstone go.
-      const own = new Set(await readdir(root));
+      const own = new Set(
+        (await readdir(root)).filter((file) => file.endsWith(OBJECT_SUFFIX) || file.endsWith(TOMBSTONE_SUFFIX)),
+      );
       const superseded = keys.flatMap(([key]) => {
+        if (own.size === 0) return [];
         const name = nameOf(bucket, key);
         return [`${name}${OBJECT_SUFFIX}`, `${name}${TOMBSTONE_SUFFIX}`].filter((file) => own.has(file));
       });
