@@ -14,8 +14,7 @@
  *   (test/support/file-environment.ts), and its tables are deleted when it ends (test/support/file-tables.ts).
  *   The files whose requests must not wait behind any other file's traffic start a
  *   DynamoDB Local of their own (the cloud rehearsal, which counts requests; `reject-limits`, whose requests move
- *   megabytes). The HTTP limits of `SIZE_LIMIT_TESTS` form the project `integration-alone`, which runs after the
- *   others, one file at a time, on a DynamoDB Local of its own.
+ *   megabytes).
  * `npm test` (`vitest run`) runs them all. A passing test prints nothing: the log lines a test produces, the
  * handlers' included (test/support/quiet-logs.ts), are shown only beside its failure (`silent: 'passed-only'`).
  */
@@ -26,7 +25,6 @@ import { defineConfig } from 'vitest/config';
 import { LongestFirstSequencer } from './test/support/sequencer';
 
 const UNIT_TESTS = 'test/unit/**/*.test.ts';
-const SIZE_LIMIT_TESTS = ['test/reliability/limits.test.ts'];
 const GLOBAL_SETUP = 'test/support/global-setup.ts';
 /** The setup of the files that share their worker's modules (`isolate: false`). */
 const SHARED_MODULES_SETUP = [
@@ -109,21 +107,10 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [UNIT_TESTS, ...SIZE_LIMIT_TESTS],
+          exclude: [UNIT_TESTS],
           globalSetup: [GLOBAL_SETUP],
           isolate: false,
           setupFiles: [...SHARED_MODULES_SETUP, 'test/support/file-tables.ts'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'integration-alone',
-          include: SIZE_LIMIT_TESTS,
-          globalSetup: [GLOBAL_SETUP],
-          setupFiles: ['test/support/quiet-logs.ts', 'test/support/engines.ts', 'test/support/file-tables.ts'],
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
         },
       },
     ],

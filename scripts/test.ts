@@ -1,9 +1,11 @@
 /**
  * `npm test`: the test suite (`vitest run`) and the static checks (`npm run typecheck`, `npm run lint`) side by
  * side rather than one after the other. The suite cannot keep two cores busy all the time (its processes wait on
- * DynamoDB Local, on servers and on the files that run alone at its end), and the checks, about 18 s of one core
- * each, fill those gaps. The suite's output streams as it comes; each check's output is held, every line with the
- * check's name in front, and printed after the suite's, so the outputs never interleave. Arguments go to vitest
+ * DynamoDB Local, on servers and on the files that run alone at its end), and the checks (the type check about 15
+ * CPU-seconds, ESLint and Prettier about 35) fill those gaps. The type check runs on one thread here
+ * (`--singleThreaded`): TypeScript's parallel checkers would take cores the suite needs, for about a third more CPU
+ * time in all. The suite's output streams as it comes; each check's output is held, every line with the check's
+ * name in front, and printed after the suite's, so the outputs never interleave. Arguments go to vitest
  * (`npm test -- test/e2e`). The command fails when any of the three fails, after all have finished, naming which.
  */
 import { spawn } from 'node:child_process';
@@ -11,6 +13,8 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const CHECKS = ['typecheck', 'lint'] as const;
+/** What each check is given after `--`. */
+const CHECK_ARGS: Record<(typeof CHECKS)[number], string[]> = { typecheck: ['--singleThreaded'], lint: [] };
 
 /**
  * Runs a command to its end. Its output streams (`prefix` undefined) or is held and handed back, each line
@@ -40,7 +44,13 @@ const run = (command: string, args: string[], prefix?: string): Promise<{ code: 
 
 const [suite, ...checks] = await Promise.all([
   run(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', ...process.argv.slice(2)]),
-  ...CHECKS.map((script) => run('npm', ['run', '--silent', script], script)),
+  ...CHECKS.map((script) =>
+    run(
+      'npm',
+      ['run', '--silent', script, ...(CHECK_ARGS[script].length > 0 ? ['--', ...CHECK_ARGS[script]] : [])],
+      script,
+    ),
+  ),
 ]);
 process.stdout.write(`\n${checks.map((check) => check.held).join('')}`);
 const failedChecks = CHECKS.filter((_, index) => checks[index].code !== 0).map((script) => `npm run ${script}`);

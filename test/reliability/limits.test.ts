@@ -31,7 +31,10 @@ describe('the largest reject', () => {
   let user: Tokens;
 
   beforeAll(async () => {
-    harness = await startHarness();
+    // A transaction of 100 items on the worker's shared DynamoDB Local, busy with the other worker's files: this
+    // tests what fits in one request, not how fast it is, so a request may take a minute (a local endpoint allows
+    // up to 120 s).
+    harness = await startHarness({ DEPENDENCY_TIMEOUT_MS: '60000' });
     user = await harness.issue({ accountId: 909 });
   }, 60_000);
 

@@ -11,23 +11,37 @@
  *   (`POWERTOOLS_LOG_LEVEL`) and whether it logs each invocation's event (`POWERTOOLS_LOGGER_LOG_EVENT`): the
  *   container's logger is made once, by whichever file imported it first. Before a file's tests run (after it was
  *   imported, its environment set), the logger takes the level and the choice that file's environment names, as a
- *   logger made for that file alone would. Powertools reads the second in a method of its own, called here by
- *   name; should a release rename it, every file fails here saying so rather than one file far from the cause.
+ *   logger made for that file alone would ({@link applyFileLogSettings}). The level is set as the logger's initial
+ *   one, not only its current one: from its second invocation on, the logger middleware puts the level back to the
+ *   initial level on every invocation (its debug-sampling refresh), which would otherwise be the level of the file
+ *   that made the logger. Powertools reads both settings in methods of its own, called here by name; should a
+ *   release rename one, every file fails here saying so rather than one file far from the cause.
  */
 import type { LogLevel } from '@aws-lambda-powertools/logger/types';
 import { afterAll, beforeAll } from 'vitest';
 
 const initial = { ...process.env };
 
-beforeAll(async () => {
+/** The Powertools methods that read the logger's settings from the environment, as its constructor does. */
+interface EnvironmentSettings {
+  setInitialLogLevel?: (level?: string) => void;
+  setLogEvent?: () => void;
+}
+
+/** Gives the container's logger the level and log-event choice the current environment names. */
+export const applyFileLogSettings = async (): Promise<void> => {
   const { logger } = await import('../../functions/observability');
-  logger.setLogLevel((process.env.POWERTOOLS_LOG_LEVEL?.trim() || 'INFO') as LogLevel);
-  const readsLogEvent = logger as unknown as { setLogEvent?: () => void };
-  if (typeof readsLogEvent.setLogEvent !== 'function') {
-    throw new Error('The Powertools logger no longer has setLogEvent(): see test/support/file-environment.ts');
+  const settings = logger as unknown as EnvironmentSettings;
+  for (const method of ['setInitialLogLevel', 'setLogEvent'] as const) {
+    if (typeof settings[method] !== 'function') {
+      throw new Error(`The Powertools logger no longer has ${method}(): see test/support/file-environment.ts`);
+    }
   }
-  readsLogEvent.setLogEvent();
-});
+  settings.setInitialLogLevel!((process.env.POWERTOOLS_LOG_LEVEL?.trim() || 'INFO') as LogLevel);
+  settings.setLogEvent!();
+};
+
+beforeAll(applyFileLogSettings);
 
 afterAll(async () => {
   for (const name of Object.keys(process.env)) if (!(name in initial)) delete process.env[name];

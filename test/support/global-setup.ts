@@ -30,8 +30,8 @@ export async function setup(project: TestProject): Promise<void> {
     process.env.TMPDIR = own;
     runTmp = { own, outer };
   }
-  // The project whose files run one at a time needs one; the others one per worker.
-  const workers = project.name === 'integration-alone' ? 1 : Math.max(1, Number(project.config.maxWorkers) || 1);
+  // One per worker.
+  const workers = Math.max(1, Number(project.config.maxWorkers) || 1);
   [instances, bundles] = await Promise.all([
     Promise.all(Array.from({ length: workers }, () => startDynamoDbLocal({ port: 0 }))),
     bundleScripts(),
