@@ -15,7 +15,7 @@ import { type ReadyImage, RENDITION_TYPE, renderImage } from '../../functions/im
 import { mapConcurrently } from '../../functions/async';
 import type { Job } from '../../functions/jobs/model/model';
 import { isDeliveredJob } from '../../functions/jobs/model/review';
-import type { ObjectStore, StoredObject } from '../s3/object-store';
+import type { ObjectEntry, ObjectStore, StoredObject } from '../s3/object-store';
 
 /** How many distinct scenes the demo draws. */
 export const DEMO_PICTURE_COUNT = 8;
@@ -144,7 +144,7 @@ const drawDemoPictures = async (at: string): Promise<Record<Variant, DemoPicture
  */
 export const withDemoPictures = async (jobs: readonly Job[], target: DemoPicturesTarget): Promise<Job[]> => {
   const pictures = await drawDemoPictures(new Date().toISOString());
-  const puts: Array<{ key: string; object: StoredObject }> = [];
+  const puts: ObjectEntry[] = [];
   const withPictures = jobs.map((job) => {
     const variants = new Map(
       demoUploadsOf(job).map(({ fileId, uploads }) => [
@@ -165,7 +165,8 @@ export const withDemoPictures = async (jobs: readonly Job[], target: DemoPicture
     const files = job.files.map((file): FileWithPictures => ({ ...file, ...variants.get(file.id)! }));
     return { ...job, files };
   });
-  await mapConcurrently(puts, CONCURRENCY, ({ key, object }) => target.store.put(target.bucket, key, object));
+  // One put of them all: the store keeps the few distinct bodies once, not one file per key (local/s3/object-store.ts).
+  await target.store.putMany(target.bucket, puts);
   return withPictures;
 };
 

@@ -305,6 +305,14 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     };
     useDeadLetterSink((letter) => keepDeadLetter(letter, letter.records.length, letter.reason));
     teardown.add(() => useDeadLetterSink(undefined));
+    // The demo is seeded before the indexer's poller starts: the poller then reads the seeded stream in full
+    // batches, where polling beside the seeding read it a few records at a time.
+    const { demo, seeded } = await prepareDemo(client, endpoint, tables, paths, {
+      seedDemo: options.seedDemo ?? true,
+      audit,
+      log,
+      pictures: { store: images.store, bucket: images.bucket },
+    });
     const poller = await startStreamPoller({
       endpoint,
       region: LOCAL_REGION,
@@ -320,12 +328,6 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     teardown.add(() => poller.stop());
     nudges.add(poller);
 
-    const { demo, seeded } = await prepareDemo(client, endpoint, tables, paths, {
-      seedDemo: options.seedDemo ?? true,
-      audit,
-      log,
-      pictures: { store: images.store, bucket: images.bucket },
-    });
     if (seeded) {
       await poller.drained();
       log('Demo jobs indexed.');

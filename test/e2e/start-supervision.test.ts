@@ -1,8 +1,9 @@
 /**
  * `npm start` when things end: a DynamoDB Local that dies and cannot be restarted (its data was in
  * memory) stops the stack with exit code 1 and a message naming it, rather than a stack that runs on
- * blind; and SIGTERM answers a request still in flight — one whose body is still arriving, well within
- * the request time limit, after the stop began — before the server and DynamoDB Local go.
+ * blind; and a SIGTERM sent to `npm start` itself (as a process manager sends it) reaches the stack, which answers
+ * a request still in flight — one whose body is still arriving, well within the request time limit, after the stop
+ * began — before the server and DynamoDB Local go.
  */
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
@@ -50,56 +51,19 @@ describe('npm start supervision and stop', { timeout: 300_000 }, () => {
     expect(afterExplanation).not.toContain('[indexer warn]');
   });
 
-  it('answers a request in flight on SIGTERM before stopping, then leaves nothing running', async () => {
-    const { running, port, dynamodbPort, dynamodbPid } = await startStack({ DATA_DIR: ':memory:', SEED_DEMO: '0' });
-    const cliEnv = { DYNAMODB_PORT: String(dynamodbPort) };
-    const client = await runProcess(
-      'bin/cli.ts',
-      ['create-client', '--name', 'Drain', '--grants', 'search', '--all-accounts'],
-      cliEnv,
-    );
-    expect(client.code).toBe(0);
-    const { token: clientToken } = JSON.parse(client.stdout) as { token: string };
-    const session = await runProcess(
-      'bin/cli.ts',
-      ['create-session', '--client-token', clientToken, '--account', '1'],
-      cliEnv,
-    );
-    expect(session.code).toBe(0);
-    const { token: sessionToken } = JSON.parse(session.stdout) as { token: string };
-
-    // A search whose headers are in and whose body is still arriving when SIGTERM comes.
-    const socket = connect(port, '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    let received = '';
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString();
-    });
-    const closed = new Promise((resolve) => socket.once('close', resolve));
-    socket.on('error', () => {});
-    socket.write(
-      'POST /search HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nContent-Type: application/json\r\n' +
-        `X-Client-Token: ${clientToken}\r\nX-Session-Token: ${sessionToken}\r\nConnection: close\r\n` +
-        'Content-Length: 13\r\n\r\n{"query"',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    running.child.kill('SIGTERM');
-    await running.waitFor(/SIGTERM received/, 'stderr');
-    // The rest of the body comes 6 s later: inside the 10 s request time, longer than a short grace.
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
-    expect(isRunning(dynamodbPid)).toBe(true);
-    socket.write(':"x"}');
-    await closed;
-    expect(received.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
-    expect(received).toContain('"totalJobs":0');
-    expect(await exitWithin(running, 90_000)).toBe(0);
-    expect(isRunning(dynamodbPid)).toBe(false);
-  });
-
-  it('stops through `npm start` itself: a SIGTERM to the npm process reaches the stack', async () => {
+  // One start serves both: the SIGTERM a process manager sends to npm must reach the stack, and the stack it reaches
+  // must answer the request in flight before it stops.
+  it('stops through `npm start` itself: a SIGTERM to the npm process answers a request in flight, then leaves nothing running', async () => {
     // A process manager signals the process it started, here npm; the script must not leave the stack
     // running under a shell npm signalled instead.
-    const env = { ...process.env, PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()) };
+    const port = await freePort();
+    const dynamodbPort = await freePort();
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      DYNAMODB_PORT: String(dynamodbPort),
+      S3_PORT: String(await freePort()),
+    };
     const npm = spawn('npm', ['start'], {
       cwd: ROOT,
       env: { ...env, DATA_DIR: ':memory:', SEED_DEMO: '0' },
@@ -109,14 +73,57 @@ describe('npm start supervision and stop', { timeout: 300_000 }, () => {
     npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 120_000;
-    while (!output.includes('Listening on') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const printed = async (text: string, limitMs: number): Promise<void> => {
+      const deadline = Date.now() + limitMs;
+      while (!output.includes(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    };
+    await printed('Listening on', 120_000);
     const dynamodbPid = Number(/DynamoDB Local listens on \S+ \(pid (\d+)\)/.exec(output)?.[1]);
     try {
+      expect(output).toContain(`Listening on http://localhost:${port}`);
+      const cliEnv = { DYNAMODB_PORT: String(dynamodbPort) };
+      const client = await runProcess(
+        'bin/cli.ts',
+        ['create-client', '--name', 'Drain', '--grants', 'search', '--all-accounts'],
+        cliEnv,
+      );
+      expect(client.code).toBe(0);
+      const { token: clientToken } = JSON.parse(client.stdout) as { token: string };
+      const session = await runProcess(
+        'bin/cli.ts',
+        ['create-session', '--client-token', clientToken, '--account', '1'],
+        cliEnv,
+      );
+      expect(session.code).toBe(0);
+      const { token: sessionToken } = JSON.parse(session.stdout) as { token: string };
+
+      // A search whose headers are in and whose body is still arriving when SIGTERM comes.
+      const socket = connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString();
+      });
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.on('error', () => {});
+      socket.write(
+        'POST /search HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nContent-Type: application/json\r\n' +
+          `X-Client-Token: ${clientToken}\r\nX-Session-Token: ${sessionToken}\r\nConnection: close\r\n` +
+          'Content-Length: 13\r\n\r\n{"query"',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
       npm.kill('SIGTERM');
+      await printed('SIGTERM received, stopping', 30_000);
+      expect(output).toContain('SIGTERM received, stopping');
+      // The rest of the body comes 6 s later: inside the 10 s request time, longer than a short grace.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(isRunning(dynamodbPid)).toBe(true);
+      socket.write(':"x"}');
+      await closed;
+      expect(received.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+      expect(received).toContain('"totalJobs":0');
 
       expect(await exited).toBe(0);
-      expect(output).toContain('SIGTERM received, stopping');
       expect(isRunning(dynamodbPid)).toBe(false);
     } finally {
       // On a failure, leave nothing behind: the stack under npm, and its DynamoDB Local.

@@ -1,8 +1,9 @@
 /**
  * `npm start` as a user runs it: a child process on free ports that seeds the demo data, prints curl
- * commands that work as printed, says `Listening on http://localhost:<port>`, keeps its data in
- * DATA_DIR across restarts, and stops cleanly on SIGTERM without leaving DynamoDB Local behind.
+ * commands that work as printed, says `Listening on http://localhost:<port>`, keeps its data (the demo's
+ * pictures included) in DATA_DIR across restarts, and stops cleanly on SIGTERM without leaving DynamoDB Local behind.
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,10 +80,44 @@ const complaintsBeforeListening = (stack: { running: RunningProcess }): string[]
   );
 };
 
+/** The value of an `export NAME=value` line the stack printed. */
+const exportedValue = (stack: { running: RunningProcess }, name: string): string =>
+  new RegExp(`^export ${name}=(\\S+)$`, 'm').exec(stack.running.stdout())?.[1] ?? '';
+
+/**
+ * A demo picture as the stack serves it: the thumbnail of the first file of job `jobId`, fetched with the URL
+ * `GET /jobs/{id}/files` signs for it, with what S3 says of it.
+ */
+const demoThumbnail = async (stack: { running: RunningProcess; port: number }, jobId: number) => {
+  await stack.running.waitFor(/^export REVIEW_FILE_ID=\d+$/m); // the last line printed, after `Listening on`
+  const files = await fetchMatchingOpenApi(`http://localhost:${stack.port}/jobs/${jobId}/files`, {
+    headers: {
+      Accept: 'application/json',
+      'X-Client-Token': exportedValue(stack, 'CLIENT_TOKEN'),
+      'X-Session-Token': exportedValue(stack, 'SESSION_TOKEN'),
+    },
+  });
+  expect(files.status).toBe(200);
+  const [file] = ((await files.json()) as Json).files;
+  expect(file.original.status).toBe('ready');
+  const answer = await fetch(file.original.thumbnailUrl as string);
+  const body = Buffer.from(await answer.arrayBuffer());
+  return {
+    status: answer.status,
+    contentType: answer.headers.get('content-type'),
+    etag: answer.headers.get('etag'),
+    lastModified: answer.headers.get('last-modified'),
+    md5: `"${createHash('md5').update(body).digest('hex')}"`,
+    body,
+  };
+};
+
 // One stack serves the tests of a first start, in order: starting takes most of a test's time.
 describe('npm start on a fresh data directory', { timeout: 480_000 }, () => {
   let dataDir: string;
   let fresh: Awaited<ReturnType<typeof startStack>>;
+  /** A demo job's id and its first thumbnail as the first start served it. */
+  let pictured: { jobId: number; thumbnail: Awaited<ReturnType<typeof demoThumbnail>> } | undefined;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'jobs-api-start-'));
@@ -110,6 +145,21 @@ describe('npm start on a fresh data directory', { timeout: 480_000 }, () => {
     }
     const search = await runCurl(commands.find((command) => command.includes('"field":"Global"')) as string);
     expect(search.json.totalJobs).toBeGreaterThan(0);
+  });
+
+  it("serves the demo's pictures from its data directory, as S3 describes them", async () => {
+    const search = await runCurl(
+      fresh.running
+        .stdout()
+        .split('\n')
+        .find((line) => line.startsWith('curl ') && line.includes('"field":"Global"')) as string,
+    );
+    const jobId = search.json.jobs[0].id as number;
+    const thumbnail = await demoThumbnail(fresh, jobId);
+    expect(thumbnail).toMatchObject({ status: 200, contentType: 'image/webp', etag: thumbnail.md5 });
+    expect(thumbnail.body.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    expect(thumbnail.lastModified).not.toBeNull();
+    pictured = { jobId, thumbnail };
   });
 
   it("ends its output with the README's export lines, one paste for a shell, and prints no audit record", async () => {
@@ -140,12 +190,15 @@ describe('npm start on a fresh data directory', { timeout: 480_000 }, () => {
     expect(clash.stderr).toContain(`Port ${fresh.port}`);
   });
 
-  it('stops cleanly on SIGTERM, then starts quietly again on the same data directory without seeding', async () => {
+  it('stops cleanly on SIGTERM, then starts quietly again on the same data directory without seeding, serving the same pictures', async () => {
     await stopStack(fresh);
 
     const again = await startStack({ DATA_DIR: dataDir });
     expect(again.running.stderr()).not.toContain('Seeding');
     expect(complaintsBeforeListening(again)).toEqual([]);
+    // The pictures stay in the data directory: the same bytes, type, ETag and date.
+    expect(pictured).toBeDefined();
+    expect(await demoThumbnail(again, pictured!.jobId)).toEqual(pictured!.thumbnail);
     await stopStack(again);
   });
 });
