@@ -95,9 +95,9 @@ export const templateForTypes = (template: Template, types: ReadonlySet<string>)
 });
 
 /**
- * The applicable rules in groups, each with the resource types its rules name that the templates hold. The
- * rules of a service mostly name the same types (the fifteen S3 rules only AWS::S3::Bucket), so the stage's
- * 47 rules make about fifteen groups.
+ * The applicable rules ({@link applicableRules}) in groups, each with the resource types its rules name that the
+ * templates hold; a rule naming none of them is left out. The rules of a service mostly name the same types (the
+ * fifteen S3 rules only AWS::S3::Bucket), so the stage's 47 rules make about fifteen groups.
  */
 const groupsOf = (rules: readonly string[], held: ReadonlySet<string>): { rules: string[]; types: Set<string> }[] => {
   const groups = new Map<string, { rules: string[]; types: Set<string> }>();
@@ -105,6 +105,7 @@ const groupsOf = (rules: readonly string[], held: ReadonlySet<string>): { rules:
     const types = typesNamedBy(rule)
       .filter((type) => held.has(type))
       .sort();
+    if (types.length === 0) continue;
     const key = types.join(' ');
     const group = groups.get(key) ?? { rules: [], types: new Set(types) };
     group.rules.push(rule);
@@ -139,12 +140,12 @@ export class ControlTowerChecks implements IPolicyValidationPlugin {
   }
 
   public validate(context: IPolicyValidationContext): PolicyValidationPluginReport {
-    const templates = context.templatePaths.map((path) => ({
-      path,
-      template: JSON.parse(readFileSync(path, 'utf8')) as Template,
-    }));
-    const held = new Set(templates.flatMap(({ template }) => typesIn(template)));
-    const groups = groupsOf(applicableRules(this.rules, held), held);
+    const templates = context.templatePaths.map((path) => {
+      const template = JSON.parse(readFileSync(path, 'utf8')) as Template;
+      return { path, template, types: new Set(typesIn(template)) };
+    });
+    const held = new Set(templates.flatMap(({ types }) => [...types]));
+    const groups = groupsOf(this.rules, held);
     if (groups.length === 0) return { success: true, violations: [] };
 
     const workdir = mkdtempSync(join(tmpdir(), 'control-tower-'));
@@ -153,8 +154,8 @@ export class ControlTowerChecks implements IPolicyValidationPlugin {
         const folder = join(workdir, String(index));
         mkdirSync(folder);
         const written = new Map<string, string>();
-        for (const { path, template } of templates) {
-          if (!typesIn(template).some((type) => group.types.has(type))) continue;
+        for (const { path, template, types } of templates) {
+          if (![...group.types].some((type) => types.has(type))) continue;
           const copy = join(folder, `${written.size}-${basename(path)}`);
           writeFileSync(copy, JSON.stringify(templateForTypes(template, group.types)));
           written.set(copy, path);
