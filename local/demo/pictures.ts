@@ -60,8 +60,12 @@ const storedObject = (body: Buffer, contentType: string, at: string): StoredObje
   metadata: {},
 });
 
+/** Scene `index` as the JPEG a customer (or, `edited`, staff) would upload. */
+const drawOriginal = (index: number, edited: boolean): Promise<Buffer> =>
+  sharp(scene(index, edited)).jpeg({ quality: 82 }).toBuffer();
+
 const drawPicture = async (index: number, edited: boolean, at: string): Promise<DemoPicture> => {
-  const original = await sharp(scene(index, edited)).jpeg({ quality: 82 }).toBuffer();
+  const original = await drawOriginal(index, edited);
   const image = await renderImage(original);
   if (image.status !== 'ready') throw new Error(`Demo picture ${index} was refused: ${image.reason}`);
   return {
@@ -171,18 +175,14 @@ export const withDemoPictures = async (jobs: readonly Job[], target: DemoPicture
 };
 
 /**
- * The demo's distinct pictures as uploaded: each scene drawn as the JPEG original {@link drawPicture} draws, without
+ * The demo's distinct pictures as uploaded: each scene drawn as the JPEG original ({@link drawOriginal}), without
  * its renditions. A deployed stack's images function renders (and checks) every upload itself, so rendering them
  * here too would be thrown away: about 1 CPU-second of the 1.7 the drawing took. That the images function accepts
  * these originals is checked where the local demo renders them ({@link withDemoPictures}, on every first `npm start`).
  */
 const drawDemoOriginals = async (): Promise<Record<Variant, Buffer[]>> => {
   const draw = (edited: boolean) =>
-    Promise.all(
-      Array.from({ length: DEMO_PICTURE_COUNT }, (_, index) =>
-        sharp(scene(index, edited)).jpeg({ quality: 82 }).toBuffer(),
-      ),
-    );
+    Promise.all(Array.from({ length: DEMO_PICTURE_COUNT }, (_, index) => drawOriginal(index, edited)));
   return { original: await draw(false), edited: await draw(true) };
 };
 
