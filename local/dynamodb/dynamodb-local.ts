@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { boundAddressIn, LAUNCHER_CLASS, writeLauncher } from './launcher';
+import { indexStreamRecords } from './stream-records-index';
 
 export interface DynamoDbLocalOptions {
   /** TCP port; 0 picks a free one. */
@@ -19,7 +20,10 @@ export interface DynamoDbLocalOptions {
    * that can reach it can read and change every table.
    */
   host?: string;
-  /** Directory for the database file; undefined keeps everything in memory. */
+  /**
+   * Directory for the database file; undefined keeps everything in memory. A database in a file gets the index
+   * DynamoDB Local lacks on its stream records (`stream-records-index.ts`).
+   */
   dataDir?: string;
   /** How long to wait for the endpoint to answer, in milliseconds. */
   startTimeoutMs?: number;
@@ -216,6 +220,14 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions): Promise
   if (boundTo !== `${host}:${port}` || !(await answers(endpoint))) {
     await stop();
     throw new Error(`DynamoDB Local did not start on ${endpoint} (it reported ${boundTo}):\n${output.trim()}`);
+  }
+  if (options.dataDir !== undefined) {
+    try {
+      await indexStreamRecords(endpoint, options.dataDir);
+    } catch (error) {
+      await stop();
+      throw error;
+    }
   }
   launcher.remove();
   output = ''; // from now on, only what it prints while running (the reason it may exit)

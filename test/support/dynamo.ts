@@ -12,10 +12,15 @@ import { ensureTable } from '../../local/dynamodb/tables';
  * The endpoint of this worker's DynamoDB Local: the run starts one per worker (test/support/global-setup.ts), and
  * each worker (vitest's `VITEST_POOL_ID`, 1 to the number of workers) keeps to its own.
  */
-export const sharedDynamodbEndpoint = (): string => {
-  const endpoints = inject('dynamodbEndpoints');
+export const sharedDynamodbEndpoint = (): string => workersOwn(inject('dynamodbEndpoints'));
+
+/** The directory of the database file of this worker's DynamoDB Local. */
+export const sharedDynamodbDatabase = (): string => workersOwn(inject('dynamodbDatabases'));
+
+/** This worker's entry of a list with one per worker. */
+const workersOwn = <T>(perWorker: T[]): T => {
   const worker = Math.max(1, Number(process.env.VITEST_POOL_ID) || 1);
-  return endpoints[(worker - 1) % endpoints.length]!;
+  return perWorker[(worker - 1) % perWorker.length]!;
 };
 
 /** A DynamoDB client for this worker's DynamoDB Local. */
