@@ -9,7 +9,8 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
-import { boundAddressIn, LAUNCHER_CLASS, writeLauncher } from './launcher';
+import { classData } from './class-data';
+import { boundAddressIn, LAUNCHER_CLASS } from './launcher';
 import { indexStreamRecords } from './stream-records-index';
 
 export interface DynamoDbLocalOptions {
@@ -98,13 +99,18 @@ export const dynamoDbLocalJar = (): { jar: string; libraryPath: string; cwd: str
   return { jar: join(cwd, 'DynamoDBLocal.jar'), libraryPath: join(cwd, 'DynamoDBLocal_lib'), cwd };
 };
 
-/** Checks that `java` runs and is version 17 or newer; throws {@link JavaMissingError} otherwise. */
-export const checkJava = (): void => {
+/**
+ * Checks that `java` runs and is version 17 or newer; throws {@link JavaMissingError} otherwise. Resolves with
+ * what `java -version` printed.
+ */
+export const checkJava = (): string => {
   const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (result.error !== undefined) throw new JavaMissingError('`java` was not found');
-  const match = /version "(\d+)(?:\.(\d+))?/.exec(`${result.stderr}${result.stdout}`);
+  const printed = `${result.stderr}${result.stdout}`;
+  const match = /version "(\d+)(?:\.(\d+))?/.exec(printed);
   const major = match === null ? 0 : Number(match[1] === '1' ? match[2] : match[1]);
   if (major < 17) throw new JavaMissingError(`found Java ${major || 'of unknown version'}`);
+  return printed;
 };
 
 /** A TCP port that was free a moment ago. */
@@ -135,16 +141,18 @@ const waitForExit = (child: ChildProcess, timeoutMs: number): Promise<boolean> =
 
 /** Starts DynamoDB Local and resolves once it has bound its address and answers there. */
 export const startDynamoDbLocal = async (options: DynamoDbLocalOptions): Promise<DynamoDbLocal> => {
-  checkJava();
+  const javaVersion = checkJava();
   const host = options.host ?? '127.0.0.1';
   const port = options.port === 0 ? await freePort(host) : options.port;
-  const { jar, libraryPath, cwd } = dynamoDbLocalJar();
-  const launcher = writeLauncher();
+  const release = dynamoDbLocalJar();
+  const jvmOptions = options.jit === 'optimising' ? [] : JVM_OPTIONS;
+  const classes = classData(release, javaVersion, jvmOptions);
   const args = [
-    ...(options.jit === 'optimising' ? [] : JVM_OPTIONS),
-    `-Djava.library.path=${libraryPath}`,
+    ...jvmOptions,
+    ...classes.jvmOptions,
+    `-Djava.library.path=${release.libraryPath}`,
     '-cp',
-    [launcher.path, jar].join(delimiter),
+    classes.classPath.join(delimiter),
     LAUNCHER_CLASS,
     host,
     '-port',
@@ -157,21 +165,14 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions): Promise
 
   // A process group of its own: a terminal's Ctrl-C reaches only us, and we stop DynamoDB Local after the
   // stream poller and the server, in order. If this process exits without stopping it, the exit hook does.
-  let child: ChildProcess;
-  try {
-    child = spawn('java', args, {
-      cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
-    });
-  } catch (error) {
-    launcher.remove();
-    throw error;
-  }
+  const child: ChildProcess = spawn('java', args, {
+    cwd: release.cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+  });
   const killOnExit = (): void => {
     child.kill('SIGKILL');
-    launcher.remove();
   };
   process.once('exit', killOnExit);
   let output = '';
@@ -185,7 +186,7 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions): Promise
   const exited = new Promise<DynamoDbLocalExit>((resolve) => {
     child.once('exit', (code, signal) => {
       process.off('exit', killOnExit);
-      launcher.remove();
+      classes.settle({ signal });
       resolve({ code, signal, requested, output: output.trim() });
     });
   });
@@ -229,7 +230,6 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions): Promise
       throw error;
     }
   }
-  launcher.remove();
   output = ''; // from now on, only what it prints while running (the reason it may exit)
   return { endpoint, host, port, boundTo, pid: child.pid ?? -1, exited, stop };
 };

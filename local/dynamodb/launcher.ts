@@ -30,9 +30,6 @@
  * {@link startDynamoDbLocal} checks. The method has no branch, so the class needs no stack map frames
  * and any Java 8+ verifier accepts it as it is.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 /** The launcher's class name (in the default package). */
 export const LAUNCHER_CLASS = 'JobsApiDynamoDbLauncher';
@@ -240,23 +237,6 @@ export const launcherClassBytes = (): Buffer => {
     codeAttribute,
     u2(0), // class attributes
   ]);
-};
-
-/** A directory holding the launcher class, for Java's class path; `remove()` deletes it. */
-export interface LauncherDirectory {
-  path: string;
-  remove(): void;
-}
-
-/**
- * Writes the launcher class into a new private directory (created with mode 0700 by `mkdtemp`, so no
- * other user can put a class of their own in its place). Java reads the class when it starts; the
- * directory can go as soon as DynamoDB Local answers.
- */
-export const writeLauncher = (): LauncherDirectory => {
-  const path = mkdtempSync(join(tmpdir(), 'jobs-api-dynamodb-'));
-  writeFileSync(join(path, `${LAUNCHER_CLASS}.class`), launcherClassBytes(), { mode: 0o600 });
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 };
 
 /** Reads the address the launcher reported binding (`127.0.0.1:8000`) from DynamoDB Local's output. */

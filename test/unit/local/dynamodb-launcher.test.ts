@@ -1,18 +1,10 @@
 /**
- * The DynamoDB Local launcher class: a well-formed class file naming exactly the members it calls,
- * written where no other user can replace it, and the bind report it prints read back.
+ * The DynamoDB Local launcher class: a well-formed class file naming exactly the members it calls, and the
+ * bind report it prints read back. (test/unit/local/dynamodb-jar.test.ts puts it into the jar Java runs.)
  * (test/reliability/dynamodb-local-loopback.test.ts runs it under Java.)
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  BOUND_PREFIX,
-  boundAddressIn,
-  LAUNCHER_CLASS,
-  launcherClassBytes,
-  writeLauncher,
-} from '../../../local/dynamodb/launcher';
+import { BOUND_PREFIX, boundAddressIn, LAUNCHER_CLASS, launcherClassBytes } from '../../../local/dynamodb/launcher';
 
 describe('DynamoDB Local launcher', () => {
   it('is a Java 8 class file whose constant pool names the calls that bind the connector', () => {
@@ -32,16 +24,6 @@ describe('DynamoDB Local launcher', () => {
       expect(text).toContain(name);
     }
     expect(launcherClassBytes().equals(bytes)).toBe(true);
-  });
-
-  it('is written to a private directory that remove() deletes', () => {
-    const launcher = writeLauncher();
-    const file = join(launcher.path, `${LAUNCHER_CLASS}.class`);
-    expect(readFileSync(file).equals(launcherClassBytes())).toBe(true);
-    if (process.platform !== 'win32') expect(statSync(launcher.path).mode & 0o077).toBe(0);
-    launcher.remove();
-    expect(existsSync(launcher.path)).toBe(false);
-    launcher.remove();
   });
 
   it('reads the bound address from DynamoDB Local output', () => {
