@@ -19,8 +19,6 @@
  * when the handler returned (whatever the HTTP status it answered), 1 when it threw, 2 on a usage error.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { type ApiFunctionName, apiFunctions } from '../functions/http/routes';
 import { lambdaContext } from '../local/gateway/api-event';
@@ -39,8 +37,28 @@ export const INVOKABLE_FUNCTIONS: readonly InvokableFunction[] = [
   'images',
 ];
 
-/** The repository root. */
-const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+/** What a handler module is to `invoke`: it should export `handler`. */
+interface HandlerModule {
+  handler?: unknown;
+}
+
+/**
+ * How each function's handler module is loaded, by function name: one literal `import()` of its entry file under
+ * `functions/handlers/` each, loaded only when that function is invoked (after the environment is set), and
+ * visible to a bundler as any import is. The type asks for a loader for every name of `InvokableFunction`, and no
+ * other; the unit tests check that the names are exactly {@link INVOKABLE_FUNCTIONS}.
+ */
+export const HANDLER_LOADERS: Readonly<Record<InvokableFunction, () => Promise<HandlerModule>>> = {
+  search: () => import('../functions/handlers/search'),
+  'search-fields': () => import('../functions/handlers/search-fields'),
+  reject: () => import('../functions/handlers/reject'),
+  sessions: () => import('../functions/handlers/sessions'),
+  'jobs-read': () => import('../functions/handlers/jobs-read'),
+  'jobs-write': () => import('../functions/handlers/jobs-write'),
+  webhooks: () => import('../functions/handlers/webhooks'),
+  indexer: () => import('../functions/handlers/indexer'),
+  images: () => import('../functions/handlers/images'),
+};
 
 export const USAGE = [
   'Usage: npm run invoke -- <function> <event.json> [--client-token <token>] [--session-token <token>]',
@@ -201,9 +219,7 @@ const budgetOf = (name: InvokableFunction): number => (name === 'indexer' || nam
 
 /** Loads a handler module (after the environment is set: modules read it when first used). */
 export const loadHandler = async (name: InvokableFunction): Promise<Handler> => {
-  const module = (await import(pathToFileURL(join(ROOT, 'functions', 'handlers', `${name}.ts`)).href)) as {
-    handler?: unknown;
-  };
+  const module = await HANDLER_LOADERS[name]();
   if (typeof module.handler !== 'function') throw new Error(`functions/handlers/${name}.ts exports no handler`);
   return module.handler as Handler;
 };

@@ -1,14 +1,17 @@
 /**
- * `npm run invoke` end to end: the real executable (`tsx bin/invoke.ts`) runs each handler module on
- * the sample events of events/ against a local stack (DynamoDB Local, tables of its own), with the
- * embedded search index in a file the invocations share.
+ * `npm run invoke` end to end: the real executable runs each handler module on the sample events of events/
+ * against a local stack (DynamoDB Local, tables of its own), with the embedded search index in a file the
+ * invocations share. The invocations run the test run's bundle of bin/invoke.ts (test/support/script-bundles.ts),
+ * except one, launched as a user types it (`npm run invoke -- …`, through npm and tsx), so the launch itself stays
+ * tested.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoJobs } from '../../local/demo/data';
-import { type IssuedTokens, runProcess, startTestStack, type TestStack } from '../support/local-stack';
+import { type IssuedTokens, ROOT, runProcess, startTestStack, type TestStack } from '../support/local-stack';
 
 /** The jobs the sample events are about: the indexer/search event's job and the reject event's job. */
 const SAMPLE_JOB_IDS = [10001, 10037];
@@ -20,6 +23,20 @@ let env: Record<string, string>;
 
 const invoke = (args: string[], extraEnv: Record<string, string> = {}) =>
   runProcess('bin/invoke.ts', args, { ...env, ...extraEnv });
+
+/** `npm run --silent invoke -- …args`, through npm and tsx as a user types it, to completion. */
+const invokeAsTyped = (
+  args: string[],
+  extraEnv: Record<string, string>,
+): Promise<{ code: number | string; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    execFile(
+      'npm',
+      ['run', '--silent', 'invoke', '--', ...args],
+      { cwd: ROOT, env: { ...process.env, ...env, ...extraEnv } },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : (error.code ?? 'unknown'), stdout, stderr }),
+    );
+  });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the printed result is arbitrary JSON
 const parsed = (stdout: string): any => JSON.parse(stdout);
@@ -69,8 +86,8 @@ describe('npm run invoke on the sample events', () => {
     expect(body.jobs.map((job: { id: number }) => job.id)).toEqual([10001]);
   });
 
-  it('lists the search fields with tokens taken from CLIENT_TOKEN and SESSION_TOKEN', async () => {
-    const listed = await invoke(['search-fields', 'events/search-fields.json'], {
+  it('lists the search fields with tokens taken from CLIENT_TOKEN and SESSION_TOKEN, launched as a user types it (npm run invoke, through tsx)', async () => {
+    const listed = await invokeAsTyped(['search-fields', 'events/search-fields.json'], {
       CLIENT_TOKEN: tokens.clientToken,
       SESSION_TOKEN: tokens.sessionToken,
     });

@@ -9,8 +9,8 @@
  * await stack.stop();
  * ```
  *
- * It also runs the executables themselves (`npm start`, `npm run cli`) as child processes through the
- * project's Node.js and tsx: {@link startProcess}, {@link runProcess}.
+ * It also runs the executables themselves (`npm start`, `npm run cli`, `npm run invoke`) as child processes
+ * through the project's Node.js and tsx: {@link startProcess}, {@link runProcess}.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

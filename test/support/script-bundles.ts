@@ -1,18 +1,19 @@
 /**
  * The programs the end-to-end tests run as processes (`npm run cli` is `tsx bin/cli.ts`, `npm start` is
- * `node --import tsx bin/local.ts`), bundled once per test run with esbuild instead of compiled again by tsx in
- * every process: a CLI command the tests spawn then starts in about 0.3 s of CPU instead of 0.75 s, and the suite
- * spawns about a hundred of them. The bundle is the same source compiled by the same compiler tsx uses (esbuild),
+ * `node --import tsx bin/local.ts`, `npm run invoke` is `tsx bin/invoke.ts`), bundled once per test run with
+ * esbuild instead of compiled again by tsx in every process: a CLI command the tests spawn then starts in about
+ * 0.3 s of CPU instead of 0.75 s, and the suite spawns about a hundred of them; an invocation of a handler costs
+ * about 0.7 s instead of 1.1 s. The bundle is the same source compiled by the same compiler tsx uses (esbuild),
  * with the packages left to Node's own resolution (`packages: 'external'`), so a bundled process loads exactly the
  * modules `npm run cli` loads. The launch through tsx itself stays tested: `npm start`, `npm run cli -- --help`
- * and `npm run invoke` run as a user types them (test/e2e/start-supervision.test.ts, test/e2e/cli.test.ts,
- * test/e2e/invoke.test.ts).
+ * and one `npm run invoke -- search-fields …` run as a user types them (test/e2e/start-supervision.test.ts,
+ * test/e2e/cli.test.ts, test/e2e/invoke.test.ts).
  *
  * A module that finds a file next to itself (`new URL('../../openapi.yaml', import.meta.url)`) would look next to
  * the bundle instead: each source file's `import.meta.url`, `import.meta.filename` and `import.meta.dirname` are
  * therefore replaced with the values they have in the source tree.
  *
- * Both scripts are one build with code splitting: a module the source loads with `await import()` is a chunk of
+ * The scripts are one build with code splitting: a module the source loads with `await import()` is a chunk of
  * its own, loaded when it is asked for, with the package imports it holds, as Node loads it from the source tree.
  * Without splitting, esbuild would inline it and hoist its package imports to the top of the bundle, and every
  * command would load the packages of every other (S3, sharp, OpenSearch…) before it starts.
@@ -29,7 +30,7 @@ import { build, type Plugin } from 'esbuild';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
 /** The scripts bundled, by their path from the repository root. */
-export const BUNDLED_SCRIPTS = ['bin/cli.ts', 'bin/local.ts'] as const;
+export const BUNDLED_SCRIPTS = ['bin/cli.ts', 'bin/local.ts', 'bin/invoke.ts'] as const;
 
 /** Replaces a source file's `import.meta` locations with the file's own (see the module's comment). */
 const sourceLocations: Plugin = {

@@ -6,12 +6,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   applyTokens,
+  HANDLER_LOADERS,
   INVOKABLE_FUNCTIONS,
   InvokeUsageError,
   invokeHandler,
+  loadHandler,
   parseInvokeArgs,
   resolveTokens,
   withStdoutOnStderr,
@@ -19,6 +21,18 @@ import {
 import { localStackEnvironment } from '../../local/paths';
 import searchEvent from '../../events/search.json';
 import indexerEvent from '../../events/indexer.json';
+
+// Each handler module answers with its own file's name, so that a test sees which module a function loaded
+// (without loading the real modules and everything they import).
+vi.mock('../../functions/handlers/search', () => ({ handler: async () => 'search' }));
+vi.mock('../../functions/handlers/search-fields', () => ({ handler: async () => 'search-fields' }));
+vi.mock('../../functions/handlers/reject', () => ({ handler: async () => 'reject' }));
+vi.mock('../../functions/handlers/sessions', () => ({ handler: async () => 'sessions' }));
+vi.mock('../../functions/handlers/jobs-read', () => ({ handler: async () => 'jobs-read' }));
+vi.mock('../../functions/handlers/jobs-write', () => ({ handler: async () => 'jobs-write' }));
+vi.mock('../../functions/handlers/webhooks', () => ({ handler: async () => 'webhooks' }));
+vi.mock('../../functions/handlers/indexer', () => ({ handler: async () => 'indexer' }));
+vi.mock('../../functions/handlers/images', () => ({ handler: async () => 'images' }));
 
 describe('the command line', () => {
   it('takes a function name and an event file', () => {
@@ -229,6 +243,18 @@ describe('the token headers', () => {
 
   it('leaves a stream event untouched', () => {
     expect(applyTokens(indexerEvent, { clientToken: 'c', sessionToken: 's' })).toBe(indexerEvent);
+  });
+});
+
+describe('loading a handler', () => {
+  it('has a handler module for every function it knows, and for no other', () => {
+    expect(Object.keys(HANDLER_LOADERS).toSorted()).toEqual(INVOKABLE_FUNCTIONS.toSorted());
+  });
+
+  it.each(INVOKABLE_FUNCTIONS)('runs functions/handlers/%s.ts for its function', async (name) => {
+    const handler = await loadHandler(name);
+    const outcome = await invokeHandler(name, handler, {});
+    expect(outcome).toEqual({ ok: true, result: name });
   });
 });
 
