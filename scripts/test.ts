@@ -2,13 +2,15 @@
  * `npm test`: the test suite (`vitest run`) and the static checks (`npm run typecheck`, `npm run lint`) side by
  * side rather than one after the other. The suite cannot keep two cores busy all the time (its processes wait on
  * DynamoDB Local, on servers and on the files that run alone at its end), and the checks (the type check about 15
- * CPU-seconds, ESLint and Prettier about 35) fill those gaps. The type check runs on one thread here
+ * CPU-seconds, ESLint and Prettier about 35) fill those gaps: they run at the lowest priority (niceness 19), so
+ * they take only the CPU the suite leaves idle instead of slowing its files. The type check runs on one thread here
  * (`--singleThreaded`): TypeScript's parallel checkers would take cores the suite needs, for about a third more CPU
  * time in all. The suite's output streams as it comes; each check's output is held, every line with the check's
  * name in front, and printed after the suite's, so the outputs never interleave. Arguments go to vitest
  * (`npm test -- test/e2e`). The command fails when any of the three fails, after all have finished, naming which.
  */
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -16,9 +18,12 @@ const CHECKS = ['typecheck', 'lint'] as const;
 /** What each check is given after `--`. */
 const CHECK_ARGS: Record<(typeof CHECKS)[number], string[]> = { typecheck: ['--singleThreaded'], lint: [] };
 
+/** The niceness of the checks (the lowest priority): they take the CPU the suite leaves idle. */
+const CHECK_PRIORITY = 19;
+
 /**
  * Runs a command to its end. Its output streams (`prefix` undefined) or is held and handed back, each line
- * behind `[prefix] `.
+ * behind `[prefix] `. A held command runs at {@link CHECK_PRIORITY}, and so does every process it starts.
  */
 const run = (command: string, args: string[], prefix?: string): Promise<{ code: number; held: string }> =>
   new Promise((resolve) => {
@@ -26,6 +31,13 @@ const run = (command: string, args: string[], prefix?: string): Promise<{ code: 
       cwd: ROOT,
       stdio: prefix === undefined ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     });
+    if (prefix !== undefined && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, CHECK_PRIORITY);
+      } catch {
+        // Not allowed here: the check runs at the suite's priority, as it did.
+      }
+    }
     const chunks: string[] = [];
     child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
