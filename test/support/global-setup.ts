@@ -9,8 +9,8 @@
  * worker runs. Each keeps its database in a file in memory (`/dev/shm` where there is one, else the run's
  * temporary directory) rather than with `-inMemory`: only a file gets the index DynamoDB Local lacks on its stream
  * records (local/dynamodb/stream-records-index.ts), without which every write costs more than the last as the
- * run's files write and delete their tables (the run's DynamoDB Local CPU time fell from about 215 to 175 seconds). Test files find their worker's instance with `sharedDynamodbEndpoint()`
- * (test/support/dynamo.ts) and create their own uniquely named tables. Beside them, the scripts the tests run
+ * run's files write and delete their tables. Test files find their worker's instance with
+ * `sharedDynamodbEndpoint()` (test/support/dynamo.ts) and create their own uniquely named tables. Beside them, the scripts the tests run
  * as processes are bundled once (test/support/script-bundles.ts; `inject('scriptBundles')`).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
