@@ -14,10 +14,19 @@ export interface PicturesBucket {
   bucket: string;
 }
 
-/** Builds an S3 client for a configuration (tests pass their own). */
-export const createS3Client = (settings: Pick<Config, 'region' | 'images'>): S3Client =>
+/**
+ * Builds an S3 client for a configuration (tests pass their own). `cacheMiddleware` (the SDK's own option) resolves
+ * each command's middleware once: for a client that sends many of one command and whose middleware nobody changes
+ * after its first request (the containers' clients stay without it: the cloud rehearsal watches them through
+ * middleware it adds).
+ */
+export const createS3Client = (
+  settings: Pick<Config, 'region' | 'images'>,
+  options: { cacheMiddleware?: boolean } = {},
+): S3Client =>
   new S3Client({
     region: settings.region,
+    ...(options.cacheMiddleware === true ? { cacheMiddleware: true } : {}),
     ...(settings.images?.endpoint === undefined ? {} : { endpoint: settings.images.endpoint, forcePathStyle: true }),
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',

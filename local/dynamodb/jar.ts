@@ -142,7 +142,7 @@ export const rewriteJar = (jar: Buffer, manifest: (current: string) => string, a
   if (clash !== undefined) throw new Error(`The jar already holds ${clash.name}`);
   const rewritten = entries.map((entry) =>
     entry.name === MANIFEST
-      ? storedEntry({ name: MANIFEST, bytes: Buffer.from(manifest(manifestOf(jar)), 'utf8') })
+      ? storedEntry({ name: MANIFEST, bytes: Buffer.from(manifest(contentOf(entry).toString('utf8')), 'utf8') })
       : entry,
   );
   const all = [...rewritten, ...added.map(storedEntry)];

@@ -32,10 +32,11 @@ const uploadPictures = async (bucket: string | undefined): Promise<void> => {
     import('../../../functions/aws/s3'),
     import('../../demo/pictures'),
   ]);
-  const s3 = createS3Client({ region: config().region, images: { bucket, endpoint: undefined } });
-  // Thousands of puts of one command: the SDK resolves the command's middleware once, not for every put (its
-  // own `cacheMiddleware` option; nothing changes this client's middleware once it sends).
-  s3.config.cacheMiddleware = true;
+  // Thousands of puts of one command: the SDK resolves the command's middleware once, not for every put.
+  const s3 = createS3Client(
+    { region: config().region, images: { bucket, endpoint: undefined } },
+    { cacheMiddleware: true },
+  );
   try {
     const put = async (key: string, bytes: Buffer): Promise<void> => {
       await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: 'image/jpeg' }));
